@@ -1,0 +1,33 @@
+"""matchflow: matching, assignment and max-flow solvers on NVIDIA GPUs, with a fast CPU path.
+
+Importing matchflow never touches CUDA; GPU entry points fail only when called.
+"""
+
+from __future__ import annotations
+
+from ._version import __version__
+from ._backend import GPUUnavailableError, gpu_available
+from ._graph import BipartiteGraph, Graph
+from ._results import AssignmentResult, MatchingResult
+from ._info import info
+from . import io, verify, generators
+from .matching import bipartite_matching, maximum_bipartite_matching
+from .assignment import assignment, linear_sum_assignment
+
+__all__ = [
+    "__version__",
+    "AssignmentResult",
+    "BipartiteGraph",
+    "GPUUnavailableError",
+    "Graph",
+    "MatchingResult",
+    "assignment",
+    "bipartite_matching",
+    "generators",
+    "gpu_available",
+    "info",
+    "io",
+    "linear_sum_assignment",
+    "maximum_bipartite_matching",
+    "verify",
+]

@@ -1,0 +1,53 @@
+"""``matchflow.info()``: version, backends and GPU."""
+
+from __future__ import annotations
+
+import platform
+import sys
+
+from ._backend import gpu_available, gpu_info, gpu_reason
+from ._version import __version__
+
+
+def info(*, as_dict: bool = False) -> dict | str:
+    """Describe this installation: versions, available backends, GPU model and memory.
+
+    Returns a printable multi-line string, or a dict with ``as_dict=True``.
+    """
+    import numba
+    import numpy
+    import scipy
+
+    try:
+        import numba_cuda  # type: ignore
+
+        numba_cuda_version = getattr(numba_cuda, "__version__", "installed")
+    except Exception:  # pragma: no cover
+        numba_cuda_version = None
+    d = {
+        "matchflow": __version__,
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "numpy": numpy.__version__,
+        "scipy": scipy.__version__,
+        "numba": numba.__version__,
+        "numba_cuda": numba_cuda_version,
+        "backends": ["cpu"] + (["gpu"] if gpu_available() else []),
+        "gpu": gpu_info(),
+        "gpu_status": gpu_reason(),
+        "cpu_threads": numba.config.NUMBA_NUM_THREADS,
+    }
+    if as_dict:
+        return d
+    lines = [f"matchflow {d['matchflow']}"]
+    for key in ("python", "platform", "numpy", "scipy", "numba", "numba_cuda", "cpu_threads"):
+        lines.append(f"  {key:<12} {d[key]}")
+    lines.append(f"  {'backends':<12} {', '.join(d['backends'])}")
+    g = d["gpu"]
+    if g:
+        mem = g.get("memory_total_bytes")
+        mem_s = f", {mem / 2**30:.1f} GiB" if mem else ""
+        lines.append(f"  {'gpu':<12} {g.get('name')} (cc {g.get('compute_capability', '?')}{mem_s})")
+    else:
+        lines.append(f"  {'gpu':<12} none ({d['gpu_status']})")
+    return "\n".join(lines)

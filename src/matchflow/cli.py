@@ -1,0 +1,5 @@
+"""Command-line interface (being written)."""
+
+
+def main(argv=None) -> int:
+    raise NotImplementedError

@@ -1,0 +1,1 @@
+"""Graph and cost-matrix generators for tests and benchmarks (being written)."""

@@ -1,0 +1,1 @@
+"""Certificate checkers: matchings (König cover), assignments (dual potentials)."""

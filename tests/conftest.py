@@ -1,0 +1,32 @@
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("thorough", max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+# ../shared/data beside the checkout (present on developer machines and in CI), or $MATCHFLOW_DATA.
+_here = Path(__file__).resolve().parent
+SHARED_DATA = Path(os.environ.get("MATCHFLOW_DATA", _here.parent.parent / "shared" / "data"))
+
+
+def pytest_collection_modifyitems(config, items):
+    from matchflow._backend import gpu_available, gpu_reason
+
+    if gpu_available():
+        return
+    skip = pytest.mark.skip(reason=f"needs a GPU: {gpu_reason()}")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    if not (SHARED_DATA / "MANIFEST.md").exists():
+        pytest.skip(f"shared data folder not found at {SHARED_DATA}")
+    return SHARED_DATA
