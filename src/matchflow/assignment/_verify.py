@@ -1,0 +1,2 @@
+def verify_assignment(*args, **kwargs):
+    raise NotImplementedError("verify_assignment is being written")

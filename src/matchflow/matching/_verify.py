@@ -1,0 +1,2 @@
+def verify_matching(*args, **kwargs):
+    raise NotImplementedError("verify_matching is being written")
