@@ -276,10 +276,10 @@ def as_bipartite(graph: Any, name: str = "graph", *, explicit_zeros: bool = Fals
     """
     if isinstance(graph, BipartiteGraph):
         return graph
+    if sp.issparse(graph):  # before the dict test: dok matrices are dicts
+        return _sparse_to_bipartite(graph, explicit_zeros)
     if graph is None or isinstance(graph, (str, bytes, dict, set)):
         raise TypeError(f"{name} must be {_ACCEPTED}, got {type_name(graph)}")
-    if sp.issparse(graph):
-        return _sparse_to_bipartite(graph, explicit_zeros)
     mod = type(graph).__module__
     if mod.startswith("cupyx") and hasattr(graph, "get"):  # cupyx.scipy.sparse matrix
         return _sparse_to_bipartite(graph.get(), explicit_zeros)
