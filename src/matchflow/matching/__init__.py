@@ -1,4 +1,4 @@
-"""Maximum-cardinality bipartite matching (CPU: push-relabel, Hopcroft-Karp; GPU: G-PR)."""
+"""Maximum-cardinality bipartite matching (CPU: push-relabel, Pothen-Fan+; GPU: G-PR)."""
 
 from ._api import bipartite_matching, maximum_bipartite_matching
 

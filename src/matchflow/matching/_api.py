@@ -1,9 +1,284 @@
-"""Public matching API (being written: see docs/DEVELOPING.md)."""
+"""Public API for maximum-cardinality bipartite matching.
+
+* :func:`bipartite_matching` — full interface: method / backend / initial matching
+  choice, returns a :class:`~matchflow.MatchingResult` with a König cover certificate.
+* :func:`maximum_bipartite_matching` — drop-in replacement for
+  ``scipy.sparse.csgraph.maximum_bipartite_matching`` (same arguments, return value,
+  dtype and errors).
+
+CPU methods (Numba): ``push-relabel`` (Deveci et al. 2013, Algorithms 1-2) and
+``pothen-fan`` (PF+: DFS with lookahead and fairness). GPU method: ``gpr`` (G-PR,
+in ``_gpu_gpr``). ``method="auto"`` picks ``gpr`` when the backend resolves to the GPU,
+else ``pothen-fan`` on the CPU. CPU searches start from the smaller vertex side.
+
+Measured (2-core AMD EPYC, 34 shared real inputs + a random 1M x 1M graph with 4M edges;
+times include everything for the drop-in): over the 18 inputs with >= 100k edges the
+drop-in is 5.5x faster than SciPy's Hopcroft-Karp in geometric mean (random 1M: 0.93 s vs
+6.7-12.5 s; ego-Twitter 0.23 s vs 1.4 s; road networks 5-16x). Slowest relative case:
+rgg_n_2_15_s0 (1.4 ms SciPy vs 2.7 ms). ``init="auto"``: Karp-Sipser for inputs with
+>= 200k vertices or >= 1M edges (greedy + PF+ is cache-bound there, e.g. 19 s on the random
+1M graph vs 0.7 s from Karp-Sipser), otherwise greedy + PF+ bounded to 3 scans per edge
+(Karp-Sipser costs 5-10x a greedy pass on small meshes where greedy + PF+ is already done).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._backend import require_gpu, resolve_backend
+from .._graph import BipartiteGraph, as_bipartite
+from .._results import MatchingResult
+from .._validation import check_bool, check_choice, check_options, check_real
+from ._cover import konig_cover
+from ._cpu_init import greedy_init_kernel, initial_matching
+from ._cpu_pothen_fan import pothen_fan_kernel
+from ._cpu_push_relabel import push_relabel_kernel
+
+__all__ = ["bipartite_matching", "maximum_bipartite_matching", "METHODS"]
+
+METHODS = ("auto", "push-relabel", "pothen-fan", "gpr")
+CPU_METHODS = ("push-relabel", "pothen-fan")
+INIT_CHOICES = ("karp-sipser", "greedy", "none", "auto")
+_COMMON_OPTIONS = ("cover",)
+_METHOD_OPTIONS = {
+    "push-relabel": ("relabel_freq",),
+    "pothen-fan": ("fairness",),
+}
+# init="auto" (measured on the shared real inputs and random graphs, see the module header):
+# large inputs start from Karp-Sipser (its linear cost is small next to PF+'s cache-missing
+# searches from a greedy start there); smaller ones try greedy + PF+ bounded to this many
+# adjacency scans per edge and restart from Karp-Sipser when the budget runs out.
+_AUTO_BUDGET_PER_EDGE = 3
+_AUTO_KS_VERTICES = 200_000
+_AUTO_KS_EDGES = 1_000_000
 
 
-def bipartite_matching(graph, *, method="auto", backend="auto", init="karp-sipser", **options):
-    raise NotImplementedError("bipartite_matching is being written")
+def _auto_prefers_ks(n_rows: int, n_cols: int, nnz: int) -> bool:
+    return n_rows + n_cols >= _AUTO_KS_VERTICES or nnz >= _AUTO_KS_EDGES
 
 
-def maximum_bipartite_matching(graph, perm_type="row"):
-    raise NotImplementedError("maximum_bipartite_matching is being written")
+def _auto_cpu_method(graph: BipartiteGraph) -> str:
+    """CPU method for ``method="auto"``: PF+ (faster than push-relabel on most of the
+    real inputs we measured, never much slower; see docs in the module header)."""
+    return "pothen-fan"
+
+
+def _pf_with_budget(ptr: np.ndarray, ind: np.ndarray, other_match: np.ndarray, search_match: np.ndarray,
+                    fairness: bool, budget: int) -> tuple[int, np.ndarray]:
+    st = np.zeros(3, dtype=np.int64)
+    card = pothen_fan_kernel(ptr, ind, other_match, search_match, fairness, budget, st)
+    return int(card), st
+
+
+def _solve_cpu(graph: BipartiteGraph, method: str, init: str, options: dict) -> tuple:
+    """Run a CPU method; searches from the smaller vertex side (on the transpose when
+    there are fewer rows than columns, which costs nothing)."""
+    transposed = graph.n_rows < graph.n_cols
+    h = graph.T if transposed else graph
+    t0 = time.perf_counter()
+    stats: dict[str, Any] = {}
+    if method == "push-relabel":
+        k = check_real("relabel_freq", options.get("relabel_freq", 0.5), low=0.0, low_inclusive=False)
+        used = "karp-sipser" if init == "auto" else init
+        row_match, col_match, init_card = initial_matching(h, used)
+        t1 = time.perf_counter()
+        st = np.zeros(4, dtype=np.int64)
+        card = push_relabel_kernel(h.row_ptr, h.col_ind, h.col_ptr, h.row_ind, row_match, col_match, k, st)
+        stats.update(pushes=int(st[0]), relabels=int(st[1]), global_relabels=int(st[2]), double_pushes=int(st[3]))
+    else:
+        fair = check_bool("fairness", options.get("fairness", True))
+        used = init
+        solved = False
+        if init == "auto" and _auto_prefers_ks(h.n_rows, h.n_cols, h.nnz):
+            used = "karp-sipser"
+        elif init == "auto":
+            # cheap greedy start and a bounded PF+; hard inputs (long augmenting paths, e.g.
+            # random sparse graphs) exceed the budget and restart from Karp-Sipser
+            row_match, col_match, init_card = initial_matching(h, "greedy")
+            budget = _AUTO_BUDGET_PER_EDGE * h.nnz + h.n_rows + h.n_cols
+            t1 = time.perf_counter()
+            card, st = _pf_with_budget(h.col_ptr, h.row_ind, row_match, col_match, fair, budget)
+            used = "greedy"
+            solved = card != -2
+            if not solved:
+                stats["budget_exceeded"] = True
+                used = "karp-sipser"
+        if not solved:
+            row_match, col_match, init_card = initial_matching(h, used)
+            t1 = time.perf_counter()
+            card, st = _pf_with_budget(h.col_ptr, h.row_ind, row_match, col_match, fair, -1)
+        stats.update(phases=int(st[0]), augmentations=int(st[1]), edges_scanned=int(st[2]))
+    t2 = time.perf_counter()
+    if init == "auto":
+        stats["init_used"] = used
+    stats["init_seconds"] = t1 - t0
+    stats["solve_seconds"] = t2 - t1
+    if transposed:
+        row_match, col_match = col_match, row_match
+    return row_match, col_match, int(card), int(init_card), stats
+
+
+def bipartite_matching(
+    graph: Any,
+    *,
+    method: str = "auto",
+    backend: str = "auto",
+    init: str = "karp-sipser",
+    explicit_zeros: bool = False,
+    **options: Any,
+) -> MatchingResult:
+    """Maximum-cardinality matching between the rows and the columns of ``graph``.
+
+    Parameters
+    ----------
+    graph : scipy.sparse matrix/array (any format), dense NumPy/CuPy/PyTorch 2-D array,
+        networkx graph with a ``bipartite`` node attribute, or :class:`~matchflow.BipartiteGraph`.
+        Nonzero entries are edges.
+    method : ``"auto"``, ``"push-relabel"``, ``"pothen-fan"`` (CPU) or ``"gpr"`` (GPU).
+        ``auto`` runs ``gpr`` when the backend resolves to the GPU, else ``pothen-fan``.
+    backend : ``"auto"`` (GPU when present and the method supports it), ``"cpu"`` or ``"gpu"``.
+    init : initial matching, ``"karp-sipser"`` (default), ``"greedy"``, ``"none"`` or ``"auto"``
+        (pothen-fan: greedy and a PF+ bounded to 5 adjacency scans per edge, restarted from
+        Karp-Sipser when the budget runs out; push-relabel and gpr: karp-sipser).
+    explicit_zeros : treat stored zeros of a sparse matrix as edges (SciPy's csgraph convention).
+    **options :
+        ``cover`` (bool, default True) — compute the König vertex cover certificate;
+        push-relabel: ``relabel_freq`` (k > 0, global relabel every k*(m+n) pushes, default 0.5);
+        pothen-fan: ``fairness`` (bool, default True);
+        gpr: passed to the GPU solver, which validates them.
+
+    Returns
+    -------
+    MatchingResult with ``row_match``, ``col_match`` (-1 unmatched, the graph's index dtype),
+    ``cardinality``, ``cover_rows``/``cover_cols`` (None with ``cover=False``), ``method``,
+    ``backend``, ``seconds`` (initial matching + solver + cover), ``init``,
+    ``init_cardinality`` and ``stats``.
+    """
+    check_choice("method", method, METHODS)
+    check_choice("init", init, INIT_CHOICES)
+    explicit_zeros = check_bool("explicit_zeros", explicit_zeros)
+    if method == "gpr" and backend == "cpu":
+        raise ValueError("method='gpr' runs on the GPU only; it cannot be combined with backend='cpu' "
+                         "(use method='push-relabel' or 'pothen-fan' on the CPU)")
+    resolved = resolve_backend(backend, gpu_supported=method in ("auto", "gpr"),
+                               what=f"bipartite_matching(method={method!r})")
+    if method == "gpr" and resolved != "gpu":
+        require_gpu("bipartite_matching(method='gpr')")
+    want_cover = check_bool("cover", options.pop("cover", True))
+    g = as_bipartite(graph, "graph", explicit_zeros=explicit_zeros)
+
+    if resolved == "gpu":
+        method = "gpr"
+        from ._gpu_gpr import gpr_match  # noqa: PLC0415 - the GPU module loads numba.cuda
+
+        t0 = time.perf_counter()
+        row_match, col_match, init_card, stats = gpr_match(g, init="karp-sipser" if init == "auto" else init, **options)
+        row_match = np.asarray(row_match, dtype=g.itype)
+        col_match = np.asarray(col_match, dtype=g.itype)
+        card = int(np.count_nonzero(row_match >= 0))
+        stats = dict(stats)
+        stats["solve_seconds"] = time.perf_counter() - t0
+    else:
+        if method == "auto":
+            method = _auto_cpu_method(g)
+        check_options(f"bipartite_matching(method={method!r})", options,
+                      _METHOD_OPTIONS[method] + _COMMON_OPTIONS)
+        t0 = time.perf_counter()
+        row_match, col_match, card, init_card, stats = _solve_cpu(g, method, init, options)
+    cover_rows = cover_cols = None
+    if want_cover:
+        t2 = time.perf_counter()
+        cover_rows, cover_cols = konig_cover(g, row_match, col_match)
+        stats["cover_seconds"] = time.perf_counter() - t2
+    seconds = time.perf_counter() - t0
+    return MatchingResult(
+        row_match=row_match,
+        col_match=col_match,
+        cardinality=card,
+        cover_rows=cover_rows,
+        cover_cols=cover_cols,
+        method=method,
+        backend=resolved,
+        seconds=seconds,
+        init=init,
+        init_cardinality=int(init_card),
+        stats=stats,
+    )
+
+
+def _one_side(graph: Any) -> tuple[np.ndarray, np.ndarray, bool] | None:
+    """Adjacency ``(indptr, indices, search_rows)`` of the smaller side of a CSR/CSC/COO matrix.
+
+    Unsorted or duplicate indices are fine for greedy + PF+, so no canonicalisation is
+    needed. Returns None when the indices are out of range (left to the full validator).
+    """
+    a = graph
+    n_rows, n_cols = a.shape
+    search_rows = n_rows <= n_cols if (a.format == "coo" or n_rows != n_cols) else a.format == "csr"
+    want = "csr" if search_rows else "csc"
+    if a.format != want:
+        a = a.tocsr() if want == "csr" else a.tocsc()
+    ptr, ind = a.indptr, a.indices
+    n_other = n_cols if search_rows else n_rows
+    it = np.int32 if max(n_rows, n_cols, len(ind)) <= np.iinfo(np.int32).max else np.int64
+    ptr = np.ascontiguousarray(ptr, dtype=it)
+    ind = np.ascontiguousarray(ind, dtype=it)
+    n_search = n_rows if search_rows else n_cols
+    if len(ptr) != n_search + 1 or int(ptr[-1]) > len(ind) or (len(ind) and (int(ind.min()) < 0 or int(ind.max()) >= n_other)):
+        return None
+    return ptr, ind[: int(ptr[-1])], search_rows
+
+
+def maximum_bipartite_matching(graph: Any, perm_type: str = "row") -> np.ndarray:
+    """Drop-in replacement for ``scipy.sparse.csgraph.maximum_bipartite_matching``.
+
+    Parameters
+    ----------
+    graph : sparse matrix or array in CSR, CSC or COO format. Every *stored* entry is an
+        edge, explicit zeros included (SciPy's semantics); duplicates are merged.
+    perm_type : ``"row"`` returns, for each column, the row matched to it (length
+        ``n_cols``); ``"column"`` returns, for each row, its column (length ``n_rows``).
+
+    Returns
+    -------
+    ndarray of int32 (int64 only when an index does not fit in int32), -1 where unmatched.
+
+    Always runs on the CPU, whatever GPU is present (results and timings do not depend
+    on the machine; use :func:`bipartite_matching` for the GPU): greedy + PF+ on the
+    input's own index arrays (no copy for CSR/CSC), from the smaller vertex side, with a
+    work budget of 5 scans per edge; inputs that exceed it (long augmenting paths) are
+    solved again from a Karp-Sipser start.
+    """
+    if not sp.issparse(graph):
+        raise TypeError("graph must be sparse")
+    if graph.format not in ("csr", "csc", "coo"):
+        raise TypeError("graph must be in CSC, CSR, or COO format.")
+    check_choice("perm_type", perm_type, ("row", "column"))
+    n_rows, n_cols = graph.shape
+    dt = np.int32 if max(n_rows, n_cols) <= np.iinfo(np.int32).max else np.int64
+    side = None if _auto_prefers_ks(n_rows, n_cols, graph.nnz) else _one_side(graph)
+    done = False
+    if side is not None:
+        ptr, ind, search_rows = side
+        n_other = n_cols if search_rows else n_rows
+        search_match = np.full(len(ptr) - 1, -1, dtype=ind.dtype)
+        other_match = np.full(n_other, -1, dtype=ind.dtype)
+        if len(ind):
+            greedy_init_kernel(ptr, ind, other_match, search_match)
+            budget = _AUTO_BUDGET_PER_EDGE * len(ind) + n_rows + n_cols
+            card, _ = _pf_with_budget(ptr, ind, other_match, search_match, True, budget)
+            done = card != -2
+        else:
+            done = True
+        if done:
+            row_match, col_match = (search_match, other_match) if search_rows else (other_match, search_match)
+    if not done:
+        g = as_bipartite(graph, "graph", explicit_zeros=True)
+        res = bipartite_matching(g, method="pothen-fan", backend="cpu", init="karp-sipser", cover=False)
+        row_match, col_match = res.row_match, res.col_match
+    out = col_match if perm_type == "row" else row_match
+    return np.asarray(out, dtype=dt)

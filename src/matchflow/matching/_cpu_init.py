@@ -41,26 +41,32 @@ def greedy_init_kernel(col_ptr, row_ind, row_match, col_match):
     return card
 
 
-@numba.njit(cache=True)
-def _ks_match_dev(i, j, row_ptr, col_ind, col_ptr, row_ind, row_match, col_match, rdeg, cdeg, queue, tail):
-    """Match row i with column j and update the free-neighbour degrees; returns the new queue tail.
+@numba.njit(cache=True, inline="always")
+def _ks_match_dev(i, j, row_ptr, col_ind, col_ptr, row_ind, row_match, col_match, rinfo, cinfo, queue, tail):
+    """Match row i with column j and update the free-neighbour degrees and id XORs.
 
-    Queue entries: ``j >= 0`` is column j, ``-(i + 1)`` is row i.
+    ``rinfo[2r]`` is the number of free columns of row r and ``rinfo[2r + 1]`` the XOR of
+    their ids (same for ``cinfo``; interleaved so both share a cache line).
+    Returns the new queue tail. Queue entries: ``j >= 0`` is column j, ``-(i + 1)`` is row i.
     """
     row_match[i] = j
     col_match[j] = i
     for k in range(row_ptr[i], row_ptr[i + 1]):
         c = col_ind[k]
         if col_match[c] < 0:
-            cdeg[c] -= 1
-            if cdeg[c] == 1:
+            d = cinfo[2 * c] - 1
+            cinfo[2 * c] = d
+            cinfo[2 * c + 1] ^= i
+            if d == 1:
                 queue[tail] = c
                 tail += 1
     for k in range(col_ptr[j], col_ptr[j + 1]):
         r = row_ind[k]
         if row_match[r] < 0:
-            rdeg[r] -= 1
-            if rdeg[r] == 1:
+            d = rinfo[2 * r] - 1
+            rinfo[2 * r] = d
+            rinfo[2 * r + 1] ^= j
+            if d == 1:
                 queue[tail] = -(r + 1)
                 tail += 1
     return tail
@@ -70,41 +76,50 @@ def _ks_match_dev(i, j, row_ptr, col_ind, col_ptr, row_ind, row_match, col_match
 def karp_sipser_kernel(row_ptr, col_ind, col_ptr, row_ind, row_match, col_match):
     """Karp-Sipser with degree-1 reductions on both sides. Returns the cardinality.
 
-    Starts from the (possibly non-empty) matching in ``row_match``/``col_match``.
+    Starts from the (possibly non-empty) matching in ``row_match``/``col_match``. Every
+    vertex keeps its number of free neighbours (degree) and the XOR of their ids, so the
+    only free neighbour of a degree-1 vertex is read in O(1).
     """
     n_rows = len(row_ptr) - 1
     n_cols = len(col_ptr) - 1
-    # degree = number of unmatched neighbours
-    rdeg = np.zeros(n_rows, dtype=np.int64)
-    cdeg = np.zeros(n_cols, dtype=np.int64)
+    rinfo = np.zeros(2 * n_rows, dtype=row_match.dtype)
+    cinfo = np.zeros(2 * n_cols, dtype=col_match.dtype)
     card = 0
     for j in range(n_cols):
         if col_match[j] >= 0:
             card += 1
             continue
         d = 0
+        x = 0
         for k in range(col_ptr[j], col_ptr[j + 1]):
-            if row_match[row_ind[k]] < 0:
+            r = row_ind[k]
+            if row_match[r] < 0:
                 d += 1
-        cdeg[j] = d
+                x ^= r
+        cinfo[2 * j] = d
+        cinfo[2 * j + 1] = x
     for i in range(n_rows):
         if row_match[i] >= 0:
             continue
         d = 0
+        x = 0
         for k in range(row_ptr[i], row_ptr[i + 1]):
-            if col_match[col_ind[k]] < 0:
+            c = col_ind[k]
+            if col_match[c] < 0:
                 d += 1
-        rdeg[i] = d
+                x ^= c
+        rinfo[2 * i] = d
+        rinfo[2 * i + 1] = x
     # every vertex enters the queue at most once (initially with degree 1, or when its degree drops to 1)
     queue = np.empty(n_rows + n_cols, dtype=np.int64)
     head = 0
     tail = 0
     for j in range(n_cols):
-        if cdeg[j] == 1:
+        if cinfo[2 * j] == 1:
             queue[tail] = j
             tail += 1
     for i in range(n_rows):
-        if rdeg[i] == 1:
+        if rinfo[2 * i] == 1:
             queue[tail] = -(i + 1)
             tail += 1
     nxt = 0
@@ -114,44 +129,34 @@ def karp_sipser_kernel(row_ptr, col_ind, col_ptr, row_ind, row_match, col_match)
             head += 1
             if x >= 0:
                 j = x
-                if col_match[j] >= 0 or cdeg[j] == 0:
+                if col_match[j] >= 0 or cinfo[2 * j] != 1:
                     continue
-                i = -1
-                for k in range(col_ptr[j], col_ptr[j + 1]):
-                    if row_match[row_ind[k]] < 0:
-                        i = row_ind[k]
-                        break
+                i = cinfo[2 * j + 1]
             else:
                 i = -x - 1
-                if row_match[i] >= 0 or rdeg[i] == 0:
+                if row_match[i] >= 0 or rinfo[2 * i] != 1:
                     continue
-                j = -1
-                for k in range(row_ptr[i], row_ptr[i + 1]):
-                    if col_match[col_ind[k]] < 0:
-                        j = col_ind[k]
-                        break
-            if i < 0 or j < 0:  # cannot happen: the degree counts free neighbours
-                return -1
+                j = rinfo[2 * i + 1]
             tail = _ks_match_dev(i, j, row_ptr, col_ind, col_ptr, row_ind, row_match, col_match,
-                                 rdeg, cdeg, queue, tail)
+                                 rinfo, cinfo, queue, tail)
             card += 1
         # no degree-1 vertex left: match the next free column to its free row of minimum degree
-        while nxt < n_cols and (col_match[nxt] >= 0 or cdeg[nxt] == 0):
+        while nxt < n_cols and (col_match[nxt] >= 0 or cinfo[2 * nxt] == 0):
             nxt += 1
         if nxt == n_cols:
             break
         j = nxt
         i = -1
-        best = np.int64(1) << 62
+        best = n_cols + 1
         for k in range(col_ptr[j], col_ptr[j + 1]):
             r = row_ind[k]
-            if row_match[r] < 0 and rdeg[r] < best:
-                best = rdeg[r]
+            if row_match[r] < 0 and rinfo[2 * r] < best:
+                best = rinfo[2 * r]
                 i = r
-        if i < 0:
+        if i < 0:  # cannot happen: cinfo counts free neighbours
             return -1
         tail = _ks_match_dev(i, j, row_ptr, col_ind, col_ptr, row_ind, row_match, col_match,
-                             rdeg, cdeg, queue, tail)
+                             rinfo, cinfo, queue, tail)
         card += 1
     return card
 

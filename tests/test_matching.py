@@ -1,0 +1,349 @@
+"""CPU maximum-cardinality bipartite matching: oracles, certificates, drop-in, errors."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, strategies as st
+from scipy.sparse.csgraph import maximum_bipartite_matching as scipy_mbm
+
+import matchflow as mf
+from matchflow import BipartiteGraph, bipartite_matching, maximum_bipartite_matching
+from matchflow.verify import verify_matching
+from naive import max_matching_bruteforce
+
+CPU_METHODS = ["push-relabel", "pothen-fan"]
+INITS = ["karp-sipser", "greedy", "none", "auto"]
+
+
+def solve(a, method, init, **kw):
+    res = bipartite_matching(a, method=method, init=init, backend="cpu", **kw)
+    rep = verify_matching(a, res, explicit_zeros=kw.get("explicit_zeros", False))
+    assert rep.valid and rep.maximum and rep.cardinality == res.cardinality
+    return res
+
+
+def scipy_card(a) -> int:
+    return int(np.count_nonzero(scipy_mbm(sp.csr_array(a), perm_type="column") >= 0))
+
+
+# ----------------------------------------------------------------- strategies
+@st.composite
+def sparse_graphs(draw, max_n=14):
+    m = draw(st.integers(0, max_n))
+    n = draw(st.integers(0, max_n))
+    if m == 0 or n == 0:
+        return sp.csr_array((m, n))
+    k = draw(st.integers(0, m * n * 2))
+    rows = draw(st.lists(st.integers(0, m - 1), min_size=k, max_size=k))
+    cols = draw(st.lists(st.integers(0, n - 1), min_size=k, max_size=k))
+    # COO with repeated entries: duplicates are merged (summed) by scipy
+    return sp.coo_array((np.ones(k), (np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64))),
+                        shape=(m, n)).tocsr()
+
+
+# -------------------------------------------------------------- random / tiny
+@pytest.mark.parametrize("method", CPU_METHODS)
+@pytest.mark.parametrize("init", INITS)
+@given(a=sparse_graphs())
+def test_matches_scipy_and_bruteforce(method, init, a):
+    res = solve(a, method, init)
+    assert res.cardinality == scipy_card(a)
+    if min(a.shape) <= 7:
+        assert res.cardinality == max_matching_bruteforce(a.toarray())
+    assert res.row_match.dtype == res.col_match.dtype == np.int32
+    assert res.init == init and res.backend == "cpu" and res.method == method
+    assert res.init_cardinality <= res.cardinality
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_larger_vs_scipy(seed):
+    rng = np.random.default_rng(seed)
+    m, n = rng.integers(200, 3000, 2)
+    a = sp.random_array((m, n), density=3.0 / max(m, n), rng=rng, format="csr")
+    want = scipy_card(a)
+    for method in CPU_METHODS:
+        for init in INITS:
+            assert solve(a, method, init).cardinality == want
+
+
+@pytest.mark.parametrize("method", CPU_METHODS)
+def test_relabel_freq_and_fairness_do_not_change_cardinality(method):
+    rng = np.random.default_rng(7)
+    a = sp.random_array((800, 900), density=0.004, rng=rng, format="csr")
+    want = scipy_card(a)
+    opts = [{"relabel_freq": 0.01}, {"relabel_freq": 5.0}] if method == "push-relabel" else \
+        [{"fairness": False}, {"fairness": True}]
+    for o in opts:
+        for init in INITS:
+            assert solve(a, method, init, **o).cardinality == want
+
+
+def test_push_relabel_stats():
+    rng = np.random.default_rng(3)
+    a = sp.random_array((500, 500), density=0.006, rng=rng, format="csr")
+    res = solve(a, "push-relabel", "none")
+    assert res.stats["global_relabels"] >= 1
+    assert res.stats["pushes"] >= res.cardinality  # every match needed a push from an empty start
+    assert set(res.stats) >= {"pushes", "relabels", "global_relabels"}
+
+
+# ------------------------------------------------------------------ edge cases
+@pytest.mark.parametrize("shape", [(0, 0), (0, 5), (5, 0), (4, 6), (6, 4)])
+@pytest.mark.parametrize("method", CPU_METHODS)
+def test_empty_graphs(shape, method):
+    a = sp.csr_array(shape)
+    for init in INITS:
+        res = solve(a, method, init)
+        assert res.cardinality == 0
+        assert res.row_match.shape == (shape[0],) and res.col_match.shape == (shape[1],)
+        assert np.all(res.row_match == -1) and np.all(res.col_match == -1)
+        # empty cover: no edge to cover
+        assert not res.cover_rows.any() and not res.cover_cols.any()
+    assert maximum_bipartite_matching(a).shape == (shape[1],)
+    assert maximum_bipartite_matching(a, perm_type="column").shape == (shape[0],)
+
+
+@pytest.mark.parametrize("method", CPU_METHODS)
+@pytest.mark.parametrize("m,n", [(1, 1), (1, 50), (50, 1), (3, 200), (200, 3)])
+def test_complete_bipartite(method, m, n):
+    a = np.ones((m, n))
+    for init in INITS:
+        assert solve(a, method, init).cardinality == min(m, n)
+
+
+@pytest.mark.parametrize("method", CPU_METHODS)
+def test_isolated_vertices_and_deficient(method):
+    # rows 0..2 all see only column 0; column 3 isolated; row 5 isolated
+    rows = [0, 1, 2, 3, 4]
+    cols = [0, 0, 0, 1, 2]
+    g = BipartiteGraph.from_edges(rows, cols, shape=(6, 4))
+    for init in INITS:
+        res = solve(g, method, init)
+        assert res.cardinality == 3
+        assert res.row_match[5] == -1 and res.col_match[3] == -1
+        assert res.deficiency == 1
+
+
+@pytest.mark.parametrize("method", CPU_METHODS)
+def test_perfect_matching_needs_long_augmenting_paths(method):
+    # "staircase": row i sees columns i and i+1; the greedy start (row i -> column i+1) leaves
+    # a single free pair joined only by an augmenting path through every vertex
+    n = 300
+    rows = np.r_[np.arange(n), np.arange(n - 1)]
+    cols = np.r_[np.arange(n), np.arange(1, n)]
+    g = BipartiteGraph.from_edges(rows, cols, shape=(n, n))
+    for init in INITS:
+        assert solve(g, method, init).cardinality == n
+
+
+def test_explicit_zeros_both_settings():
+    a = sp.csr_array((np.array([0.0, 0.0, 1.0]), np.array([0, 1, 1]), np.array([0, 2, 3])), shape=(2, 2))
+    assert solve(a, "pothen-fan", "greedy").cardinality == 1
+    res = solve(a, "pothen-fan", "greedy", explicit_zeros=True)
+    assert res.cardinality == 2
+    assert scipy_card(a) == 2  # SciPy counts stored zeros as edges
+    assert np.count_nonzero(maximum_bipartite_matching(a) >= 0) == 2
+
+
+def test_accepts_dense_networkx_and_graph_inputs():
+    nx = pytest.importorskip("networkx")
+    G = nx.Graph()
+    G.add_nodes_from(["a", "b"], bipartite=0)
+    G.add_nodes_from([1, 2, 3], bipartite=1)
+    G.add_edges_from([("a", 1), ("a", 2), ("b", 1)])
+    assert bipartite_matching(G, backend="cpu").cardinality == 2
+    assert bipartite_matching(np.array([[1, 0], [1, 0]]), backend="cpu").cardinality == 1
+    assert bipartite_matching([[True, True], [False, True]], backend="cpu").cardinality == 2
+
+
+def test_cover_can_be_skipped_and_auto_method():
+    a = sp.random_array((60, 80), density=0.05, rng=np.random.default_rng(1), format="csr")
+    res = bipartite_matching(a, backend="cpu", cover=False)
+    assert res.cover_rows is None and res.cover_cols is None
+    assert res.method == "pothen-fan"
+    assert verify_matching(a, res).maximum is None
+    assert res.cardinality == scipy_card(a)
+
+
+def test_int64_graphs():
+    rng = np.random.default_rng(2)
+    a = sp.random_array((300, 300), density=0.01, rng=rng, format="csr")
+    g = BipartiteGraph(300, 300, a.indptr.astype(np.int64), a.indices.astype(np.int64))
+    # the trusted constructor narrows to int32; force int64 arrays through the kernels anyway
+    for attr in ("row_ptr", "col_ind", "col_ptr", "row_ind"):
+        object.__setattr__(g, attr, getattr(g, attr).astype(np.int64))
+    for method in CPU_METHODS:
+        res = solve(g, method, "karp-sipser")
+        assert res.row_match.dtype == np.int64
+        assert res.cardinality == scipy_card(a)
+
+
+# ------------------------------------------------------------------- drop-in
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+@pytest.mark.parametrize("perm_type", ["row", "column"])
+@given(a=sparse_graphs(max_n=20))
+def test_dropin_matches_scipy(fmt, perm_type, a):
+    a = a.asformat(fmt)
+    ours = maximum_bipartite_matching(a, perm_type=perm_type)
+    ref = scipy_mbm(a, perm_type=perm_type)
+    assert ours.dtype == ref.dtype == np.int32
+    assert ours.shape == ref.shape
+    assert np.count_nonzero(ours >= 0) == np.count_nonzero(ref >= 0)
+    if perm_type == "row":
+        col_match = ours
+        row_match = np.full(a.shape[0], -1)
+        row_match[ours[ours >= 0]] = np.flatnonzero(ours >= 0)
+    else:
+        row_match = ours
+    verify_matching(a, row_match, explicit_zeros=True)
+
+
+def test_dropin_unsorted_duplicate_indices_and_matrix_classes():
+    # non-canonical CSR (unsorted + duplicate column indices) and the old spmatrix classes
+    a = sp.csr_matrix((np.ones(5), np.array([1, 0, 1, 2, 2]), np.array([0, 3, 5])), shape=(2, 3))
+    assert not a.has_canonical_format
+    assert np.count_nonzero(maximum_bipartite_matching(a) >= 0) == 2
+    for cls in (sp.csr_matrix, sp.csc_matrix, sp.coo_matrix, sp.csr_array):
+        b = cls(np.eye(4))
+        np.testing.assert_array_equal(maximum_bipartite_matching(b, perm_type="column"), np.arange(4))
+
+
+def test_dropin_large_random_uses_fallback_and_agrees():
+    rng = np.random.default_rng(11)
+    n = 20000
+    r = rng.integers(0, n, 3 * n)
+    c = rng.integers(0, n, 3 * n)
+    a = sp.csr_array((np.ones(3 * n), (r, c)), shape=(n, n))
+    ours = maximum_bipartite_matching(a)
+    assert np.count_nonzero(ours >= 0) == scipy_card(a)
+
+
+@pytest.mark.parametrize("bad, msg", [
+    (np.eye(3), "graph must be sparse"),
+    ([[1, 0], [0, 1]], "graph must be sparse"),
+    (sp.lil_array(np.eye(3)), "graph must be in CSC, CSR, or COO format."),
+    (sp.dok_array(np.eye(3)), "graph must be in CSC, CSR, or COO format."),
+    (sp.bsr_array(np.eye(3)), "graph must be in CSC, CSR, or COO format."),
+])
+def test_dropin_type_errors_like_scipy(bad, msg):
+    with pytest.raises(TypeError, match=re.escape(msg)):
+        maximum_bipartite_matching(bad)
+    with pytest.raises(TypeError, match=re.escape(msg)):
+        scipy_mbm(bad)
+
+
+def test_dropin_bad_perm_type():
+    with pytest.raises(ValueError, match=r"perm_type must be one of \('row', 'column'\), got 'rows'"):
+        maximum_bipartite_matching(sp.csr_array(np.eye(2)), perm_type="rows")
+
+
+# -------------------------------------------------------------- input errors
+@pytest.mark.parametrize("kw, exc, msg", [
+    ({"method": "hungarian"}, ValueError, r"method must be one of \('auto', 'push-relabel', 'pothen-fan', 'gpr'\), got 'hungarian'"),
+    ({"backend": "tpu"}, ValueError, r"backend must be one of \('auto', 'cpu', 'gpu'\), got 'tpu'"),
+    ({"init": "random"}, ValueError, r"init must be one of \('karp-sipser', 'greedy', 'none', 'auto'\), got 'random'"),
+    ({"method": "gpr", "backend": "cpu"}, ValueError, r"method='gpr' runs on the GPU only; it cannot be combined with backend='cpu'"),
+    ({"method": "push-relabel", "backend": "cpu", "relabel_freq": 0}, ValueError, r"relabel_freq must be > 0.0, got 0.0"),
+    ({"method": "push-relabel", "backend": "cpu", "relabel_freq": -1.5}, ValueError, r"relabel_freq must be > 0.0, got -1.5"),
+    ({"method": "push-relabel", "backend": "cpu", "relabel_freq": float("inf")}, ValueError, r"relabel_freq must be finite, got inf"),
+    ({"method": "push-relabel", "backend": "cpu", "relabel_freq": "x"}, TypeError, r"relabel_freq must be a real number, got 'x'"),
+    ({"method": "pothen-fan", "backend": "cpu", "fairness": 1}, TypeError, r"fairness must be True or False, got 1"),
+    ({"method": "pothen-fan", "backend": "cpu", "relabel_freq": 1.0}, TypeError,
+     r"bipartite_matching\(method='pothen-fan'\) got unexpected option\(s\) 'relabel_freq'; accepted: cover, fairness"),
+    ({"backend": "cpu", "tol": 1}, TypeError, r"got unexpected option\(s\) 'tol'"),
+    ({"backend": "cpu", "cover": "yes"}, TypeError, r"cover must be True or False, got 'yes'"),
+    ({"backend": "cpu", "explicit_zeros": None}, TypeError, r"explicit_zeros must be True or False, got None"),
+])
+def test_bad_arguments(kw, exc, msg):
+    with pytest.raises(exc, match=msg):
+        bipartite_matching(np.eye(3), **kw)
+
+
+def test_gpu_backend_errors_without_gpu(monkeypatch):
+    if mf.gpu_available():
+        pytest.skip("a GPU is present")
+    with pytest.raises(mf.GPUUnavailableError, match="backend='gpu' was requested"):
+        bipartite_matching(np.eye(3), backend="gpu")
+    with pytest.raises(mf.GPUUnavailableError, match="method='gpr'"):
+        bipartite_matching(np.eye(3), method="gpr")
+    with pytest.raises(ValueError, match=r"backend='gpu' is not available for bipartite_matching\(method='pothen-fan'\)"):
+        bipartite_matching(np.eye(3), method="pothen-fan", backend="gpu")
+    # backend="auto" without a GPU runs on the CPU
+    assert bipartite_matching(np.eye(3)).backend == "cpu"
+
+
+@pytest.mark.parametrize("bad, exc, msg", [
+    (np.ones(3), ValueError, r"graph must be 2-D, got an array of shape \(3,\)"),
+    (np.ones((2, 2, 2)), ValueError, r"graph must be 2-D, got an array of shape \(2, 2, 2\)"),
+    ("abc", TypeError, r"graph must be .*got str"),
+    (None, TypeError, r"graph must be .*got NoneType"),
+    (np.array([["a", "b"]]), TypeError, r"graph must hold numbers or booleans, got dtype <U1"),
+])
+def test_bad_graph_inputs(bad, exc, msg):
+    with pytest.raises(exc, match=msg):
+        bipartite_matching(bad, backend="cpu")
+
+
+@pytest.mark.parametrize("rows, cols, shape, exc, msg", [
+    ([0, -1], [0, 1], (2, 2), ValueError, r"rows holds a negative index -1"),
+    ([0, 1], [0, 5], (2, 2), ValueError, r"cols holds index 5, out of range for n_cols=2"),
+    ([0, 1], [0], None, ValueError, r"rows and cols must have the same shape"),
+    ([0.5], [0], (1, 1), TypeError, r"rows must hold integers, got dtype float64"),
+])
+def test_bad_edge_lists(rows, cols, shape, exc, msg):
+    with pytest.raises(exc, match=msg):
+        BipartiteGraph.from_edges(rows, cols, shape=shape)
+
+
+# ----------------------------------------------------------- verify_matching
+def test_verify_matching_reports_problems():
+    g = BipartiteGraph.from_edges([0, 0, 1], [0, 1, 0], shape=(2, 2))
+    ok = verify_matching(g, np.array([1, 0]))
+    assert ok.valid and ok.maximum is None and ok.cardinality == 2
+    cases = [
+        (np.array([0, 0]), None, r"column 0 is matched to more than one row \(rows 0 and 1\)"),
+        (np.array([1, 1]), None, r"column 1 is matched to more than one row"),
+        (np.array([-1, 1]), None, r"matched pair \(row 1, column 1\) is not an edge of the graph"),
+        (np.array([2, -1]), None, r"row_match\[0\] = 2 is out of range"),
+        (np.array([-2, -1]), None, r"row_match\[0\] = -2 is out of range"),
+        (np.array([1, 0]), np.array([1, -1]), r"row_match and col_match disagree at column 1: col_match\[1\] = -1, but row_match gives 0"),
+        (np.array([1]), None, r"row_match must be a 1-D array of length 2, got shape \(1,\)"),
+        (np.array([1.0, 0.0]), None, r"row_match must hold integers, got dtype float64"),
+    ]
+    for rm, cm, msg in cases:
+        with pytest.raises(ValueError, match="invalid matching: " + msg):
+            verify_matching(g, rm, cm)
+        rep = verify_matching(g, rm, cm, raise_on_error=False)
+        assert not rep.valid and re.search(msg, rep.problems[0]) and not rep
+
+
+def test_verify_matching_cover_checks():
+    g = BipartiteGraph.from_edges([0, 0, 1], [0, 1, 0], shape=(2, 2))
+    # non-maximum matching with a too-big cover
+    rep = verify_matching(g, np.array([0, -1]), cover_rows=np.array([True, True]),
+                          cover_cols=np.array([False, False]), raise_on_error=False)
+    assert rep.valid and rep.maximum is False
+    assert "vertex cover size 2 differs from the matching cardinality 1" in rep.problems[0]
+    # a set that misses an edge
+    with pytest.raises(ValueError, match=r"edge \(row 0, column 1\) is not covered"):
+        verify_matching(g, np.array([1, 0]), cover_rows=np.array([False, True]), cover_cols=np.array([True, False]))
+    with pytest.raises(ValueError, match="cover_rows and cover_cols must be given together"):
+        verify_matching(g, np.array([1, 0]), cover_rows=np.array([True, True]))
+    rep = verify_matching(g, np.array([1, 0]), cover_rows=np.array([1, 1]), cover_cols=np.array([0, 0]))
+    assert rep.valid and rep.maximum and bool(rep)
+
+
+def test_verify_matching_on_result_detects_tampering():
+    a = sp.random_array((40, 40), density=0.1, rng=np.random.default_rng(5), format="csr")
+    res = bipartite_matching(a, backend="cpu")
+    assert verify_matching(a, res).maximum
+    i = int(np.flatnonzero(res.row_match >= 0)[0])
+    res.row_match = res.row_match.copy()
+    res.row_match[i] = -1  # drop one pair: the cover is now larger than the matching
+    rep = verify_matching(a, res.row_match, cover_rows=res.cover_rows, cover_cols=res.cover_cols,
+                          raise_on_error=False)
+    assert rep.valid and rep.maximum is False
