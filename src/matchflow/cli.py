@@ -209,7 +209,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("match", help="maximum-cardinality bipartite matching of a matrix or graph file")
     s.add_argument("file", type=Path, help=".mtx[.gz], .graph (METIS), edge list (.el/.edges/.txt)")
-    s.add_argument("--method", default="auto", help="auto (default), push-relabel, pothen-fan, hopcroft-karp, gpr")
+    s.add_argument("--method", default="auto", help="auto (default), push-relabel, pothen-fan, gpr (GPU)")
     s.add_argument("--backend", default="auto", choices=("auto", "cpu", "gpu"))
     s.add_argument("--init", default="karp-sipser", help="initial matching: karp-sipser (default), greedy, none")
     s.add_argument("--explicit-zeros", action="store_true", help="stored zeros are edges (SciPy csgraph convention)")
