@@ -280,3 +280,17 @@ def test_prepare_does_not_copy_ready_matrices_nor_modify_input():
     matchflow.assignment(c, maximize=True)
     matchflow.assignment(c, method="auction")
     assert np.array_equal(c, before)
+
+
+def test_auto_rule_picks_gpu_hungarian_only_where_it_measured_faster():
+    import numpy as np
+
+    from matchflow.assignment._api import _choose_method
+
+    i64 = np.dtype(np.int64)
+    assert _choose_method((8192, 8192), 8192, i64, "gpu") == "lopes"
+    assert _choose_method((1024, 1024), 10 * 1024, i64, "gpu") == "lopes"
+    assert _choose_method((512, 512), 51, i64, "gpu") == "jv"            # small: CPU JV wins end to end
+    assert _choose_method((2048, 2048), 100 * 2048, i64, "gpu") == "jv"  # wide cost range: Hungarian slows down
+    assert _choose_method((2048, 2048), 2048.0, np.dtype(np.float64), "gpu") == "jv"  # floats: unmeasured
+    assert _choose_method((8192, 8192), 8192, i64, "cpu") == "jv"
