@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The whole GPU round in one device call (see docs/DEVELOPING.md).
+#
+#   scripts/gpu_round.sh [SECTION ...]     sections: info tests sanitize bench bench-big   (default: all but bench-big)
+#
+# Run from the repository root on the device machine, with carry=[".whl", ".devdata"].
+# Everything it writes goes under $OUT (default: ./gpu-round-out): logs and result files, at most
+# two folders down, as the device tool returns them.
+set -uo pipefail
+
+OUT="${OUT:-$PWD/gpu-round-out}"
+mkdir -p "$OUT"
+SECTIONS="${*:-info tests sanitize bench}"
+export PYTHONUNBUFFERED=1
+status=0
+
+section() { echo; echo "=================== $* ($(date -u +%H:%M:%S))"; }
+want() { [[ " $SECTIONS " == *" $1 "* ]]; }
+
+# ------------------------------------------------------------------ setup
+# The image's NumPy 2.5 breaks numba-cuda 0.30: install the carried wheels (NumPy 2.4, lap, lapx).
+section setup
+if ! python3 -c 'import numpy, sys; sys.exit(0 if numpy.__version__.startswith("2.4") else 1)' 2>/dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
+        .whl/numpy-*.whl .whl/lap*.whl || { echo "wheel install failed"; exit 2; }
+fi
+export PYTHONPATH="/tmp/site:$PWD/src${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH="$PWD:$PYTHONPATH"   # for `python3 -m benchmarks...`
+python3 -c 'import numpy, numba, scipy; print("numpy", numpy.__version__, "numba", numba.__version__, "scipy", scipy.__version__)'
+
+# ------------------------------------------------------------------ info
+if want info; then
+    section "matchflow info"
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv 2>&1 | tee "$OUT/nvidia-smi.txt"
+    python3 -m matchflow info 2>&1 | tee "$OUT/info.txt" || python3 -c 'import matchflow; print(matchflow.info())' | tee "$OUT/info.txt"
+fi
+
+# ------------------------------------------------------------------ tests
+if want tests; then
+    section "GPU tests (pytest -m gpu)"
+    timeout "${TEST_TIMEOUT:-1200}" python3 -m pytest -q -m gpu -p no:cacheprovider --durations=10 ${PYTEST_ARGS:-tests/} 2>&1 | tee "$OUT/pytest-gpu.log" | tail -n 40
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+fi
+
+# ------------------------------------------------------------------ sanitize
+# compute-sanitizer on a small instance of every G-PR kernel (memcheck and racecheck).
+if want sanitize; then
+    section "compute-sanitizer"
+    cat > /tmp/gpr_sanitize.py <<'EOF'
+import numpy as np, scipy.sparse as sp
+from matchflow._graph import as_bipartite
+from matchflow.matching._gpu_gpr import gpr_match, gpr_initial_matching
+a = sp.random(300, 260, density=0.02, random_state=3, format="csr")
+g = as_bipartite(a)
+for v in ("first", "noshrink", "shrink"):
+    for bfs in ("rows", "frontier"):
+        r, c, ic, st = gpr_match(g, variant=v, bfs=bfs, init="greedy", block_size=64, shrink_threshold=8)
+        print(v, bfs, int((r >= 0).sum()))
+r, c, st = gpr_initial_matching(g, init="karp-sipser", block_size=64)
+print("ks", int((r >= 0).sum()))
+EOF
+    for tool in memcheck racecheck; do
+        timeout "${SANITIZE_TIMEOUT:-300}" compute-sanitizer --tool "$tool" --print-limit 20 python3 /tmp/gpr_sanitize.py \
+            > "$OUT/sanitizer-$tool.log" 2>&1
+        echo "$tool: exit $?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Invalid|hazard" "$OUT/sanitizer-$tool.log" | head -n 8
+    done
+fi
+
+# ------------------------------------------------------------------ benchmarks
+if want bench || want bench-big; then
+    section "G-PR benchmark"
+    extra=()
+    want bench-big && extra+=(--big)
+    timeout "${BENCH_TIMEOUT:-3000}" python3 -m benchmarks.bench_gpr --out "$OUT" --repeat "${BENCH_REPEAT:-5}" --reps "${BENCH_REPS:-20}" \
+        ${BENCH_ARGS:-} "${extra[@]}" 2>&1 | tee "$OUT/bench-gpr.log" | tail -n 60
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+fi
+
+section "done (status $status)"
+ls -la "$OUT" "$OUT"/* 2>/dev/null | head -n 40
+exit $status

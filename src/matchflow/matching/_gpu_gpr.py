@@ -1,0 +1,458 @@
+"""G-PR: push-relabel maximum-cardinality bipartite matching on the GPU (host driver).
+
+Deveci, Kaya, Uçar, Çatalyürek, "A Push-Relabel-Based Maximum Cardinality Bipartite
+Matching Algorithm on GPUs", ICPP 2013. The kernels live in ``_gpu_gpr_kernels.py``;
+this module validates options (without touching CUDA), moves the graph to the device,
+computes the initial matching, runs the main loop (Algorithm 3 / Algorithm 7) and
+returns host arrays.
+
+Variants (``variant=``): ``"first"`` (Algorithm 6, one thread per column), ``"noshrink"``
+(Algorithm 7 with active lists A_c / A_p, iteration stamps iA) and ``"shrink"`` (plus
+G-PR-SHRKRNL after global relabels when |A_c| >= 512). Global-relabel schedule
+(``relabel=``): ``("fixed", k)`` every k loops, ``("adaptive", k)`` every k * maxLevel loops.
+
+Beyond the paper (measured in docs/notes/gpr.md): the host reads the activity flag only
+every ``check_every`` loops (flags are loop stamps, so no reset is needed), the global
+relabel can run on a frontier queue (``bfs="frontier"``) instead of scanning every row at
+every level (``bfs="rows"``, the paper's G-GR-KRNL), and a final BFS certifies that no
+augmenting path is left (``certify=True``): if one is, the main loop resumes.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import numpy as np
+
+from .._backend import require_gpu
+from .._graph import BipartiteGraph
+from .._validation import check_bool, check_choice, check_int, check_options, check_real, type_name
+
+__all__ = ["gpr_match", "gpr_initial_matching", "validate_gpr_options", "to_device", "DeviceBipartite", "GPR_VARIANTS", "GPR_INITS"]
+
+GPR_VARIANTS = ("first", "noshrink", "shrink")
+GPR_INITS = ("none", "greedy", "karp-sipser")
+GPR_RELABELS = ("fixed", "adaptive")
+GPR_BFS = ("rows", "frontier")
+_OPTIONS = ("check_every", "certify", "bfs", "max_loops", "shrink_threshold", "init_rounds")
+SHRINK_THRESHOLD = 512  # the paper's |A_c| >= 512
+
+
+def validate_gpr_options(
+    *,
+    init: Any = "karp-sipser",
+    variant: Any = "shrink",
+    relabel: Any = ("adaptive", 0.7),
+    block_size: Any = None,
+    n_rows: int | None = None,
+    n_cols: int | None = None,
+    **opts: Any,
+) -> dict[str, Any]:
+    """Check every G-PR option; return them normalised. Needs no GPU and imports no CUDA.
+
+    ``init`` may also be an initial matching: an integer array of length ``n_rows`` giving
+    each row's column (-1 unmatched), as returned by the CPU solvers.
+    """
+    check_options("gpr_match", opts, _OPTIONS)
+    out: dict[str, Any] = {}
+    if isinstance(init, str):
+        out["init"] = check_choice("init", init, GPR_INITS)
+        out["init_match"] = None
+    elif isinstance(init, (np.ndarray, list, tuple)):
+        a = np.asarray(init)
+        if a.ndim != 1 or not (np.issubdtype(a.dtype, np.integer)):
+            raise ValueError(f"init must be one of {GPR_INITS} or a 1-D integer array of row mates, "
+                             f"got an array of shape {a.shape} and dtype {a.dtype}")
+        if n_rows is not None and len(a) != n_rows:
+            raise ValueError(f"init must have one entry per row (n_rows={n_rows}), got length {len(a)}")
+        if a.size:
+            if int(a.min()) < -1 or (n_cols is not None and int(a.max()) >= n_cols):
+                raise ValueError(f"init holds column {int(a.min()) if int(a.min()) < -1 else int(a.max())}, "
+                                 f"out of range for n_cols={n_cols} (-1 means unmatched)")
+            m = a[a >= 0]
+            if len(np.unique(m)) != len(m):
+                raise ValueError("init is not a matching: a column is the mate of two rows")
+        out["init"] = "given"
+        out["init_match"] = a.astype(np.int64)
+    else:
+        raise ValueError(f"init must be one of {GPR_INITS} or a 1-D integer array of row mates, got {init!r}")
+    out["variant"] = check_choice("variant", variant, GPR_VARIANTS)
+    if (not isinstance(relabel, (tuple, list))) or len(relabel) != 2:
+        raise ValueError(f"relabel must be a pair (strategy, k) with strategy in {GPR_RELABELS}, got {relabel!r}")
+    strategy = check_choice("relabel strategy", relabel[0], GPR_RELABELS)
+    k = check_real("relabel k", relabel[1], low=0.0, low_inclusive=False)
+    out["relabel"] = (strategy, k)
+    if block_size is None:
+        out["block_size"] = 256
+    else:
+        bs = check_int("block_size", block_size, low=32, high=1024)
+        if bs & (bs - 1):
+            raise ValueError(f"block_size must be a power of two between 32 and 1024, got {bs}")
+        out["block_size"] = bs
+    out["check_every"] = check_int("check_every", opts.get("check_every", 4), low=1, high=1 << 20)
+    out["certify"] = check_bool("certify", opts.get("certify", True))
+    out["bfs"] = check_choice("bfs", opts.get("bfs", "frontier"), GPR_BFS)
+    ml = opts.get("max_loops", None)
+    out["max_loops"] = None if ml is None else check_int("max_loops", ml, low=1)
+    out["shrink_threshold"] = check_int("shrink_threshold", opts.get("shrink_threshold", SHRINK_THRESHOLD), low=0)
+    out["init_rounds"] = check_int("init_rounds", opts.get("init_rounds", 1 << 16), low=1)
+    return out
+
+
+class DeviceBipartite:
+    """A :class:`BipartiteGraph` whose CSR and CSC arrays are on the GPU (numba device arrays)."""
+
+    __slots__ = ("n_rows", "n_cols", "row_ptr", "col_ind", "col_ptr", "row_ind", "nnz", "seconds_h2d")
+
+    def __init__(self, n_rows: int, n_cols: int, row_ptr: Any, col_ind: Any, col_ptr: Any, row_ind: Any,
+                 seconds_h2d: float = 0.0) -> None:
+        self.n_rows, self.n_cols = int(n_rows), int(n_cols)
+        self.row_ptr, self.col_ind, self.col_ptr, self.row_ind = row_ptr, col_ind, col_ptr, row_ind
+        self.nnz = int(col_ind.shape[0])
+        self.seconds_h2d = seconds_h2d
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.n_rows, self.n_cols)
+
+    def __repr__(self) -> str:
+        return f"DeviceBipartite(n_rows={self.n_rows}, n_cols={self.n_cols}, nnz={self.nnz})"
+
+
+def to_device(graph: BipartiteGraph) -> DeviceBipartite:
+    """Copy (or wrap, for arrays already on the GPU) a graph's CSR and CSC arrays to the device."""
+    from numba import cuda  # noqa: PLC0415 - this is a _gpu_ module
+
+    if isinstance(graph, DeviceBipartite):
+        return graph
+    if not isinstance(graph, BipartiteGraph):
+        raise TypeError(f"graph must be a matchflow.BipartiteGraph, got {type_name(graph)}")
+    t0 = time.perf_counter()
+    arrs = []
+    for name in ("row_ptr", "col_ind", "col_ptr", "row_ind"):
+        a = getattr(graph, name)
+        if hasattr(a, "__cuda_array_interface__"):
+            arrs.append(cuda.as_cuda_array(a))
+        else:
+            a = np.ascontiguousarray(a)
+            if a.size == 0:  # numba cannot transfer 0-length arrays everywhere; keep one pad element
+                a = np.zeros(1, dtype=a.dtype)
+            arrs.append(cuda.to_device(a))
+    cuda.synchronize()
+    dt = time.perf_counter() - t0
+    d = DeviceBipartite(graph.n_rows, graph.n_cols, *arrs, seconds_h2d=dt)
+    d.nnz = graph.nnz
+    return d
+
+
+def _grid(n: int, bs: int) -> int:
+    return max(1, (n + bs - 1) // bs)
+
+
+def gpr_match(
+    graph: BipartiteGraph | DeviceBipartite,
+    *,
+    init: Any = "karp-sipser",
+    variant: str = "shrink",
+    relabel: tuple[str, float] = ("adaptive", 0.7),
+    block_size: int | None = None,
+    **opts: Any,
+) -> tuple[np.ndarray, np.ndarray, int, dict[str, Any]]:
+    """Maximum-cardinality matching of a bipartite graph with G-PR on the GPU.
+
+    Parameters
+    ----------
+    graph : BipartiteGraph (host arrays, or arrays exposing ``__cuda_array_interface__``)
+        or a :class:`DeviceBipartite` from :func:`to_device` (no host-to-device copy).
+    init : "none", "greedy" (the paper's cheap matching, parallel), "karp-sipser" (parallel
+        min-live-degree handshake: degree-1 vertices first), or an array of row mates.
+    variant : "first", "noshrink" or "shrink".
+    relabel : ("fixed", k) or ("adaptive", k), k > 0.
+    block_size : threads per block, a power of two in 32..1024 (default 256).
+    **opts : check_every (loops between host reads of the activity flag, default 4),
+        certify (final BFS proving maximality, default True), bfs ("frontier" or "rows"),
+        max_loops, shrink_threshold (default 512), init_rounds.
+
+    Returns
+    -------
+    row_match, col_match : int64 host arrays, -1 where unmatched.
+    init_cardinality : size of the initial matching.
+    stats : kernel launches, loops, global relabels, host syncs, timings (seconds_*).
+    """
+    shape = (graph.n_rows, graph.n_cols) if isinstance(graph, (BipartiteGraph, DeviceBipartite)) else None
+    if shape is None:
+        raise TypeError(f"graph must be a matchflow.BipartiteGraph or DeviceBipartite, got {type_name(graph)}")
+    o = validate_gpr_options(init=init, variant=variant, relabel=relabel, block_size=block_size,
+                             n_rows=shape[0], n_cols=shape[1], **opts)
+    _check_init_edges(graph, o)
+    require_gpu("G-PR matching")
+    return _run(graph, o)
+
+
+def gpr_initial_matching(
+    graph: BipartiteGraph | DeviceBipartite, *, init: str = "greedy", block_size: int | None = None, **opts: Any
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """Only the GPU initial matching (``"greedy"`` or ``"karp-sipser"``): a maximal matching.
+
+    Returns host ``row_match``, ``col_match`` (-1 unmatched) and stats. This is also the
+    smallest end-to-end proof of the GPU pipeline (H2D, kernels, D2H), checked on the CPU.
+    """
+    if not isinstance(graph, (BipartiteGraph, DeviceBipartite)):
+        raise TypeError(f"graph must be a matchflow.BipartiteGraph or DeviceBipartite, got {type_name(graph)}")
+    o = validate_gpr_options(init=init, block_size=block_size, n_rows=graph.n_rows, n_cols=graph.n_cols, **opts)
+    _check_init_edges(graph, o)
+    require_gpu("the G-PR initial matching")
+    o["init_only"] = True
+    r, c, _, stats = _run(graph, o)
+    return r, c, stats
+
+
+def _check_init_edges(graph: Any, o: dict[str, Any]) -> None:
+    """A given start must use edges of the graph (checked on host graphs only)."""
+    a = o.get("init_match")
+    if a is None or not isinstance(graph, BipartiteGraph) or hasattr(graph.col_ind, "__cuda_array_interface__"):
+        return
+    rows = np.flatnonzero(a >= 0)
+    if rows.size == 0:
+        return
+    cols = a[rows]
+    er = np.repeat(np.arange(graph.n_rows, dtype=np.int64), np.diff(graph.row_ptr))
+    keys = er * graph.n_cols + graph.col_ind  # sorted: CSR rows are sorted
+    want = rows.astype(np.int64) * graph.n_cols + cols
+    k = np.minimum(np.searchsorted(keys, want), max(len(keys) - 1, 0))
+    ok = (keys[k] == want) if len(keys) else np.zeros(rows.size, dtype=bool)
+    if not ok.all():
+        u = int(rows[np.argmin(ok)])
+        raise ValueError(f"init pairs row {u} with column {int(a[u])}, which is not an edge of graph")
+
+
+def _run(graph: Any, o: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, int, dict[str, Any]]:
+    from numba import cuda  # noqa: PLC0415
+
+    from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+
+    t_start = time.perf_counter()
+    m, n = graph.n_rows, graph.n_cols
+    stats: dict[str, Any] = {"variant": o["variant"], "relabel": list(o["relabel"]), "init": o["init"],
+                             "bfs": o["bfs"], "block_size": o["block_size"], "check_every": o["check_every"],
+                             "kernel_launches": 0, "loops": 0, "global_relabels": 0, "gr_levels": 0,
+                             "max_level": 0, "shrinks": 0, "host_syncs": 0, "init_rounds": 0,
+                             "certify_restarts": 0}
+    if m == 0 or n == 0:
+        stats.update(seconds_h2d=0.0, seconds_init=0.0, seconds_solve=0.0, seconds_d2h=0.0,
+                     seconds_total=time.perf_counter() - t_start, cardinality=0, init_cardinality=0)
+        return np.full(m, -1, np.int64), np.full(n, -1, np.int64), 0, stats
+    if m + n + 4 >= 2**31:
+        raise ValueError(f"graph is too large for 32-bit labels: n_rows + n_cols = {m + n}")
+
+    # ---------------------------------------------------------------- H2D
+    was_device = isinstance(graph, DeviceBipartite)
+    dg = to_device(graph)
+    stats["seconds_h2d"] = 0.0 if was_device else dg.seconds_h2d
+    bs = o["block_size"]
+    launches = [0]
+    syncs = [0]
+
+    def launch(kern, size, *args):
+        kern[_grid(size, bs), bs](*args)
+        launches[0] += 1
+
+    def read(a):
+        syncs[0] += 1
+        return int(a.copy_to_host()[0])
+
+    it = np.int32
+    inf = it(m + n)
+    mu_r = cuda.device_array(m, dtype=np.int32)
+    mu_c = cuda.device_array(n, dtype=np.int32)
+    psi_r = cuda.device_array(m, dtype=np.int32)
+    psi_c = cuda.device_array(n, dtype=np.int32)
+    flag = cuda.to_device(np.full(1, -1, np.int32))
+    counter = cuda.to_device(np.zeros(1, np.int32))
+    mx = max(m, n)
+
+    # ---------------------------------------------------------------- initial matching
+    t0 = time.perf_counter()
+    launch(K.fill_kernel, m, mu_r, it(-1))
+    launch(K.fill_kernel, n, mu_c, it(-1))
+    if o["init"] == "given":
+        rm = cuda.to_device(o["init_match"].astype(np.int32))
+        launch(K.set_matching_kernel, m, rm, mu_r, mu_c)
+    elif o["init"] == "greedy":
+        prop = cuda.device_array(n, dtype=np.int32)
+        launch(K.fill_kernel, n, prop, it(-1))
+        rnd = 0
+        while rnd < o["init_rounds"]:
+            last = rnd
+            for _ in range(min(o["check_every"], o["init_rounds"] - rnd)):
+                launch(K.greedy_propose_kernel, n, dg.col_ptr, dg.row_ind, mu_r, prop, it(rnd), flag)
+                launch(K.greedy_confirm_kernel, n, mu_r, mu_c, prop)
+                last = rnd
+                rnd += 1
+            if read(flag) != last:
+                break
+        stats["init_rounds"] = rnd
+    elif o["init"] == "karp-sipser":
+        deg_r = cuda.device_array(m, dtype=np.int32)
+        best = cuda.device_array(m, dtype=np.int64)
+        rnd = 0
+        while rnd < o["init_rounds"]:
+            last = rnd
+            for _ in range(min(o["check_every"], o["init_rounds"] - rnd)):
+                launch(K.ks_row_degree_kernel, m, dg.row_ptr, dg.col_ind, mu_r, mu_c, deg_r, best)
+                launch(K.ks_propose_kernel, n, dg.col_ptr, dg.row_ind, mu_r, mu_c, deg_r, best, it(rnd), flag)
+                launch(K.ks_accept_kernel, m, mu_r, mu_c, best)
+                last = rnd
+                rnd += 1
+            if read(flag) != last:
+                break
+        launch(K.clear_dead_kernel, n, mu_c)
+        stats["init_rounds"] = rnd
+    counter.copy_to_device(np.zeros(1, np.int32))
+    launch(K.count_matched_rows_kernel, m, mu_r, counter)
+    init_card = read(counter)
+    cuda.synchronize()
+    stats["seconds_init"] = time.perf_counter() - t0
+    if o.get("init_only"):
+        launch(K.fix_matching_kernel, n, mu_r, mu_c)
+        return _finish(mu_r, mu_c, init_card, stats, launches, syncs, t_start)
+
+    # ---------------------------------------------------------------- main loop
+    t0 = time.perf_counter()
+    strategy, k = o["relabel"]
+    use_frontier = o["bfs"] == "frontier"
+    if use_frontier:
+        fa = cuda.device_array(m, dtype=np.int32)
+        fb = cuda.device_array(m, dtype=np.int32)
+        na = cuda.to_device(np.zeros(1, np.int32))
+        nb = cuda.to_device(np.zeros(1, np.int32))
+    maxlev = cuda.to_device(np.zeros(1, np.int32))
+
+    def global_relabel() -> int:
+        """G-GR (Algorithm 4): BFS from every unmatched row; returns maxLevel."""
+        stats["global_relabels"] += 1
+        launch(K.gr_init_kernel, mx, mu_r, psi_r, psi_c, inf)
+        if use_frontier:
+            nonlocal fa, fb, na, nb
+            na.copy_to_device(np.zeros(1, np.int32))
+            launch(K.gr_frontier_seed_kernel, m, mu_r, fa, na)
+            size = read(na)
+            level = 0
+            while size > 0:
+                nb.copy_to_device(np.zeros(1, np.int32))
+                launch(K.gr_frontier_kernel, size, dg.row_ptr, dg.col_ind, mu_r, mu_c, psi_r, psi_c,
+                       it(level), inf, fa, na, fb, nb)
+                stats["gr_levels"] += 1
+                fa, fb, na, nb = fb, fa, nb, na
+                size = read(na)
+                level += 2
+            maxl = max(level - 2, 0)
+        else:
+            maxlev.copy_to_device(np.zeros(1, np.int32))
+            level = 0
+            while True:
+                for _ in range(o["check_every"]):
+                    launch(K.gr_level_kernel, m, dg.row_ptr, dg.col_ind, mu_r, mu_c, psi_r, psi_c,
+                           it(level), inf, maxlev)
+                    stats["gr_levels"] += 1
+                    level += 2
+                maxl = read(maxlev)
+                if maxl < level:  # the last launched level added no row
+                    break
+        stats["max_level"] = maxl
+        return maxl
+
+    def next_gr(loop: int, maxl: int) -> int:
+        """GetIterGR: the loop of the next global relabel."""
+        step = k if strategy == "fixed" else k * maxl
+        return loop + max(1, int(math.ceil(step)))
+
+    loop = 0
+    max_loops = o["max_loops"]
+    variant = o["variant"]
+    while True:  # the certify loop: normally runs once
+        iter_gr = loop
+        if variant == "first":
+            while True:
+                last = loop
+                for _ in range(o["check_every"]):
+                    if loop == iter_gr:
+                        iter_gr = next_gr(loop, global_relabel())
+                    launch(K.pr_first_kernel, n, dg.col_ptr, dg.row_ind, mu_r, mu_c, psi_r, psi_c, inf,
+                           it(loop), flag)
+                    last = loop
+                    loop += 1
+                if read(flag) != last or (max_loops is not None and loop >= max_loops):
+                    break
+        else:
+            ac = cuda.device_array(n, dtype=np.int32)
+            ap = cuda.device_array(n, dtype=np.int32)
+            at = cuda.device_array(n, dtype=np.int32) if variant == "shrink" else None
+            ia = cuda.device_array(n, dtype=np.int32)
+            launch(K.fill_kernel, n, ia, it(-1))
+            counter.copy_to_device(np.zeros(1, np.int32))
+            launch(K.list_unmatched_cols_kernel, n, mu_r, mu_c, ac, counter)
+            size = read(counter)
+            launch(K.fill_kernel, n, ap, it(-1))
+            shrink_pending = False
+            done = size == 0
+            while not done:
+                last = loop
+                for _ in range(o["check_every"]):
+                    if loop == iter_gr:
+                        iter_gr = next_gr(loop, global_relabel())
+                        shrink_pending = True
+                    if shrink_pending and variant == "shrink" and size >= o["shrink_threshold"]:
+                        counter.copy_to_device(np.zeros(1, np.int32))
+                        launch(K.pr_shrink_kernel, size, ac, ap, it(size), at, counter, mu_r, mu_c, ia,
+                               it(loop), flag)
+                        stats["shrinks"] += 1
+                        size = read(counter)
+                        ac, at = at, ac
+                        shrink_pending = False
+                        if size == 0:  # nothing active: stop
+                            done = True
+                            break
+                    else:
+                        launch(K.pr_init_kernel, size, ac, ap, it(size), mu_r, mu_c, ia, it(loop), flag)
+                    launch(K.pr_push_kernel, size, dg.col_ptr, dg.row_ind, mu_r, mu_c, psi_r, psi_c, ac, ap,
+                           it(size), ia, it(loop), inf)
+                    ac, ap = ap, ac
+                    last = loop
+                    loop += 1
+                if done or read(flag) != last or (max_loops is not None and loop >= max_loops):
+                    done = True
+        stats["loops"] = loop
+        launch(K.fix_matching_kernel, n, mu_r, mu_c)
+        if not o["certify"] or (max_loops is not None and loop >= max_loops):
+            break
+        # Certificate: no unmatched column is reachable from an unmatched row (no augmenting path).
+        global_relabel()
+        counter.copy_to_device(np.zeros(1, np.int32))
+        launch(K.certify_kernel, n, mu_r, mu_c, psi_c, inf, counter)
+        if read(counter) == 0:
+            break
+        stats["certify_restarts"] += 1
+        if stats["certify_restarts"] > 3:
+            raise RuntimeError("G-PR left augmenting paths after 3 restarts; please report this bug")
+    cuda.synchronize()
+    stats["seconds_solve"] = time.perf_counter() - t0
+
+    return _finish(mu_r, mu_c, init_card, stats, launches, syncs, t_start)
+
+
+def _finish(mu_r: Any, mu_c: Any, init_card: int, stats: dict, launches: list, syncs: list, t_start: float
+            ) -> tuple[np.ndarray, np.ndarray, int, dict[str, Any]]:
+    """Copy the matching back (D2H) and complete the stats."""
+    t0 = time.perf_counter()
+    row_match = mu_r.copy_to_host().astype(np.int64)
+    col_match = mu_c.copy_to_host().astype(np.int64)
+    stats["seconds_d2h"] = time.perf_counter() - t0
+    stats["kernel_launches"] = launches[0]
+    stats["host_syncs"] = syncs[0]
+    stats["init_cardinality"] = init_card
+    stats["cardinality"] = int(np.count_nonzero(row_match >= 0))
+    stats["seconds_total"] = time.perf_counter() - t_start
+    return row_match, col_match, init_card, stats

@@ -1,0 +1,325 @@
+"""G-PR (GPU push-relabel matching): option validation on the CPU, correctness on the GPU.
+
+Every GPU result is checked as a certificate: a valid matching of the graph (edges exist,
+row and column mates agree, no vertex twice) whose cardinality equals SciPy's
+``maximum_bipartite_matching`` (and brute force on tiny inputs). GPU tests use tiny block
+sizes so small inputs span several blocks.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.io
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.sparse.csgraph import maximum_bipartite_matching
+
+from matchflow._graph import BipartiteGraph, as_bipartite
+from matchflow.matching._gpu_gpr import GPR_INITS, GPR_VARIANTS, validate_gpr_options
+
+from naive import max_matching_bruteforce
+
+RELABELS = (("fixed", 2), ("adaptive", 0.3), ("adaptive", 0.7))
+HERE = Path(__file__).resolve().parent
+DEVDATA = HERE.parent / ".devdata"
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def scipy_cardinality(g: BipartiteGraph) -> int:
+    if g.n_rows == 0 or g.n_cols == 0:
+        return 0
+    a = sp.csr_matrix((np.ones(g.nnz, dtype=np.int8), g.col_ind, g.row_ptr), shape=g.shape)
+    return int(np.count_nonzero(maximum_bipartite_matching(a, perm_type="column") >= 0))
+
+
+def check_matching(g: BipartiteGraph, row_match: np.ndarray, col_match: np.ndarray) -> int:
+    """Assert that (row_match, col_match) is a valid matching of g; return its cardinality."""
+    assert row_match.shape == (g.n_rows,) and col_match.shape == (g.n_cols,)
+    assert row_match.min(initial=-1) >= -1 and col_match.min(initial=-1) >= -1
+    rows = np.flatnonzero(row_match >= 0)
+    cols = row_match[rows]
+    assert len(np.unique(cols)) == len(cols), "a column is matched twice"
+    assert np.all(col_match[cols] == rows), "row and column mates disagree"
+    assert np.count_nonzero(col_match >= 0) == len(rows), "a column claims an unmatched row"
+    for u, v in zip(rows.tolist(), cols.tolist()):
+        lo, hi = g.row_ptr[u], g.row_ptr[u + 1]
+        k = lo + np.searchsorted(g.col_ind[lo:hi], v)
+        assert k < hi and g.col_ind[k] == v, f"({u}, {v}) is not an edge"
+    return len(rows)
+
+
+def random_graph(rng: np.random.Generator, m: int, n: int, density: float) -> BipartiteGraph:
+    a = sp.random(m, n, density=density, random_state=int(rng.integers(1 << 31)), format="csr")
+    return as_bipartite(a)
+
+
+def gallery() -> list[tuple[str, BipartiteGraph]]:
+    rng = np.random.default_rng(12345)
+    out = [
+        ("empty-0x0", as_bipartite(np.zeros((0, 0)))),
+        ("empty-0x5", as_bipartite(np.zeros((0, 5)))),
+        ("no-edges-7x4", as_bipartite(np.zeros((7, 4)))),
+        ("one-vertex", as_bipartite(np.ones((1, 1)))),
+        ("star-col", as_bipartite(np.ones((50, 1)))),  # one column, many rows
+        ("star-row", as_bipartite(np.ones((1, 70)))),  # one row, many columns: 69 unmatchable
+        ("complete-40", as_bipartite(np.ones((40, 40)))),
+        ("diag+ones-row", as_bipartite(np.eye(60) + np.pad(np.ones((1, 60)), ((0, 59), (0, 0))))),
+    ]
+    # a chain where greedy picks badly (long augmenting paths)
+    n = 60
+    r = np.concatenate([np.arange(n), np.arange(n - 1)])
+    c = np.concatenate([np.arange(n), np.arange(1, n)])
+    out.append(("chain-60", BipartiteGraph.from_edges(r, c, (n, n))))
+    # half of the columns can only reach a few rows: many unmatchable columns
+    a = np.zeros((30, 120))
+    a[:5, :] = rng.random((5, 120)) < 0.5
+    a[5:, :30] = np.eye(25, 30)
+    out.append(("unmatchable", as_bipartite(a)))
+    for i, (m, n, d) in enumerate([(100, 100, 0.02), (300, 300, 0.01), (257, 500, 0.005), (600, 150, 0.01),
+                                   (1000, 1000, 0.003), (64, 64, 0.1), (2000, 1500, 0.0015)]):
+        out.append((f"random-{m}x{n}-{i}", random_graph(rng, m, n, d)))
+    return out
+
+
+GALLERY = gallery()
+
+
+# ----------------------------------------------------------------------------- CPU: validation
+
+
+def test_options_defaults_need_no_gpu():
+    o = validate_gpr_options()
+    assert o["init"] == "karp-sipser" and o["variant"] == "shrink" and o["relabel"] == ("adaptive", 0.7)
+    assert o["block_size"] == 256 and o["certify"] is True and o["check_every"] >= 1
+
+
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        ({"variant": "fast"}, ValueError, r"variant must be one of \('first', 'noshrink', 'shrink'\), got 'fast'"),
+        ({"variant": 3}, ValueError, r"variant must be one of .* got 3"),
+        ({"init": "random"}, ValueError, r"init must be one of \('none', 'greedy', 'karp-sipser'\), got 'random'"),
+        ({"init": 2.5}, ValueError, r"init must be one of .* got 2.5"),
+        ({"relabel": "adaptive"}, ValueError, r"relabel must be a pair \(strategy, k\).*got 'adaptive'"),
+        ({"relabel": ("sometimes", 1)}, ValueError, r"relabel strategy must be one of \('fixed', 'adaptive'\), got 'sometimes'"),
+        ({"relabel": ("fixed", 0)}, ValueError, r"relabel k must be > 0.0, got 0.0"),
+        ({"relabel": ("adaptive", -1.5)}, ValueError, r"relabel k must be > 0.0, got -1.5"),
+        ({"relabel": ("adaptive", float("inf"))}, ValueError, r"relabel k must be finite, got inf"),
+        ({"relabel": ("fixed", "2")}, TypeError, r"relabel k must be a real number, got '2'"),
+        ({"block_size": 48}, ValueError, r"block_size must be a power of two between 32 and 1024, got 48"),
+        ({"block_size": 16}, ValueError, r"block_size must be >= 32, got 16"),
+        ({"block_size": 2048}, ValueError, r"block_size must be <= 1024, got 2048"),
+        ({"block_size": 64.0}, TypeError, r"block_size must be an integer, got 64.0"),
+        ({"check_every": 0}, ValueError, r"check_every must be >= 1, got 0"),
+        ({"certify": "yes"}, TypeError, r"certify must be True or False, got 'yes'"),
+        ({"bfs": "dfs"}, ValueError, r"bfs must be one of \('rows', 'frontier'\), got 'dfs'"),
+        ({"max_loops": 0}, ValueError, r"max_loops must be >= 1, got 0"),
+        ({"colour": "red"}, TypeError, r"gpr_match got unexpected option\(s\) 'colour'; accepted: "),
+        ({"init": np.array([0, 0, -1]), "n_rows": 3, "n_cols": 2}, ValueError, r"init is not a matching"),
+        ({"init": np.array([0, 5]), "n_rows": 2, "n_cols": 2}, ValueError, r"init holds column 5, out of range"),
+        ({"init": np.array([0, -3]), "n_rows": 2, "n_cols": 2}, ValueError, r"init holds column -3"),
+        ({"init": np.array([0]), "n_rows": 2, "n_cols": 2}, ValueError, r"init must have one entry per row \(n_rows=2\), got length 1"),
+        ({"init": np.array([[0]]), "n_rows": 1, "n_cols": 1}, ValueError, r"init must be one of .* 1-D integer array"),
+    ],
+)
+def test_options_rejected(kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        validate_gpr_options(**kwargs)
+
+
+def test_options_accept_all_documented_values():
+    for v in GPR_VARIANTS:
+        for i in GPR_INITS:
+            for r in RELABELS:
+                for bs in (32, 64, 1024):
+                    o = validate_gpr_options(variant=v, init=i, relabel=r, block_size=bs)
+                    assert (o["variant"], o["init"], o["relabel"], o["block_size"]) == (v, i, (r[0], float(r[1])), bs)
+    o = validate_gpr_options(init=[1, -1, 0], n_rows=3, n_cols=2)
+    assert o["init"] == "given" and o["init_match"].tolist() == [1, -1, 0]
+
+
+def test_gpu_entry_raises_without_gpu(monkeypatch):
+    from matchflow import _backend
+    from matchflow.matching import _gpu_gpr
+
+    monkeypatch.setattr(_backend, "_probe", lambda: (False, "no CUDA-capable GPU or driver was found"))
+    monkeypatch.setattr(_gpu_gpr, "require_gpu", _backend.require_gpu)
+    with pytest.raises(_backend.GPUUnavailableError, match=r"backend='gpu' was requested for G-PR matching"):
+        _gpu_gpr.gpr_match(as_bipartite(np.eye(3)))
+    with pytest.raises(ValueError, match=r"variant must be one of"):  # options are checked before the GPU
+        _gpu_gpr.gpr_match(as_bipartite(np.eye(3)), variant="x")
+    with pytest.raises(TypeError, match=r"graph must be a matchflow.BipartiteGraph or DeviceBipartite, got list"):
+        _gpu_gpr.gpr_match([[1]])
+
+
+# ----------------------------------------------------------------------------- GPU
+
+
+def _gpr(g, **kw):
+    from matchflow.matching._gpu_gpr import gpr_match
+
+    kw.setdefault("block_size", 32)
+    return gpr_match(g, **kw)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("variant", GPR_VARIANTS)
+@pytest.mark.parametrize("relabel", RELABELS)
+@pytest.mark.parametrize("init", GPR_INITS)
+def test_gallery_every_configuration(variant, relabel, init):
+    bfs = ("rows", "frontier")[(GPR_VARIANTS.index(variant) + RELABELS.index(relabel)) % 2]
+    for name, g in GALLERY:
+        ref = scipy_cardinality(g)
+        r, c, ic, stats = _gpr(g, variant=variant, relabel=relabel, init=init, bfs=bfs, shrink_threshold=8,
+                               check_every=3)
+        card = check_matching(g, r, c)
+        assert card == ref, (name, bfs, stats)
+        assert 0 <= ic <= card and stats["cardinality"] == card
+        assert stats["certify_restarts"] == 0, (name, stats)
+
+
+def is_maximal(g: BipartiteGraph, row_match: np.ndarray, col_match: np.ndarray) -> bool:
+    rows, cols = g.edges()
+    return not np.any((row_match[rows] < 0) & (col_match[cols] < 0))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("init", ("greedy", "karp-sipser"))
+def test_initial_matching_valid_and_maximal(init):
+    """Issue 2's proof of the GPU pipeline: the GPU start alone, checked on the CPU."""
+    from matchflow.matching._gpu_gpr import gpr_initial_matching
+
+    for name, g in GALLERY:
+        for _ in range(3):
+            r, c, st = gpr_initial_matching(g, init=init, block_size=32, check_every=2)
+            card = check_matching(g, r, c)
+            assert is_maximal(g, r, c), name
+            assert 2 * card >= scipy_cardinality(g), name  # any maximal matching is a 1/2-approximation
+            assert st["init_cardinality"] == card
+
+
+@pytest.mark.gpu
+def test_initial_matching_none_and_given():
+    from matchflow.matching._gpu_gpr import gpr_initial_matching
+
+    for name, g in GALLERY:
+        r, c, st = gpr_initial_matching(g, init="none", block_size=32)
+        assert np.all(r == -1) and np.all(c == -1)
+    g = as_bipartite(np.eye(5))
+    r, c, st = gpr_initial_matching(g, init=np.array([1, -1, -1, 3, -1]) * 0 + np.array([0, -1, -1, 3, -1]))
+    assert r.tolist() == [0, -1, -1, 3, -1] and c.tolist() == [0, -1, -1, 3, -1]
+
+
+@pytest.mark.gpu
+def test_given_initial_matching_and_device_graph():
+    from matchflow.matching._gpu_gpr import gpr_match, to_device
+
+    rng = np.random.default_rng(7)
+    for _ in range(5):
+        g = random_graph(rng, 400, 350, 0.01)
+        ref = scipy_cardinality(g)
+        start = np.full(g.n_rows, -1)
+        used = set()
+        for u in range(g.n_rows):  # sequential cheap matching on the host
+            for v in g.col_ind[g.row_ptr[u]:g.row_ptr[u + 1]]:
+                if int(v) not in used:
+                    start[u] = v
+                    used.add(int(v))
+                    break
+        r, c, ic, st = gpr_match(g, init=start, block_size=64)
+        assert ic == np.count_nonzero(start >= 0) and check_matching(g, r, c) == ref
+        dg = to_device(g)
+        for variant in GPR_VARIANTS:
+            r, c, ic, st = gpr_match(dg, variant=variant, block_size=64)
+            assert check_matching(g, r, c) == ref and st["seconds_h2d"] == 0.0
+
+
+@pytest.mark.gpu
+def test_repeated_runs_are_all_maximum():
+    """Races differ from run to run: every one of 20 runs must be a maximum matching."""
+    rng = np.random.default_rng(99)
+    g = random_graph(rng, 3000, 3000, 0.0012)
+    ref = scipy_cardinality(g)
+    for variant in GPR_VARIANTS:
+        for _ in range(10):
+            r, c, ic, st = _gpr(g, variant=variant, init="greedy")
+            assert check_matching(g, r, c) == ref
+
+
+@pytest.mark.gpu
+@settings(max_examples=15, deadline=None)
+@given(
+    shape=st.tuples(st.integers(0, 9), st.integers(0, 9)),
+    density=st.floats(0.0, 1.0),
+    seed=st.integers(0, 2**31 - 1),
+    variant=st.sampled_from(GPR_VARIANTS),
+    init=st.sampled_from(GPR_INITS),
+    relabel=st.sampled_from(RELABELS),
+)
+def test_hypothesis_tiny_against_brute_force(shape, density, seed, variant, init, relabel):
+    rng = np.random.default_rng(seed)
+    a = (rng.random(shape) < density).astype(np.int8)
+    g = as_bipartite(a)
+    r, c, ic, st_ = _gpr(g, variant=variant, init=init, relabel=relabel, shrink_threshold=2)
+    assert check_matching(g, r, c) == max_matching_bruteforce(a) == scipy_cardinality(g)
+
+
+@pytest.mark.gpu
+@settings(max_examples=10, deadline=None)
+@given(
+    m=st.integers(1, 400),
+    n=st.integers(1, 400),
+    deg=st.floats(0.5, 6.0),
+    seed=st.integers(0, 2**31 - 1),
+    variant=st.sampled_from(GPR_VARIANTS),
+    bfs=st.sampled_from(("rows", "frontier")),
+)
+def test_hypothesis_rectangular_against_scipy(m, n, deg, seed, variant, bfs):
+    rng = np.random.default_rng(seed)
+    nnz = int(deg * max(m, n))
+    g = BipartiteGraph.from_edges(rng.integers(0, m, nnz), rng.integers(0, n, nnz), (m, n))  # duplicates merged
+    r, c, ic, st_ = _gpr(g, variant=variant, bfs=bfs, shrink_threshold=16)
+    assert check_matching(g, r, c) == scipy_cardinality(g)
+
+
+def _real_files() -> list[Path]:
+    dirs = [DEVDATA, Path(os.environ.get("MATCHFLOW_DATA", HERE.parent.parent / "shared" / "data"))]
+    for d in dirs:
+        fs = sorted(d.glob("*.mtx.gz")) or sorted(list(d.glob("graphs/*.mtx.gz")) + list(d.glob("matrices/*.mtx.gz")))
+        if fs:
+            return fs
+    return []
+
+
+def _load(path: Path) -> BipartiteGraph:
+    with gzip.open(path) as f:
+        a = scipy.io.mmread(f)
+    a = sp.csr_array(a)
+    if a.nnz:
+        a.data[:] = 1  # a pattern: stored zeros are edges too
+    return as_bipartite(a)
+
+
+REAL = _real_files()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("path", REAL, ids=[p.name.split(".")[0] for p in REAL])
+def test_real_data(path):
+    g = _load(path)
+    ref = scipy_cardinality(g)
+    for variant, init in (("shrink", "karp-sipser"), ("noshrink", "greedy"), ("first", "none")):
+        r, c, ic, st = _gpr(g, variant=variant, init=init, block_size=256)
+        assert check_matching(g, r, c) == ref, (variant, init, st)
+    # the transpose (rows <-> columns) too
+    gt = g.transpose()
+    r, c, ic, st = _gpr(gt, block_size=128, bfs="rows")
+    assert check_matching(gt, r, c) == ref
