@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole GPU round in one device call (see docs/DEVELOPING.md).
 #
-#   scripts/gpu_round.sh [SECTION ...]     sections: info tests sanitize bench bench-big   (default: all but bench-big)
+#   scripts/gpu_round.sh [SECTION ...]     sections: info tests sanitize bench bench-big bench-assign
+#                                          (default: info tests sanitize bench bench-assign)
 #
 # Run from the repository root on the device machine, with carry=[".whl", ".devdata"].
 # Everything it writes goes under $OUT (default: ./gpu-round-out): logs and result files, at most
@@ -10,7 +11,7 @@ set -uo pipefail
 
 OUT="${OUT:-$PWD/gpu-round-out}"
 mkdir -p "$OUT"
-SECTIONS="${*:-info tests sanitize bench}"
+SECTIONS="${*:-info tests sanitize bench bench-assign}"
 export PYTHONUNBUFFERED=1
 status=0
 
@@ -73,6 +74,16 @@ if want bench || want bench-big; then
     want bench-big && extra+=(--big)
     timeout "${BENCH_TIMEOUT:-3000}" python3 -m benchmarks.bench_gpr --out "$OUT" --repeat "${BENCH_REPEAT:-5}" --reps "${BENCH_REPS:-20}" \
         ${BENCH_ARGS:-} "${extra[@]}" 2>&1 | tee "$OUT/bench-gpr.log" | tail -n 60
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+fi
+
+# ------------------------------------------------------------------ assignment benchmark
+# The Lopes et al. Table 1 re-run: GPU Hungarian vs our CPU methods, SciPy and lap/lapx.
+if want bench-assign; then
+    section "assignment benchmark (Table 1)"
+    timeout -s INT "${ASSIGN_TIMEOUT:-1500}" python3 -m benchmarks.bench_assignment --out-dir "$OUT" \
+        ${ASSIGN_ARGS:---sizes 512 1024 2048 4096 8192 --ranges 0.1 1 10 --seeds 2 --max-seconds 3} \
+        2>&1 | tee "$OUT/bench-assign.log" | tail -n 40
     [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 fi
 
