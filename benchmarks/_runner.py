@@ -2,6 +2,14 @@
 
 Benchmarks are programs, not tests: ``python -m benchmarks.bench_<solver> --help``.
 Each writes ``results/<solver>/<name>.json`` and ``.md`` with machine, GPU, versions and date.
+
+JSON layout: ``{"meta": machine_info() + benchmark fields, "records": [...]}``. For plots
+(``python -m benchmarks.plots FILE``) a record is either *wide* — one per input,
+``{"input": str, "times": {solver: seconds | null}, "status": {solver: "ok" | "capped" | ...},
+"cap_s": {solver: cap seconds}, ...}`` (bench_matching) — or *long* — one per (input, solver),
+``{"solver": str, "seconds_wall": seconds, <input fields>}``. ``meta["solvers"]``,
+``meta["labels"]`` (solver -> display name) and ``meta["baseline"]`` are optional hints.
+See benchmarks/plots.py for details.
 """
 
 from __future__ import annotations
