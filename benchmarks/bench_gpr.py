@@ -36,6 +36,13 @@ REFERENCE_MS = {
 VARIANTS = ("first", "noshrink", "shrink")
 RELABELS = (("fixed", 16), ("adaptive", 0.3), ("adaptive", 0.7))
 DEFAULT = dict(variant="shrink", relabel=("adaptive", 0.7))
+# beyond-the-paper choices, each against the default (persistent driver, frontier BFS)
+ABLATIONS = (("bfs=frontier", dict(bfs="frontier")), ("hub_degree=0", dict(hub_degree=0)),
+             ("hub_degree=128", dict(hub_degree=128)), ("max_registers=64", dict(max_registers=64)),
+             ("loop=host", dict(loop="host")),
+             ("first", dict(variant="first")), ("first hub=0", dict(variant="first", hub_degree=0)),
+             ("first loop=host", dict(loop="host", variant="first")),
+             ("block_size=512", dict(block_size=512)), ("certify=False", dict(certify=False)))
 
 
 def log(*a: object) -> None:
@@ -136,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         if not warm:  # compile every kernel once
             for v in VARIANTS:
                 for bfs in ("rows", "frontier"):
-                    gpr_match(dg, init=start, variant=v, bfs=bfs)
+                    for lp in ("persistent", "host"):
+                        gpr_match(dg, init=start, variant=v, bfs=bfs, loop=lp)
             gpr_initial_matching(dg, init="greedy")
             gpr_match(dg, init="karp-sipser")
             warm = True
@@ -151,19 +159,23 @@ def main(argv: list[str] | None = None) -> int:
                 check(g, r, c, ref)
                 runs[key] = {"ms": t * 1e3, "solve_ms": st["seconds_solve"] * 1e3, "loops": st["loops"],
                              "global_relabels": st["global_relabels"], "gr_levels": st["gr_levels"],
-                             "kernel_launches": st["kernel_launches"], "host_syncs": st["host_syncs"]}
-                log(f"  {key:<22} {t*1e3:9.2f} ms  loops {st['loops']:6d}  GR {st['global_relabels']:4d}"
-                    f"  levels {st['gr_levels']:6d}")
+                             "kernel_launches": st["kernel_launches"], "host_syncs": st["host_syncs"],
+                             "grid_syncs": st.get("grid_syncs"), "grid_size": st.get("grid_size"),
+                             "loop": st.get("loop"), "bfs": st.get("bfs")}
+                log(f"  {key:<22} {t*1e3:9.2f} ms (solve {st['seconds_solve']*1e3:8.2f})  loops {st['loops']:6d}"
+                    f"  GR {st['global_relabels']:4d}  levels {st['gr_levels']:6d}  phases {st.get('grid_syncs')}"
+                    f"  grid {st.get('grid_size')}")
         rec["gpr"] = runs
         # ---- ablations of the beyond-the-paper changes (default variant)
         abl = {}
-        for label, kw in (("bfs=rows", dict(bfs="rows")), ("check_every=1", dict(check_every=1)),
-                          ("check_every=16", dict(check_every=16)), ("certify=False", dict(certify=False))):
-            t, out, _ = time_call(lambda: gpr_match(dg, init=start, **DEFAULT, **kw), repeat=args.repeat,
-                                  warmup=0, budget_s=3)
+        for label, kw in ABLATIONS:
+            t, out, _ = time_call(lambda: gpr_match(dg, init=start, **{**DEFAULT, **kw}), repeat=args.repeat,
+                                  warmup=1, budget_s=3)  # warm-up: some ablations compile a kernel
             check(g, out[0], out[1], ref)
             abl[label] = t * 1e3
-            log(f"  ablation {label:<16} {t*1e3:9.2f} ms")
+            abl[label + " solve"] = out[3]["seconds_solve"] * 1e3
+            log(f"  ablation {label:<22} {t*1e3:9.2f} ms (solve {out[3]['seconds_solve']*1e3:8.2f})"
+                f"  loops {out[3]['loops']}  levels {out[3]['gr_levels']}")
         rec["ablation_ms"] = abl
         # ---- with the host-to-device copy (default variant, host graph)
         t, out, _ = time_call(lambda: gpr_match(g, init=start, **DEFAULT), repeat=args.repeat, warmup=0,
@@ -191,7 +203,9 @@ def main(argv: list[str] | None = None) -> int:
         # ---- repeated checked runs (races differ between runs)
         bad = 0
         for i in range(args.reps):
-            r, c, ic, st = gpr_match(dg, init="karp-sipser" if i % 2 else start, **DEFAULT)
+            # every variant of the persistent driver, both starts
+            r, c, ic, st = gpr_match(dg, init="karp-sipser" if i % 2 else start, variant=VARIANTS[i % len(VARIANTS)],
+                                     relabel=DEFAULT["relabel"])
             try:
                 check(g, r, c, ref)
             except AssertionError as exc:
@@ -218,6 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     cfgs = [f"{v}/{r[0]}-{r[1]}" for v in VARIANTS for r in RELABELS]
     geo = [[c, geomean([r["gpr"][c]["ms"] for r in records])] for c in cfgs]
     rows = []
+    abl_names = [a[0] for a in ABLATIONS]
     for r in records:
         best = min(cfgs, key=lambda c: r["gpr"][c]["ms"])
         cpu = r.get("cpu", {})
@@ -233,11 +248,18 @@ def main(argv: list[str] | None = None) -> int:
                     "CPU PR (ms)", "SciPy (ms)", "ECL-MM H200 ref", "checked reps"], rows),
           "\n\n## Geometric mean over inputs per configuration (Fig. 1 of the paper)\n",
           md_table(["configuration", "geomean ms"], geo),
-          "\n\n## Ablations (shrink/adaptive-0.7, ms)\n",
-          md_table(["input", "default", "bfs=rows", "check_every=1", "check_every=16", "certify=False"],
-                   [[r["input"], r["gpr"]["shrink/adaptive-0.7"]["ms"], r["ablation_ms"]["bfs=rows"],
-                     r["ablation_ms"]["check_every=1"], r["ablation_ms"]["check_every=16"],
-                     r["ablation_ms"]["certify=False"]] for r in records])]
+          "\n\n## Ablations (shrink/adaptive-0.7, same greedy start, graph on the device; total ms)\n",
+          "Default: one persistent cooperative kernel (`loop=\"persistent\"`), rows BFS, warp scans of "
+          "vertices of degree > 32 (`hub_degree=32`), block 256. `loop=host` is the earlier driver (one "
+          "launch per phase, flag reads every 4 loops, no warp scans).\n",
+          md_table(["input", "default"] + abl_names,
+                   [[r["input"], r["gpr"]["shrink/adaptive-0.7"]["ms"]] + [r["ablation_ms"][a] for a in abl_names]
+                    for r in records]),
+          "\n\n## Loop counts of the default (persistent) and grid-sync phases\n",
+          md_table(["input", "loops", "global relabels", "BFS levels", "phases (grid syncs with a read)", "grid"],
+                   [[r["input"], r["gpr"]["shrink/adaptive-0.7"]["loops"], r["gpr"]["shrink/adaptive-0.7"]["global_relabels"],
+                     r["gpr"]["shrink/adaptive-0.7"]["gr_levels"], r["gpr"]["shrink/adaptive-0.7"]["grid_syncs"],
+                     r["gpr"]["shrink/adaptive-0.7"]["grid_size"]] for r in records])]
     out_dir = Path(args.out) if args.out else None
     jp, mp = write_results("matching", "gpr", meta, records, "\n".join(md), out_dir=out_dir)
     log("\n".join(md))

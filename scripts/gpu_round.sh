@@ -13,6 +13,7 @@ OUT="${OUT:-$PWD/gpu-round-out}"
 mkdir -p "$OUT"
 SECTIONS="${*:-info tests sanitize bench bench-assign}"
 export PYTHONUNBUFFERED=1
+export NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=0
 status=0
 
 section() { echo; echo "=================== $* ($(date -u +%H:%M:%S))"; }
@@ -55,8 +56,14 @@ a = sp.random(300, 260, density=0.02, random_state=3, format="csr")
 g = as_bipartite(a)
 for v in ("first", "noshrink", "shrink"):
     for bfs in ("rows", "frontier"):
-        r, c, ic, st = gpr_match(g, variant=v, bfs=bfs, init="greedy", block_size=64, shrink_threshold=8)
-        print(v, bfs, int((r >= 0).sum()))
+        for loop in ("persistent", "host"):
+            r, c, ic, st = gpr_match(g, variant=v, bfs=bfs, init="greedy", block_size=64, shrink_threshold=8,
+                                     loop=loop)
+            print(v, bfs, loop, int((r >= 0).sum()), "grid", st["grid_size"], "phases", st["grid_syncs"])
+for v in ("first", "noshrink", "shrink"):  # warp scans of high-degree vertices (most vertices here)
+    r, c, ic, st = gpr_match(g, variant=v, init="none", block_size=64, shrink_threshold=8, loop="persistent",
+                             hub_degree=2)
+    print(v, "hub_degree=2", int((r >= 0).sum()), "grid", st["grid_size"], "phases", st["grid_syncs"])
 r, c, st = gpr_initial_matching(g, init="karp-sipser", block_size=64)
 print("ks", int((r >= 0).sum()))
 EOF

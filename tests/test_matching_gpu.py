@@ -26,6 +26,7 @@ from matchflow.matching._gpu_gpr import GPR_INITS, GPR_VARIANTS, validate_gpr_op
 from naive import max_matching_bruteforce
 
 RELABELS = (("fixed", 2), ("adaptive", 0.3), ("adaptive", 0.7))
+LOOPS = ("persistent", "host")  # the two drivers of the same device functions
 HERE = Path(__file__).resolve().parent
 DEVDATA = HERE.parent / ".devdata"
 
@@ -122,6 +123,11 @@ def test_options_defaults_need_no_gpu():
         ({"certify": "yes"}, TypeError, r"certify must be True or False, got 'yes'"),
         ({"bfs": "dfs"}, ValueError, r"bfs must be one of \('rows', 'frontier'\), got 'dfs'"),
         ({"max_loops": 0}, ValueError, r"max_loops must be >= 1, got 0"),
+        ({"loop": "device"}, ValueError, r"loop must be one of \('auto', 'persistent', 'host'\), got 'device'"),
+        ({"grid_size": 0}, ValueError, r"grid_size must be >= 1, got 0"),
+        ({"hub_degree": -1}, ValueError, r"hub_degree must be >= 0, got -1"),
+        ({"max_registers": 8}, ValueError, r"max_registers must be >= 16, got 8"),
+        ({"grid_size": 2.5}, TypeError, r"grid_size must be an integer, got 2.5"),
         ({"colour": "red"}, TypeError, r"gpr_match got unexpected option\(s\) 'colour'; accepted: "),
         ({"init": np.array([0, 0, -1]), "n_rows": 3, "n_cols": 2}, ValueError, r"init is not a matching"),
         ({"init": np.array([0, 5]), "n_rows": 2, "n_cols": 2}, ValueError, r"init holds column 5, out of range"),
@@ -171,17 +177,19 @@ def _gpr(g, **kw):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("loop", LOOPS)
 @pytest.mark.parametrize("variant", GPR_VARIANTS)
 @pytest.mark.parametrize("relabel", RELABELS)
 @pytest.mark.parametrize("init", GPR_INITS)
-def test_gallery_every_configuration(variant, relabel, init):
-    bfs = ("rows", "frontier")[(GPR_VARIANTS.index(variant) + RELABELS.index(relabel)) % 2]
+def test_gallery_every_configuration(variant, relabel, init, loop):
+    bfs = ("rows", "frontier")[(GPR_VARIANTS.index(variant) + RELABELS.index(relabel) + LOOPS.index(loop)) % 2]
     for name, g in GALLERY:
         ref = scipy_cardinality(g)
         r, c, ic, stats = _gpr(g, variant=variant, relabel=relabel, init=init, bfs=bfs, shrink_threshold=8,
-                               check_every=3)
+                               check_every=3, loop=loop)
         card = check_matching(g, r, c)
         assert card == ref, (name, bfs, stats)
+        assert stats["loop"] == loop and stats["bfs"] == bfs
         assert 0 <= ic <= card and stats["cardinality"] == card
         assert stats["certify_restarts"] == 0, (name, stats)
 
@@ -249,9 +257,60 @@ def test_repeated_runs_are_all_maximum():
     g = random_graph(rng, 3000, 3000, 0.0012)
     ref = scipy_cardinality(g)
     for variant in GPR_VARIANTS:
-        for _ in range(10):
-            r, c, ic, st = _gpr(g, variant=variant, init="greedy")
+        for i in range(10):
+            r, c, ic, st = _gpr(g, variant=variant, init="greedy", loop=LOOPS[i % 2])
             assert check_matching(g, r, c) == ref
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("grid_size", (1, 2, 3, 7))
+def test_persistent_grid_stride_small_grids(grid_size):
+    """The persistent kernel with fewer blocks than rows/columns: every grid-stride loop wraps;
+    with and without the warp scans of high-degree vertices (hub_degree=2 sends most to warps)."""
+    rng = np.random.default_rng(grid_size)
+    for m, n in ((900, 700), (300, 1100)):
+        g = random_graph(rng, m, n, 2.5 / max(m, n))
+        ref = scipy_cardinality(g)
+        for variant in GPR_VARIANTS:
+            for bfs, hub in (("rows", 0), ("rows", 2), ("frontier", 2)):
+                r, c, ic, st = _gpr(g, variant=variant, bfs=bfs, init="none", loop="persistent",
+                                    grid_size=grid_size, shrink_threshold=16, hub_degree=hub)
+                assert check_matching(g, r, c) == ref, (variant, bfs, hub, st)
+                assert st["grid_size"] == grid_size and st["kernel_launches"] >= 1
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("block_size", (32, 512, 1024))
+def test_persistent_every_block_size(block_size):
+    """Large blocks: where one block of the persistent kernel does not fit an SM, the host loop runs."""
+    rng = np.random.default_rng(block_size)
+    g = random_graph(rng, 3000, 2500, 0.001)
+    ref = scipy_cardinality(g)
+    for variant in GPR_VARIANTS:
+        r, c, ic, st = _gpr(g, variant=variant, loop="persistent", block_size=block_size, init="greedy")
+        assert check_matching(g, r, c) == ref, (variant, st)
+        assert st["loop"] == "host" if "loop_fallback" in st else st["grid_size"] >= 1
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("hub", (1, 5, 40))
+def test_persistent_warp_scans_of_hubs(hub):
+    """Power-law-like graphs (a few rows/columns adjacent to almost everything) with warp scans."""
+    rng = np.random.default_rng(hub)
+    for m, n in ((500, 400), (257, 700)):
+        a = sp.random(m, n, density=3.0 / max(m, n), random_state=int(rng.integers(1 << 31)), format="lil")
+        for k in rng.integers(0, m, 3):
+            a[int(k), : n - int(rng.integers(0, 5))] = 1  # dense rows
+        for k in rng.integers(0, n, 3):
+            a[: m - int(rng.integers(0, 5)), int(k)] = 1  # dense columns
+        g = as_bipartite(sp.csr_array(a))
+        ref = scipy_cardinality(g)
+        for variant in GPR_VARIANTS:
+            for init in ("none", "karp-sipser"):
+                r, c, ic, st = _gpr(g, variant=variant, init=init, loop="persistent", hub_degree=hub,
+                                    shrink_threshold=8, block_size=64)
+                assert check_matching(g, r, c) == ref, (variant, init, st)
+                assert st["hub_degree"] == hub
 
 
 @pytest.mark.gpu
@@ -263,12 +322,13 @@ def test_repeated_runs_are_all_maximum():
     variant=st.sampled_from(GPR_VARIANTS),
     init=st.sampled_from(GPR_INITS),
     relabel=st.sampled_from(RELABELS),
+    loop=st.sampled_from(LOOPS),
 )
-def test_hypothesis_tiny_against_brute_force(shape, density, seed, variant, init, relabel):
+def test_hypothesis_tiny_against_brute_force(shape, density, seed, variant, init, relabel, loop):
     rng = np.random.default_rng(seed)
     a = (rng.random(shape) < density).astype(np.int8)
     g = as_bipartite(a)
-    r, c, ic, st_ = _gpr(g, variant=variant, init=init, relabel=relabel, shrink_threshold=2)
+    r, c, ic, st_ = _gpr(g, variant=variant, init=init, relabel=relabel, shrink_threshold=2, loop=loop)
     assert check_matching(g, r, c) == max_matching_bruteforce(a) == scipy_cardinality(g)
 
 
@@ -281,12 +341,13 @@ def test_hypothesis_tiny_against_brute_force(shape, density, seed, variant, init
     seed=st.integers(0, 2**31 - 1),
     variant=st.sampled_from(GPR_VARIANTS),
     bfs=st.sampled_from(("rows", "frontier")),
+    loop=st.sampled_from(LOOPS),
 )
-def test_hypothesis_rectangular_against_scipy(m, n, deg, seed, variant, bfs):
+def test_hypothesis_rectangular_against_scipy(m, n, deg, seed, variant, bfs, loop):
     rng = np.random.default_rng(seed)
     nnz = int(deg * max(m, n))
     g = BipartiteGraph.from_edges(rng.integers(0, m, nnz), rng.integers(0, n, nnz), (m, n))  # duplicates merged
-    r, c, ic, st_ = _gpr(g, variant=variant, bfs=bfs, shrink_threshold=16)
+    r, c, ic, st_ = _gpr(g, variant=variant, bfs=bfs, shrink_threshold=16, loop=loop)
     assert check_matching(g, r, c) == scipy_cardinality(g)
 
 
@@ -316,10 +377,35 @@ REAL = _real_files()
 def test_real_data(path):
     g = _load(path)
     ref = scipy_cardinality(g)
-    for variant, init in (("shrink", "karp-sipser"), ("noshrink", "greedy"), ("first", "none")):
-        r, c, ic, st = _gpr(g, variant=variant, init=init, block_size=256)
-        assert check_matching(g, r, c) == ref, (variant, init, st)
+    for variant, init, loop in (("shrink", "karp-sipser", "persistent"), ("noshrink", "greedy", "persistent"),
+                                ("first", "none", "persistent"), ("first", "greedy", "host")):
+        r, c, ic, st = _gpr(g, variant=variant, init=init, block_size=256, loop=loop)
+        assert check_matching(g, r, c) == ref, (variant, init, loop, st)
     # the transpose (rows <-> columns) too
     gt = g.transpose()
-    r, c, ic, st = _gpr(gt, block_size=128, bfs="rows")
-    assert check_matching(gt, r, c) == ref
+    for loop, bfs in (("persistent", "rows"), ("host", "frontier")):
+        r, c, ic, st = _gpr(gt, block_size=128, bfs=bfs, loop=loop)
+        assert check_matching(gt, r, c) == ref, (loop, bfs, st)
+
+
+@settings(max_examples=60, deadline=None)
+@given(m=st.integers(1, 12), n=st.integers(1, 12), density=st.floats(0.0, 1.0), seed=st.integers(0, 2**31 - 1))
+def test_given_start_edge_check_against_dense(m, n, density, seed):
+    """The vectorised start check (binary search per row) agrees with a dense lookup; needs no GPU."""
+    from matchflow.matching._gpu_gpr import _check_init_edges
+
+    rng = np.random.default_rng(seed)
+    a = rng.random((m, n)) < density
+    g = as_bipartite(a.astype(np.int8))
+    start = np.full(m, -1, dtype=np.int64)
+    cols = rng.permutation(n)[: min(m, n)]
+    rows = rng.permutation(m)[: len(cols)]
+    start[rows] = cols  # a matching of the complete graph: some pairs may not be edges
+    o = validate_gpr_options(init=start, n_rows=m, n_cols=n)
+    bad = [u for u in rows.tolist() if not a[u, start[u]]]
+    if bad:
+        with pytest.raises(ValueError, match=r"init pairs row \d+ with column \d+, which is not an edge of graph"):
+            _check_init_edges(g, o)
+    else:
+        _check_init_edges(g, o)
+        assert all(a[u, start[u]] for u in rows.tolist())

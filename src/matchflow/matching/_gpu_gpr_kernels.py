@@ -9,13 +9,17 @@ Conventions (the paper's, with rows and columns in separate arrays):
 * ``psi_r``, ``psi_c``: the distance labels psi (lower bounds on the alternating distance
   to an unmatched row); ``inf = m + n`` marks "cannot reach an unmatched row".
 
-Kernels are launched by ``_gpu_gpr.py``; flags are written as loop stamps (``flag[0] = loop``)
-so the host never has to reset them, and several loops can run between host reads.
+Kernels are launched by ``_gpu_gpr.py``. Every phase is a ``*_dev`` function of one element,
+shared by two drivers: the host loop (one small kernel per phase; flags are loop stamps,
+``flag[0] = loop``, so the host never resets them and reads them every few loops) and
+``pr_persistent_kernel`` (one cooperative launch, grid syncs between phases, rotating flag slots).
 Pushes are atomic- and lock-free as in Section III.B; only the compaction (SHRKRNL) and the
 initial matchings use atomics.
 """
 
 from __future__ import annotations
+
+import math
 
 from numba import cuda, int32, int64
 
@@ -54,53 +58,119 @@ def min_label_row_dev(v, col_ptr, row_ind, psi_r, psi_c, inf):
     return best, pmin
 
 
-# --------------------------------------------------------------------------- G-GR
+FULL_MASK = 0xFFFFFFFF
 
 
-@cuda.jit
-def gr_init_kernel(mu_r, psi_r, psi_c, inf):
-    """INITRELABEL: psi = 0 at unmatched rows, inf everywhere else."""
-    i = cuda.grid(1)
+@cuda.jit(device=True, inline=True)
+def warp_min_label_row_dev(v, lane, col_ptr, row_ind, psi_r, psi_c, inf):
+    """min_label_row_dev for a high-degree column, scanned by the 32 lanes of a warp (beyond the paper).
+
+    Each lane scans every 32nd edge (stopping at psi(v) - 1 like the thread version); a
+    butterfly reduction gives every lane the (psi, row) minimum, ties to the smaller row.
+    """
+    target = psi_c[v] - 1
+    pmin = inf
+    best = int64(-1)
+    for e in range(col_ptr[v] + lane, col_ptr[v + 1], 32):
+        u = row_ind[e]
+        p = psi_r[u]
+        if p < pmin:
+            pmin = p
+            best = u
+            if p <= target:
+                break
+    off = 16
+    while off > 0:
+        op = cuda.shfl_xor_sync(FULL_MASK, pmin, off)
+        ob = cuda.shfl_xor_sync(FULL_MASK, best, off)
+        if op < pmin or (op == pmin and ob < best):
+            pmin = op
+            best = ob
+        off //= 2
+    return best, pmin
+
+
+@cuda.jit(device=True, inline=True)
+def warp_hubs_dev(big):
+    """Bit mask (int64, bits 0..31) of the lanes of this warp holding a high-degree vertex."""
+    return int64(cuda.ballot_sync(FULL_MASK, big)) & 0xFFFFFFFF
+
+
+# --------------------------------------------------------------------------- G-GR (device functions)
+#
+# Every phase of the algorithm is a device function of one element (a row, a column or a slot of an
+# active list). The host-loop driver wraps each in a one-thread-per-element kernel; the persistent
+# driver calls the same functions in grid-stride loops between grid-wide synchronisations.
+
+
+@cuda.jit(device=True, inline=True)
+def gr_init_dev(i, mu_r, psi_r, psi_c, inf):
+    """INITRELABEL for element ``i``: psi = 0 at unmatched rows, inf everywhere else."""
     if i < psi_r.size:
         psi_r[i] = 0 if mu_r[i] == -1 else inf
     if i < psi_c.size:
         psi_c[i] = inf
 
 
-@cuda.jit
-def gr_level_kernel(row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf, maxlev):
-    """G-GR-KRNL (Algorithm 5): expand BFS level ``level`` (rows) by one row level.
+@cuda.jit(device=True, inline=True)
+def gr_edge_dev(v, mu_r, mu_c, psi_r, psi_c, level, inf):
+    """One edge of G-GR-KRNL: label column ``v`` and its mate row; True when a row was added."""
+    if psi_c[v] == inf:
+        psi_c[v] = level + 1
+        w = mu_c[v]
+        if w >= 0 and mu_r[w] == v:
+            psi_r[w] = level + 2
+            return True
+    return False
+
+
+@cuda.jit(device=True, inline=True)
+def gr_level_dev(u, row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf):
+    """G-GR-KRNL (Algorithm 5) for row ``u``; True when a row was added at level + 2.
 
     Every thread writing a label writes the same value, so no atomics are needed.
-    ``maxlev[0]`` receives level + 2 when a row was added.
     """
-    u = cuda.grid(1)
-    if u >= psi_r.size:
-        return
+    added = False
     if psi_r[u] != level:
-        return
+        return added
     for e in range(row_ptr[u], row_ptr[u + 1]):
-        v = col_ind[e]
-        if psi_c[v] == inf:
-            psi_c[v] = level + 1
-            w = mu_c[v]
-            if w >= 0 and mu_r[w] == v:
-                psi_r[w] = level + 2
-                maxlev[0] = level + 2
+        if gr_edge_dev(col_ind[e], mu_r, mu_c, psi_r, psi_c, level, inf):
+            added = True
+    return added
 
 
-@cuda.jit
-def gr_frontier_kernel(row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf, fin, nin, fout, nout):
-    """Frontier variant of G-GR-KRNL (beyond the paper): only rows of the current level.
+@cuda.jit(device=True, inline=True)
+def gr_level_warp_dev(u, valid, lane, hub, row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf):
+    """gr_level_dev for the 32 rows of a warp; rows of degree > ``hub`` are expanded by the whole warp.
 
-    ``fin[0:nin[0]]`` lists the rows at ``level``; rows reached at level + 2 are appended
-    to ``fout`` with one atomic per added row (each row is added once: its only way in is
-    through its mate column, which is claimed by a compare-and-swap).
+    Every lane of the warp must call it (``valid`` False past the last row).
     """
-    i = cuda.grid(1)
-    if i >= nin[0]:
-        return
-    u = fin[i]
+    added = False
+    big = False
+    if valid and psi_r[u] == level:
+        if row_ptr[u + 1] - row_ptr[u] > hub:
+            big = True
+        elif gr_level_dev(u, row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf):
+            added = True
+    mask = warp_hubs_dev(big)
+    while mask != 0:
+        src = int64(cuda.ffs(mask)) - 1
+        mask &= mask - 1
+        uu = cuda.shfl_sync(FULL_MASK, int64(u), src)
+        for e in range(row_ptr[uu] + lane, row_ptr[uu + 1], 32):
+            if gr_edge_dev(col_ind[e], mu_r, mu_c, psi_r, psi_c, level, inf):
+                added = True
+    return added
+
+
+@cuda.jit(device=True, inline=True)
+def gr_frontier_dev(u, row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf, fout, nout, islot):
+    """Frontier G-GR-KRNL (beyond the paper) for frontier row ``u``.
+
+    Rows reached at level + 2 are appended to ``fout`` with one atomic on ``nout[islot]`` per
+    added row (each row is added once: its only way in is through its mate column, which is
+    claimed by a compare-and-swap).
+    """
     for e in range(row_ptr[u], row_ptr[u + 1]):
         v = col_ind[e]
         if psi_c[v] == inf:
@@ -109,32 +179,24 @@ def gr_frontier_kernel(row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf, f
                 w = mu_c[v]
                 if w >= 0 and mu_r[w] == v:
                     psi_r[w] = level + 2
-                    k = cuda.atomic.add(nout, 0, 1)
+                    k = cuda.atomic.add(nout, islot, 1)
                     fout[k] = w
 
 
-@cuda.jit
-def gr_frontier_seed_kernel(mu_r, fout, nout):
-    """Lists the unmatched rows (BFS level 0) for the frontier G-GR."""
-    u = cuda.grid(1)
-    if u < mu_r.size and mu_r[u] == -1:
-        k = cuda.atomic.add(nout, 0, 1)
+@cuda.jit(device=True, inline=True)
+def gr_seed_dev(u, mu_r, fout, nout, islot):
+    """Lists unmatched row ``u`` in the BFS level 0 (frontier G-GR)."""
+    if mu_r[u] == -1:
+        k = cuda.atomic.add(nout, islot, 1)
         fout[k] = u
 
 
-# --------------------------------------------------------------------------- G-PR
+# --------------------------------------------------------------------------- G-PR (device functions)
 
 
-@cuda.jit
-def pr_first_kernel(col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, inf, loop, flag):
-    """G-PR-KRNL (Algorithm 6): one thread per column; active columns push."""
-    v = cuda.grid(1)
-    if v >= mu_c.size:
-        return
-    if not is_active_col_dev(v, mu_r, mu_c):
-        return
-    flag[0] = loop
-    u, pmin = min_label_row_dev(v, col_ptr, row_ind, psi_r, psi_c, inf)
+@cuda.jit(device=True, inline=True)
+def pr_first_apply_dev(v, u, pmin, mu_r, mu_c, psi_r, psi_c, inf):
+    """Lines 12-18 of G-PR-KRNL: push column ``v`` to row ``u`` (relabel both), or mark it unmatchable."""
     if pmin < inf:
         mu_r[u] = v
         mu_c[v] = u
@@ -144,12 +206,41 @@ def pr_first_kernel(col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, inf, loop, flag)
         mu_c[v] = -2
 
 
-@cuda.jit
-def pr_init_kernel(ac, ap, size, mu_r, mu_c, ia, loop, flag):
-    """G-PR-INITKRNL (Algorithm 8): roll back conflicting pushes, stamp active columns."""
-    i = cuda.grid(1)
-    if i >= size:
+@cuda.jit(device=True, inline=True)
+def pr_first_dev(v, col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, inf, flag, fslot, fval):
+    """G-PR-KRNL (Algorithm 6) for column ``v``: an active column pushes (or becomes unmatchable)."""
+    if not is_active_col_dev(v, mu_r, mu_c):
         return
+    flag[fslot] = fval
+    u, pmin = min_label_row_dev(v, col_ptr, row_ind, psi_r, psi_c, inf)
+    pr_first_apply_dev(v, u, pmin, mu_r, mu_c, psi_r, psi_c, inf)
+
+
+@cuda.jit(device=True, inline=True)
+def pr_first_warp_dev(v, valid, lane, hub, col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, inf, flag, fslot, fval):
+    """pr_first_dev for the 32 columns of a warp; columns of degree > ``hub`` are scanned by the whole warp."""
+    big = False
+    if valid:
+        if is_active_col_dev(v, mu_r, mu_c):
+            flag[fslot] = fval
+            if col_ptr[v + 1] - col_ptr[v] > hub:
+                big = True
+            else:
+                u, pmin = min_label_row_dev(v, col_ptr, row_ind, psi_r, psi_c, inf)
+                pr_first_apply_dev(v, u, pmin, mu_r, mu_c, psi_r, psi_c, inf)
+    mask = warp_hubs_dev(big)
+    while mask != 0:
+        src = int64(cuda.ffs(mask)) - 1
+        mask &= mask - 1
+        vv = cuda.shfl_sync(FULL_MASK, int64(v), src)
+        u, pmin = warp_min_label_row_dev(vv, lane, col_ptr, row_ind, psi_r, psi_c, inf)
+        if lane == src:
+            pr_first_apply_dev(vv, u, pmin, mu_r, mu_c, psi_r, psi_c, inf)
+
+
+@cuda.jit(device=True, inline=True)
+def pr_init_dev(i, ac, ap, mu_r, mu_c, ia, loop, flag, fslot, fval):
+    """G-PR-INITKRNL (Algorithm 8) for slot ``i``: roll back a conflicting push, stamp the active column."""
     v = ap[i]
     if v != -1:
         if is_active_col_dev(v, mu_r, mu_c):
@@ -157,24 +248,51 @@ def pr_init_kernel(ac, ap, size, mu_r, mu_c, ia, loop, flag):
     v = ac[i]
     if v != -1:
         ia[v] = loop
-        flag[0] = loop
+        flag[fslot] = fval
 
 
-@cuda.jit
-def pr_push_kernel(col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, ac, ap, size, ia, loop, inf):
-    """G-PR-PUSHKRNL (Algorithm 9): push from ``ac[i]``, record the displaced column in ``ap[i]``.
+@cuda.jit(device=True, inline=True)
+def pr_push_dev(i, col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, ac, ap, ia, loop, inf):
+    """G-PR-PUSHKRNL (Algorithm 9) for slot ``i``: push from ``ac[i]``, record the displaced column in ``ap[i]``.
 
     A row whose mate is active in this loop (``ia[mu(u)] == loop``) is not taken, so no
     column is listed twice after a roll-back.
     """
-    i = cuda.grid(1)
-    if i >= size:
-        return
     v = ac[i]
     if v == -1:
         ap[i] = -1
         return
     u, pmin = min_label_row_dev(v, col_ptr, row_ind, psi_r, psi_c, inf)
+    pr_push_apply_dev(i, v, u, pmin, mu_r, mu_c, psi_r, psi_c, ac, ap, ia, loop, inf)
+
+
+@cuda.jit(device=True, inline=True)
+def pr_push_warp_dev(i, valid, lane, hub, col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, ac, ap, ia, loop, inf):
+    """pr_push_dev for the 32 slots of a warp; columns of degree > ``hub`` are scanned by the whole warp."""
+    big = False
+    v = int64(-1)
+    if valid:
+        v = ac[i]
+        if v == -1:
+            ap[i] = -1
+        elif col_ptr[v + 1] - col_ptr[v] > hub:
+            big = True
+        else:
+            u, pmin = min_label_row_dev(v, col_ptr, row_ind, psi_r, psi_c, inf)
+            pr_push_apply_dev(i, v, u, pmin, mu_r, mu_c, psi_r, psi_c, ac, ap, ia, loop, inf)
+    mask = warp_hubs_dev(big)
+    while mask != 0:
+        src = int64(cuda.ffs(mask)) - 1
+        mask &= mask - 1
+        vv = cuda.shfl_sync(FULL_MASK, v, src)
+        u, pmin = warp_min_label_row_dev(vv, lane, col_ptr, row_ind, psi_r, psi_c, inf)
+        if lane == src:
+            pr_push_apply_dev(i, vv, u, pmin, mu_r, mu_c, psi_r, psi_c, ac, ap, ia, loop, inf)
+
+
+@cuda.jit(device=True, inline=True)
+def pr_push_apply_dev(i, v, u, pmin, mu_r, mu_c, psi_r, psi_c, ac, ap, ia, loop, inf):
+    """Lines of G-PR-PUSHKRNL after the scan: push ``v`` (slot ``i``) to row ``u`` unless its mate is active."""
     if pmin < inf:
         w = mu_r[u]
         if w == -1 or ia[w] != loop:
@@ -191,18 +309,14 @@ def pr_push_kernel(col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, ac, ap, size, ia,
         ap[i] = -1
 
 
-@cuda.jit
-def pr_shrink_kernel(ac, ap, size, out, count, mu_r, mu_c, ia, loop, flag):
-    """G-PR-SHRKRNL: INITKRNL's roll-back, then compact the active columns into ``out``.
+@cuda.jit(device=True, inline=True)
+def pr_shrink_dev(i, t, nt, buf, base, ac, ap, size, out, count, cslot, mu_r, mu_c, ia, loop, flag, fslot, fval):
+    """G-PR-SHRKRNL for the block's chunk holding slot ``i`` (every thread of the block calls it).
 
-    A block-wide prefix sum (Hillis-Steele in shared memory) gives each thread its write
-    offset; one atomic per block reserves the block's region of ``out``.
+    INITKRNL's roll-back, then a block-wide prefix sum (Hillis-Steele in shared memory) gives
+    each thread its write offset into ``out``; one atomic on ``count[cslot]`` per block reserves
+    the block's region.
     """
-    buf = cuda.shared.array(1024, int32)
-    base = cuda.shared.array(1, int32)
-    i = cuda.grid(1)
-    t = cuda.threadIdx.x
-    nt = cuda.blockDim.x
     x = -1
     if i < size:
         v = ap[i]
@@ -227,12 +341,373 @@ def pr_shrink_kernel(ac, ap, size, out, count, mu_r, mu_c, ia, loop, flag):
         off *= 2
     if t == nt - 1:
         tot = buf[t]
+        base[0] = 0
         if tot > 0:
-            base[0] = cuda.atomic.add(count, 0, tot)
-            flag[0] = loop
+            base[0] = cuda.atomic.add(count, cslot, tot)
+            flag[fslot] = fval
     cuda.syncthreads()
     if keep == 1:
         out[base[0] + buf[t] - 1] = x
+    cuda.syncthreads()  # buf and base are reused by the block's next chunk
+
+
+@cuda.jit(device=True, inline=True)
+def fix_matching_dev(v, mu_r, mu_c):
+    """FixMatching for column ``v``: clear a stale mate and the unmatchable mark (-2 -> -1)."""
+    w = mu_c[v]
+    if w < 0 or mu_r[w] != v:
+        mu_c[v] = -1
+
+
+@cuda.jit(device=True, inline=True)
+def list_unmatched_col_dev(v, mu_r, mu_c, out, count, cslot):
+    """The initial active list A_c: column ``v`` is listed when it has no consistent mate."""
+    w = mu_c[v]
+    if w < 0 or mu_r[w] != v:
+        mu_c[v] = -1
+        k = cuda.atomic.add(count, cslot, 1)
+        out[k] = v
+
+
+@cuda.jit(device=True, inline=True)
+def certify_dev(v, mu_r, mu_c, psi_c, inf, count, cslot):
+    """Counts column ``v`` when it is unmatched and reached by the final BFS (an augmenting path exists)."""
+    w = mu_c[v]
+    if (w < 0 or mu_r[w] != v) and psi_c[v] < inf:
+        mu_c[v] = -1
+        cuda.atomic.add(count, cslot, 1)
+
+
+# --------------------------------------------------------------------------- host-loop kernels
+
+
+@cuda.jit
+def gr_init_kernel(mu_r, psi_r, psi_c, inf):
+    """INITRELABEL."""
+    gr_init_dev(cuda.grid(1), mu_r, psi_r, psi_c, inf)
+
+
+@cuda.jit
+def gr_level_kernel(row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf, maxlev):
+    """G-GR-KRNL (Algorithm 5): expand BFS level ``level``; ``maxlev[0]`` = level + 2 when a row was added."""
+    u = cuda.grid(1)
+    if u < psi_r.size:
+        if gr_level_dev(u, row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf):
+            maxlev[0] = level + 2
+
+
+@cuda.jit
+def gr_frontier_kernel(row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf, fin, nin, fout, nout):
+    """Frontier G-GR-KRNL: ``fin[0:nin[0]]`` lists the rows at ``level``."""
+    i = cuda.grid(1)
+    if i < nin[0]:
+        gr_frontier_dev(fin[i], row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf, fout, nout, 0)
+
+
+@cuda.jit
+def gr_frontier_seed_kernel(mu_r, fout, nout):
+    """Lists the unmatched rows (BFS level 0) for the frontier G-GR."""
+    u = cuda.grid(1)
+    if u < mu_r.size:
+        gr_seed_dev(u, mu_r, fout, nout, 0)
+
+
+@cuda.jit
+def pr_first_kernel(col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, inf, loop, flag):
+    """G-PR-KRNL (Algorithm 6): one thread per column; active columns push; flag[0] = loop."""
+    v = cuda.grid(1)
+    if v < mu_c.size:
+        pr_first_dev(v, col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, inf, flag, 0, loop)
+
+
+@cuda.jit
+def pr_init_kernel(ac, ap, size, mu_r, mu_c, ia, loop, flag):
+    """G-PR-INITKRNL (Algorithm 8)."""
+    i = cuda.grid(1)
+    if i < size:
+        pr_init_dev(i, ac, ap, mu_r, mu_c, ia, loop, flag, 0, loop)
+
+
+@cuda.jit
+def pr_push_kernel(col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, ac, ap, size, ia, loop, inf):
+    """G-PR-PUSHKRNL (Algorithm 9)."""
+    i = cuda.grid(1)
+    if i < size:
+        pr_push_dev(i, col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, ac, ap, ia, loop, inf)
+
+
+@cuda.jit
+def pr_shrink_kernel(ac, ap, size, out, count, mu_r, mu_c, ia, loop, flag):
+    """G-PR-SHRKRNL: roll-back and compaction of the active columns into ``out``."""
+    buf = cuda.shared.array(1024, int32)
+    base = cuda.shared.array(1, int32)
+    pr_shrink_dev(cuda.grid(1), cuda.threadIdx.x, cuda.blockDim.x, buf, base, ac, ap, size, out, count, 0,
+                  mu_r, mu_c, ia, loop, flag, 0, loop)
+
+
+@cuda.jit
+def fix_matching_kernel(mu_r, mu_c):
+    """FixMatching: clear stale column mates and the unmatchable mark (-2 -> -1)."""
+    v = cuda.grid(1)
+    if v < mu_c.size:
+        fix_matching_dev(v, mu_r, mu_c)
+
+
+@cuda.jit
+def list_unmatched_cols_kernel(mu_r, mu_c, out, count):
+    """The initial active list A_c: every column without a consistent mate."""
+    v = cuda.grid(1)
+    if v < mu_c.size:
+        list_unmatched_col_dev(v, mu_r, mu_c, out, count, 0)
+
+
+@cuda.jit
+def certify_kernel(mu_r, mu_c, psi_c, inf, count):
+    """Counts unmatched columns reached by the final BFS (an augmenting path exists)."""
+    v = cuda.grid(1)
+    if v < mu_c.size:
+        certify_dev(v, mu_r, mu_c, psi_c, inf, count, 0)
+
+
+# --------------------------------------------------------------------------- persistent driver
+#
+# One cooperative launch runs the whole main loop (Algorithm 3 / 7), the global relabels with
+# their BFS levels, GetIterGR, FixMatching and the certificate; grid-wide synchronisations
+# replace kernel boundaries and host reads. Synchronisation words live in ``sync`` (int32):
+# 3 rotating flag slots (0..2) and 3 rotating counter slots (3..5). In phase r the threads write
+# slot r % 3 while thread 0 clears slot (r + 1) % 3 for the next phase; after the grid sync every
+# block reads slot r % 3. A slot is cleared again only in phase r + 2, after every block has
+# passed the sync of phase r + 1, so a reset never races a late reader (with one shared word,
+# fast blocks of phase r + 1 would clear it while slow ones still read phase r).
+
+PS_FLAG = 0
+PS_CNT = 3
+PS_NSYNC = 6
+# indices of the int64 ``stats`` array
+ST_LOOPS, ST_GR, ST_LEVELS, ST_MAXL, ST_SHRINKS, ST_STATUS, ST_RESTARTS, ST_SYNCS = range(8)
+ST_N = 8
+STATUS_OK = 0
+STATUS_CERTIFY = 1  # augmenting paths left after 3 certify restarts (a bug)
+VAR_FIRST, VAR_NOSHRINK, VAR_SHRINK = 0, 1, 2
+
+
+@cuda.jit(device=True, inline=True)
+def phase_end_dev(sync, r, gtid):
+    """Thread 0 clears the next phase's flag and counter slots; then the grid synchronises."""
+    if gtid == 0:
+        s = (r + 1) % 3
+        sync[PS_FLAG + s] = 0
+        sync[PS_CNT + s] = 0
+    cuda.cg.this_grid().sync()
+
+
+@cuda.jit(device=True, inline=True)
+def read_slot_dev(sync, idx, tid, sh):
+    """Thread 0 reads ``sync[idx]`` coherently (atomic, i.e. at L2); the block gets it via shared memory."""
+    if tid == 0:
+        sh[0] = cuda.atomic.add(sync, idx, 0)
+    cuda.syncthreads()
+    x = sh[0]
+    cuda.syncthreads()
+    return x
+
+
+@cuda.jit(device=True)
+def global_relabel_dev(row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, fa, fb, sync, stats, m, mx, inf, frontier,
+                       hub, r, gtid, gsize, tid, sh):
+    """G-GR (Algorithm 4) inside the persistent kernel; returns (maxLevel, next phase index r)."""
+    for i in range(gtid, mx, gsize):
+        gr_init_dev(i, mu_r, psi_r, psi_c, inf)
+    cuda.cg.this_grid().sync()  # the labels must be reset before any expansion reads them
+    level = 0
+    if frontier:
+        for u in range(gtid, m, gsize):
+            gr_seed_dev(u, mu_r, fa, sync, PS_CNT + r % 3)
+        phase_end_dev(sync, r, gtid)
+        size = read_slot_dev(sync, PS_CNT + r % 3, tid, sh)
+        r += 1
+        par = 0
+        while size > 0:
+            if par == 0:
+                for i in range(gtid, size, gsize):
+                    gr_frontier_dev(fa[i], row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf, fb, sync,
+                                    PS_CNT + r % 3)
+            else:
+                for i in range(gtid, size, gsize):
+                    gr_frontier_dev(fb[i], row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf, fa, sync,
+                                    PS_CNT + r % 3)
+            phase_end_dev(sync, r, gtid)
+            size = read_slot_dev(sync, PS_CNT + r % 3, tid, sh)
+            r += 1
+            par = 1 - par
+            level += 2
+            if gtid == 0:
+                stats[ST_LEVELS] += 1
+        maxl = level - 2 if level >= 2 else 0
+    else:
+        lane = tid & 31
+        while True:
+            if hub > 0:  # warp-uniform grid-stride loop: every lane of a warp runs the same iterations
+                for b in range(gtid - lane, m, gsize):
+                    if gr_level_warp_dev(b + lane, b + lane < m, lane, hub, row_ptr, col_ind, mu_r, mu_c, psi_r,
+                                         psi_c, level, inf):
+                        sync[PS_FLAG + r % 3] = 1
+            else:
+                for u in range(gtid, m, gsize):
+                    if gr_level_dev(u, row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf):
+                        sync[PS_FLAG + r % 3] = 1
+            phase_end_dev(sync, r, gtid)
+            added = read_slot_dev(sync, PS_FLAG + r % 3, tid, sh)
+            r += 1
+            if gtid == 0:
+                stats[ST_LEVELS] += 1
+            if added == 0:
+                break
+            level += 2
+        maxl = level
+    if gtid == 0:
+        stats[ST_GR] += 1
+        stats[ST_MAXL] = maxl
+    return maxl, r
+
+
+@cuda.jit(device=True, inline=True)
+def next_gr_dev(loop, maxl, adaptive, k):
+    """GetIterGR: the loop of the next global relabel (every k, or every k * maxLevel loops)."""
+    step = k * maxl if adaptive else k
+    s = int64(math.ceil(step))
+    if s < 1:
+        s = 1
+    return loop + s
+
+
+@cuda.jit
+def pr_persistent_kernel(col_ptr, row_ind, row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, ac, ap, at, ia, fa, fb,
+                         sync, stats, m, n, inf, variant, frontier, adaptive, k, max_loops, shrink_threshold,
+                         certify, hub):
+    """The whole G-PR main loop in one cooperative launch (grid syncs replace launches and host reads).
+
+    ``variant``: 0 first (Alg. 6), 1 noshrink, 2 shrink (Alg. 7-9); ``max_loops`` <= 0: no limit.
+    ``ac``, ``ap``, ``at``, ``ia``: n-long work arrays (unused by "first"); ``fa``, ``fb``: m-long
+    frontier queues (unused by the rows BFS). ``hub`` > 0: vertices of degree > hub are scanned by a
+    whole warp (pushes and the rows BFS); 0: one thread per vertex. Results: mu_r / mu_c, ``stats``.
+    """
+    tid = cuda.threadIdx.x
+    bdim = cuda.blockDim.x
+    bid = cuda.blockIdx.x
+    gsize = cuda.gridDim.x * bdim
+    gtid = bid * bdim + tid
+    sh = cuda.shared.array(2, int32)
+    buf = cuda.shared.array(1024, int32)
+    base = cuda.shared.array(1, int32)
+    mx = m if m > n else n
+    lane = tid & 31
+    r = 0  # phase index of the rotating sync slots
+    loop = 0
+    status = STATUS_OK
+    restarts = 0
+    while True:  # the certify loop: normally runs once
+        iter_gr = loop
+        limit_hit = False
+        if variant == VAR_FIRST:
+            while True:
+                if loop == iter_gr:
+                    maxl, r = global_relabel_dev(row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, fa, fb, sync, stats,
+                                                 m, mx, inf, frontier, hub, r, gtid, gsize, tid, sh)
+                    iter_gr = next_gr_dev(loop, maxl, adaptive, k)
+                if hub > 0:
+                    for b in range(gtid - lane, n, gsize):
+                        pr_first_warp_dev(b + lane, b + lane < n, lane, hub, col_ptr, row_ind, mu_r, mu_c, psi_r,
+                                          psi_c, inf, sync, PS_FLAG + r % 3, 1)
+                else:
+                    for v in range(gtid, n, gsize):
+                        pr_first_dev(v, col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, inf, sync, PS_FLAG + r % 3, 1)
+                phase_end_dev(sync, r, gtid)
+                act = read_slot_dev(sync, PS_FLAG + r % 3, tid, sh)
+                r += 1
+                loop += 1
+                if act == 0:
+                    break
+                if max_loops > 0 and loop >= max_loops:
+                    limit_hit = True
+                    break
+        else:
+            for v in range(gtid, n, gsize):
+                ia[v] = -1
+                ap[v] = -1
+                list_unmatched_col_dev(v, mu_r, mu_c, ac, sync, PS_CNT + r % 3)
+            phase_end_dev(sync, r, gtid)
+            size = read_slot_dev(sync, PS_CNT + r % 3, tid, sh)
+            r += 1
+            pending = False
+            while size > 0:
+                if loop == iter_gr:
+                    maxl, r = global_relabel_dev(row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, fa, fb, sync, stats,
+                                                 m, mx, inf, frontier, hub, r, gtid, gsize, tid, sh)
+                    iter_gr = next_gr_dev(loop, maxl, adaptive, k)
+                    pending = True
+                if pending and variant == VAR_SHRINK and size >= shrink_threshold:
+                    nchunk = (size + bdim - 1) // bdim
+                    for c in range(bid, nchunk, cuda.gridDim.x):
+                        pr_shrink_dev(c * bdim + tid, tid, bdim, buf, base, ac, ap, size, at, sync, PS_CNT + r % 3,
+                                      mu_r, mu_c, ia, loop, sync, PS_FLAG + r % 3, 1)
+                    phase_end_dev(sync, r, gtid)
+                    size = read_slot_dev(sync, PS_CNT + r % 3, tid, sh)
+                    r += 1
+                    ac, at = at, ac
+                    pending = False
+                    if gtid == 0:
+                        stats[ST_SHRINKS] += 1
+                    if size == 0:
+                        break
+                else:
+                    for i in range(gtid, size, gsize):
+                        pr_init_dev(i, ac, ap, mu_r, mu_c, ia, loop, sync, PS_FLAG + r % 3, 1)
+                    phase_end_dev(sync, r, gtid)
+                    act = read_slot_dev(sync, PS_FLAG + r % 3, tid, sh)
+                    r += 1
+                    if act == 0:
+                        break
+                if hub > 0:
+                    for b in range(gtid - lane, size, gsize):
+                        pr_push_warp_dev(b + lane, b + lane < size, lane, hub, col_ptr, row_ind, mu_r, mu_c, psi_r,
+                                         psi_c, ac, ap, ia, loop, inf)
+                else:
+                    for i in range(gtid, size, gsize):
+                        pr_push_dev(i, col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, ac, ap, ia, loop, inf)
+                cuda.cg.this_grid().sync()
+                ac, ap = ap, ac
+                loop += 1
+                if max_loops > 0 and loop >= max_loops:
+                    limit_hit = True
+                    break
+        for v in range(gtid, n, gsize):
+            fix_matching_dev(v, mu_r, mu_c)
+        cuda.cg.this_grid().sync()
+        if certify == 0 or limit_hit:
+            break
+        # Certificate: no unmatched column is reachable from an unmatched row (no augmenting path).
+        maxl, r = global_relabel_dev(row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, fa, fb, sync, stats,
+                                     m, mx, inf, frontier, hub, r, gtid, gsize, tid, sh)
+        for v in range(gtid, n, gsize):
+            certify_dev(v, mu_r, mu_c, psi_c, inf, sync, PS_CNT + r % 3)
+        phase_end_dev(sync, r, gtid)
+        bad = read_slot_dev(sync, PS_CNT + r % 3, tid, sh)
+        r += 1
+        if bad == 0:
+            break
+        restarts += 1
+        if restarts > 3:
+            status = STATUS_CERTIFY
+            break
+    if gtid == 0:
+        stats[ST_LOOPS] = loop
+        stats[ST_STATUS] = status
+        stats[ST_RESTARTS] = restarts
+        stats[ST_SYNCS] = r
+
+
+# --------------------------------------------------------------------------- small kernels
 
 
 @cuda.jit
