@@ -104,6 +104,18 @@ def check(g, row_match: np.ndarray, col_match: np.ndarray, ref: int) -> None:
     assert np.all(keys[k] == want), "a matched pair is not an edge"
 
 
+def wide_times(rec: dict) -> dict:
+    """Seconds per solver for benchmarks/plots.py (its wide layout): every G-PR configuration from the
+    same greedy start (graph on the device), G-PR from our GPU Karp-Sipser start, the CPU solvers, SciPy."""
+    t = {f"G-PR {k}": v["ms"] / 1e3 for k, v in rec.get("gpr", {}).items()}
+    if "gpr_best_device_ms" in rec:
+        t["G-PR (KS start)"] = rec["gpr_best_device_ms"] / 1e3
+    for k, v in (rec.get("cpu") or {}).items():
+        t[f"CPU {k}"] = v["ms"] / 1e3
+    t["scipy"] = rec["scipy_ms"] / 1e3
+    return t
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--inputs", default="real,gen", help="comma list of: real, gen, tiny")
@@ -225,6 +237,7 @@ def main(argv: list[str] | None = None) -> int:
                 except Exception as exc:  # the CPU API is written in parallel: record, do not stop
                     cpu[method] = {"error": f"{type(exc).__name__}: {exc}"}
             rec["cpu"] = cpu
+        rec["times"] = wide_times(rec)
         records.append(rec)
         log(f"  scipy {rec['scipy_ms']:.1f} ms; default+H2D {rec['gpr_default_with_h2d_ms']:.2f} ms; reps failed {bad}")
 
