@@ -136,110 +136,120 @@ def main(argv: list[str] | None = None) -> int:
     records: list[dict] = []
     only = set(args.only.split(",")) if args.only else None
     warm = False
-    for name, g, t_build in make_inputs(args.inputs.split(","), args.big, only):
-        if only and name not in only:
-            continue
-        log(f"== {name}: {g.n_rows}x{g.n_cols}, nnz {g.nnz} (built in {t_build:.1f}s)")
-        rec: dict = {"input": name, "n_rows": g.n_rows, "n_cols": g.n_cols, "nnz": g.nnz,
-                     "build_s": t_build, "ref_ms": REFERENCE_MS.get(name)}
-        a = sp.csr_matrix((np.ones(g.nnz, np.int8), g.col_ind, g.row_ptr), shape=g.shape)
-        t_sp, pm, _ = time_call(lambda: maximum_bipartite_matching(a, perm_type="column"), repeat=1, warmup=0)
-        ref = int(np.count_nonzero(pm >= 0))
-        rec["scipy_ms"] = t_sp * 1e3
-        rec["max_matching"] = ref
-        rm0, cm0, ic0 = initial_matching(g, "greedy")
-        start = np.asarray(rm0, dtype=np.int64)
-        rec["greedy_cardinality"] = int(ic0)
-        dg = to_device(g)
-        rec["h2d_ms"] = dg.seconds_h2d * 1e3
-        if not warm:  # compile every kernel once
-            for v in VARIANTS:
-                for bfs in ("rows", "frontier"):
-                    for lp in ("persistent", "host"):
-                        gpr_match(dg, init=start, variant=v, bfs=bfs, loop=lp)
-            gpr_initial_matching(dg, init="greedy")
-            gpr_match(dg, init="karp-sipser")
-            warm = True
-        # ---- Fig. 1: every variant x relabel strategy, same greedy start, graph on the device
-        runs = {}
-        for v in VARIANTS:
-            for rl in RELABELS:
-                key = f"{v}/{rl[0]}-{rl[1]}"
-                t, out, _ = time_call(lambda: gpr_match(dg, init=start, variant=v, relabel=rl),
-                                      repeat=args.repeat, warmup=0, budget_s=3)
+    failures: list[str] = []
+    inputs = make_inputs(args.inputs.split(","), args.big, only)
+    try:
+        for name, g, t_build in inputs:
+            try:
+                if only and name not in only:
+                    continue
+                log(f"== {name}: {g.n_rows}x{g.n_cols}, nnz {g.nnz} (built in {t_build:.1f}s)")
+                rec: dict = {"input": name, "n_rows": g.n_rows, "n_cols": g.n_cols, "nnz": g.nnz,
+                             "build_s": t_build, "ref_ms": REFERENCE_MS.get(name)}
+                a = sp.csr_matrix((np.ones(g.nnz, np.int8), g.col_ind, g.row_ptr), shape=g.shape)
+                t_sp, pm, _ = time_call(lambda: maximum_bipartite_matching(a, perm_type="column"), repeat=1, warmup=0)
+                ref = int(np.count_nonzero(pm >= 0))
+                rec["scipy_ms"] = t_sp * 1e3
+                rec["max_matching"] = ref
+                rm0, cm0, ic0 = initial_matching(g, "greedy")
+                start = np.asarray(rm0, dtype=np.int64)
+                rec["greedy_cardinality"] = int(ic0)
+                dg = to_device(g)
+                rec["h2d_ms"] = dg.seconds_h2d * 1e3
+                if not warm:  # compile every kernel once
+                    for v in VARIANTS:
+                        for bfs in ("rows", "frontier"):
+                            for lp in ("persistent", "host"):
+                                gpr_match(dg, init=start, variant=v, bfs=bfs, loop=lp)
+                    gpr_initial_matching(dg, init="greedy")
+                    gpr_match(dg, init="karp-sipser")
+                    warm = True
+                # ---- Fig. 1: every variant x relabel strategy, same greedy start, graph on the device
+                runs = {}
+                for v in VARIANTS:
+                    for rl in RELABELS:
+                        key = f"{v}/{rl[0]}-{rl[1]}"
+                        t, out, _ = time_call(lambda: gpr_match(dg, init=start, variant=v, relabel=rl),
+                                              repeat=args.repeat, warmup=0, budget_s=3)
+                        r, c, ic, st = out
+                        check(g, r, c, ref)
+                        runs[key] = {"ms": t * 1e3, "solve_ms": st["seconds_solve"] * 1e3, "loops": st["loops"],
+                                     "global_relabels": st["global_relabels"], "gr_levels": st["gr_levels"],
+                                     "kernel_launches": st["kernel_launches"], "host_syncs": st["host_syncs"],
+                                     "grid_syncs": st.get("grid_syncs"), "grid_size": st.get("grid_size"),
+                                     "loop": st.get("loop"), "bfs": st.get("bfs")}
+                        log(f"  {key:<22} {t*1e3:9.2f} ms (solve {st['seconds_solve']*1e3:8.2f})  loops {st['loops']:6d}"
+                            f"  GR {st['global_relabels']:4d}  levels {st['gr_levels']:6d}  phases {st.get('grid_syncs')}"
+                            f"  grid {st.get('grid_size')}")
+                rec["gpr"] = runs
+                # ---- ablations of the beyond-the-paper changes (default variant)
+                abl = {}
+                for label, kw in ABLATIONS:
+                    t, out, _ = time_call(lambda: gpr_match(dg, init=start, **{**DEFAULT, **kw}), repeat=args.repeat,
+                                          warmup=1, budget_s=3)  # warm-up: some ablations compile a kernel
+                    check(g, out[0], out[1], ref)
+                    abl[label] = t * 1e3
+                    abl[label + " solve"] = out[3]["seconds_solve"] * 1e3
+                    log(f"  ablation {label:<22} {t*1e3:9.2f} ms (solve {out[3]['seconds_solve']*1e3:8.2f})"
+                        f"  loops {out[3]['loops']}  levels {out[3]['gr_levels']}")
+                rec["ablation_ms"] = abl
+                # ---- with the host-to-device copy (default variant, host graph)
+                t, out, _ = time_call(lambda: gpr_match(g, init=start, **DEFAULT), repeat=args.repeat, warmup=0,
+                                      budget_s=3)
+                check(g, out[0], out[1], ref)
+                rec["gpr_default_with_h2d_ms"] = t * 1e3
+                # ---- our best start: GPU Karp-Sipser-style start + G-PR, end to end from the host graph
+                t, out, _ = time_call(lambda: gpr_match(g, init="karp-sipser", **DEFAULT), repeat=args.repeat,
+                                      warmup=0, budget_s=3)
                 r, c, ic, st = out
                 check(g, r, c, ref)
-                runs[key] = {"ms": t * 1e3, "solve_ms": st["seconds_solve"] * 1e3, "loops": st["loops"],
-                             "global_relabels": st["global_relabels"], "gr_levels": st["gr_levels"],
-                             "kernel_launches": st["kernel_launches"], "host_syncs": st["host_syncs"],
-                             "grid_syncs": st.get("grid_syncs"), "grid_size": st.get("grid_size"),
-                             "loop": st.get("loop"), "bfs": st.get("bfs")}
-                log(f"  {key:<22} {t*1e3:9.2f} ms (solve {st['seconds_solve']*1e3:8.2f})  loops {st['loops']:6d}"
-                    f"  GR {st['global_relabels']:4d}  levels {st['gr_levels']:6d}  phases {st.get('grid_syncs')}"
-                    f"  grid {st.get('grid_size')}")
-        rec["gpr"] = runs
-        # ---- ablations of the beyond-the-paper changes (default variant)
-        abl = {}
-        for label, kw in ABLATIONS:
-            t, out, _ = time_call(lambda: gpr_match(dg, init=start, **{**DEFAULT, **kw}), repeat=args.repeat,
-                                  warmup=1, budget_s=3)  # warm-up: some ablations compile a kernel
-            check(g, out[0], out[1], ref)
-            abl[label] = t * 1e3
-            abl[label + " solve"] = out[3]["seconds_solve"] * 1e3
-            log(f"  ablation {label:<22} {t*1e3:9.2f} ms (solve {out[3]['seconds_solve']*1e3:8.2f})"
-                f"  loops {out[3]['loops']}  levels {out[3]['gr_levels']}")
-        rec["ablation_ms"] = abl
-        # ---- with the host-to-device copy (default variant, host graph)
-        t, out, _ = time_call(lambda: gpr_match(g, init=start, **DEFAULT), repeat=args.repeat, warmup=0,
-                              budget_s=3)
-        check(g, out[0], out[1], ref)
-        rec["gpr_default_with_h2d_ms"] = t * 1e3
-        # ---- our best start: GPU Karp-Sipser-style start + G-PR, end to end from the host graph
-        t, out, _ = time_call(lambda: gpr_match(g, init="karp-sipser", **DEFAULT), repeat=args.repeat,
-                              warmup=0, budget_s=3)
-        r, c, ic, st = out
-        check(g, r, c, ref)
-        rec["gpr_best_total_ms"] = t * 1e3
-        rec["gpr_best_init_ms"] = st["seconds_init"] * 1e3
-        rec["gpr_best_solve_ms"] = st["seconds_solve"] * 1e3
-        rec["ks_gpu_cardinality"] = ic
-        t, out, _ = time_call(lambda: gpr_match(dg, init="karp-sipser", **DEFAULT), repeat=args.repeat,
-                              warmup=0, budget_s=3)
-        check(g, out[0], out[1], ref)
-        rec["gpr_best_device_ms"] = t * 1e3
-        t, out, _ = time_call(lambda: gpr_initial_matching(dg, init="greedy"), repeat=args.repeat, warmup=0)
-        rec["gpu_greedy_ms"] = t * 1e3
-        rec["gpu_greedy_cardinality"] = out[2]["init_cardinality"]
-        log(f"  best start: KS {ic} (greedy CPU {ic0}, greedy GPU {out[2]['init_cardinality']}), "
-            f"total {rec['gpr_best_total_ms']:.2f} ms, on device {rec['gpr_best_device_ms']:.2f} ms")
-        # ---- repeated checked runs (races differ between runs)
-        bad = 0
-        for i in range(args.reps):
-            # every variant of the persistent driver, both starts
-            r, c, ic, st = gpr_match(dg, init="karp-sipser" if i % 2 else start, variant=VARIANTS[i % len(VARIANTS)],
-                                     relabel=DEFAULT["relabel"])
-            try:
-                check(g, r, c, ref)
-            except AssertionError as exc:
-                bad += 1
-                log(f"  REP {i} FAILED: {exc}")
-        rec["reps"] = args.reps
-        rec["reps_failed"] = bad
-        # ---- our CPU solvers from the same greedy start
-        if not args.no_cpu:
-            cpu = {}
-            for method in ("pothen-fan", "push-relabel"):
-                try:
-                    t, res, _ = time_call(lambda: matchflow.bipartite_matching(
-                        g, method=method, backend="cpu", init="greedy", cover=False), repeat=1, warmup=1)
-                    check(g, np.asarray(res.row_match, np.int64), np.asarray(res.col_match, np.int64), ref)
-                    cpu[method] = {"ms": t * 1e3, "solve_ms": res.stats.get("solve_seconds", float("nan")) * 1e3}
-                except Exception as exc:  # the CPU API is written in parallel: record, do not stop
-                    cpu[method] = {"error": f"{type(exc).__name__}: {exc}"}
-            rec["cpu"] = cpu
-        rec["times"] = wide_times(rec)
-        records.append(rec)
-        log(f"  scipy {rec['scipy_ms']:.1f} ms; default+H2D {rec['gpr_default_with_h2d_ms']:.2f} ms; reps failed {bad}")
+                rec["gpr_best_total_ms"] = t * 1e3
+                rec["gpr_best_init_ms"] = st["seconds_init"] * 1e3
+                rec["gpr_best_solve_ms"] = st["seconds_solve"] * 1e3
+                rec["ks_gpu_cardinality"] = ic
+                t, out, _ = time_call(lambda: gpr_match(dg, init="karp-sipser", **DEFAULT), repeat=args.repeat,
+                                      warmup=0, budget_s=3)
+                check(g, out[0], out[1], ref)
+                rec["gpr_best_device_ms"] = t * 1e3
+                t, out, _ = time_call(lambda: gpr_initial_matching(dg, init="greedy"), repeat=args.repeat, warmup=0)
+                rec["gpu_greedy_ms"] = t * 1e3
+                rec["gpu_greedy_cardinality"] = out[2]["init_cardinality"]
+                log(f"  best start: KS {ic} (greedy CPU {ic0}, greedy GPU {out[2]['init_cardinality']}), "
+                    f"total {rec['gpr_best_total_ms']:.2f} ms, on device {rec['gpr_best_device_ms']:.2f} ms")
+                # ---- repeated checked runs (races differ between runs)
+                bad = 0
+                for i in range(args.reps):
+                    # every variant of the persistent driver, both starts
+                    r, c, ic, st = gpr_match(dg, init="karp-sipser" if i % 2 else start, variant=VARIANTS[i % len(VARIANTS)],
+                                             relabel=DEFAULT["relabel"])
+                    try:
+                        check(g, r, c, ref)
+                    except AssertionError as exc:
+                        bad += 1
+                        log(f"  REP {i} FAILED: {exc}")
+                rec["reps"] = args.reps
+                rec["reps_failed"] = bad
+                # ---- our CPU solvers from the same greedy start
+                if not args.no_cpu:
+                    cpu = {}
+                    for method in ("pothen-fan", "push-relabel"):
+                        try:
+                            t, res, _ = time_call(lambda: matchflow.bipartite_matching(
+                                g, method=method, backend="cpu", init="greedy", cover=False), repeat=1, warmup=1)
+                            check(g, np.asarray(res.row_match, np.int64), np.asarray(res.col_match, np.int64), ref)
+                            cpu[method] = {"ms": t * 1e3, "solve_ms": res.stats.get("solve_seconds", float("nan")) * 1e3}
+                        except Exception as exc:  # the CPU API is written in parallel: record, do not stop
+                            cpu[method] = {"error": f"{type(exc).__name__}: {exc}"}
+                    rec["cpu"] = cpu
+                rec["times"] = wide_times(rec)
+                records.append(rec)
+                log(f"  scipy {rec['scipy_ms']:.1f} ms; default+H2D {rec['gpr_default_with_h2d_ms']:.2f} ms; reps failed {bad}")
+            except Exception as exc:  # record and go on: one broken input must not lose the others
+                failures.append(f"{name}: {type(exc).__name__}: {exc}")
+                log(f"  FAILED {name}: {type(exc).__name__}: {exc}")
+    except KeyboardInterrupt:  # `timeout -s INT`: keep what was measured
+        failures.append("interrupted: the table is partial")
+        log("interrupted: writing the partial table")
 
     # ---------------------------------------------------------------- report
     cfgs = [f"{v}/{r[0]}-{r[1]}" for v in VARIANTS for r in RELABELS]
@@ -273,11 +283,14 @@ def main(argv: list[str] | None = None) -> int:
                    [[r["input"], r["gpr"]["shrink/adaptive-0.7"]["loops"], r["gpr"]["shrink/adaptive-0.7"]["global_relabels"],
                      r["gpr"]["shrink/adaptive-0.7"]["gr_levels"], r["gpr"]["shrink/adaptive-0.7"]["grid_syncs"],
                      r["gpr"]["shrink/adaptive-0.7"]["grid_size"]] for r in records])]
+    if failures:
+        meta["failures"] = failures
+        md.append("\n\nFailures:\n" + "\n".join(f"- {f}" for f in failures))
     out_dir = Path(args.out) if args.out else None
     jp, mp = write_results("matching", "gpr", meta, records, "\n".join(md), out_dir=out_dir)
     log("\n".join(md))
     log(f"wrote {jp} and {mp}")
-    return 0 if all(r["reps_failed"] == 0 for r in records) else 1
+    return 0 if not failures and all(r["reps_failed"] == 0 for r in records) else 1
 
 
 if __name__ == "__main__":

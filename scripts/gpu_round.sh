@@ -79,7 +79,7 @@ if want bench || want bench-big; then
     section "G-PR benchmark"
     extra=()
     want bench-big && extra+=(--big)
-    timeout "${BENCH_TIMEOUT:-3000}" python3 -m benchmarks.bench_gpr --out "$OUT" --repeat "${BENCH_REPEAT:-5}" --reps "${BENCH_REPS:-20}" \
+    timeout -s INT "${BENCH_TIMEOUT:-3000}" python3 -m benchmarks.bench_gpr --out "$OUT" --repeat "${BENCH_REPEAT:-5}" --reps "${BENCH_REPS:-20}" \
         ${BENCH_ARGS:-} "${extra[@]}" 2>&1 | tee "$OUT/bench-gpr.log" | tail -n 60
     [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 fi
