@@ -15,7 +15,7 @@ from matchflow import BipartiteGraph, bipartite_matching, maximum_bipartite_matc
 from matchflow.verify import verify_matching
 from naive import max_matching_bruteforce
 
-CPU_METHODS = ["push-relabel", "pothen-fan"]
+CPU_METHODS = ["hopcroft-karp", "push-relabel", "pothen-fan"]
 INITS = ["karp-sipser", "greedy", "none", "auto"]
 
 
@@ -75,8 +75,12 @@ def test_relabel_freq_and_fairness_do_not_change_cardinality(method):
     rng = np.random.default_rng(7)
     a = sp.random_array((800, 900), density=0.004, rng=rng, format="csr")
     want = scipy_card(a)
-    opts = [{"relabel_freq": 0.01}, {"relabel_freq": 5.0}] if method == "push-relabel" else \
-        [{"fairness": False}, {"fairness": True}]
+    opts = {
+        "push-relabel": [{"relabel_freq": 0.01}, {"relabel_freq": 5.0}],
+        "pothen-fan": [{"fairness": False}, {"fairness": True}],
+        "hopcroft-karp": [{"duff_wiberg": True}, {"duff_wiberg": False}, {"pf_switch": None},
+                          {"pf_switch": 0}, {"pf_switch": 1e30, "duff_wiberg": True}],
+    }[method]
     for o in opts:
         for init in INITS:
             assert solve(a, method, init, **o).cardinality == want
@@ -164,7 +168,7 @@ def test_cover_can_be_skipped_and_auto_method():
     a = sp.random_array((60, 80), density=0.05, rng=np.random.default_rng(1), format="csr")
     res = bipartite_matching(a, backend="cpu", cover=False)
     assert res.cover_rows is None and res.cover_cols is None
-    assert res.method == "pothen-fan"
+    assert res.method == "hopcroft-karp" and res.init == "auto" and res.stats["init_used"] == "greedy"
     assert verify_matching(a, res).maximum is None
     assert res.cardinality == scipy_card(a)
 
@@ -174,8 +178,8 @@ def test_int64_graphs():
     a = sp.random_array((300, 300), density=0.01, rng=rng, format="csr")
     g = BipartiteGraph(300, 300, a.indptr.astype(np.int64), a.indices.astype(np.int64))
     # the trusted constructor narrows to int32; force int64 arrays through the kernels anyway
-    for attr in ("row_ptr", "col_ind", "col_ptr", "row_ind"):
-        object.__setattr__(g, attr, getattr(g, attr).astype(np.int64))
+    for attr, slot in (("row_ptr", "row_ptr"), ("col_ind", "col_ind"), ("col_ptr", "_col_ptr"), ("row_ind", "_row_ind")):
+        object.__setattr__(g, slot, getattr(g, attr).astype(np.int64))
     for method in CPU_METHODS:
         res = solve(g, method, "karp-sipser")
         assert res.row_match.dtype == np.int64
@@ -243,7 +247,7 @@ def test_dropin_bad_perm_type():
 
 # -------------------------------------------------------------- input errors
 @pytest.mark.parametrize("kw, exc, msg", [
-    ({"method": "hungarian"}, ValueError, r"method must be one of \('auto', 'push-relabel', 'pothen-fan', 'gpr'\), got 'hungarian'"),
+    ({"method": "hungarian"}, ValueError, r"method must be one of \('auto', 'hopcroft-karp', 'push-relabel', 'pothen-fan', 'gpr'\), got 'hungarian'"),
     ({"backend": "tpu"}, ValueError, r"backend must be one of \('auto', 'cpu', 'gpu'\), got 'tpu'"),
     ({"init": "random"}, ValueError, r"init must be one of \('karp-sipser', 'greedy', 'none', 'auto'\), got 'random'"),
     ({"method": "gpr", "backend": "cpu"}, ValueError, r"method='gpr' runs on the GPU only; it cannot be combined with backend='cpu'"),
@@ -254,6 +258,12 @@ def test_dropin_bad_perm_type():
     ({"method": "pothen-fan", "backend": "cpu", "fairness": 1}, TypeError, r"fairness must be True or False, got 1"),
     ({"method": "pothen-fan", "backend": "cpu", "relabel_freq": 1.0}, TypeError,
      r"bipartite_matching\(method='pothen-fan'\) got unexpected option\(s\) 'relabel_freq'; accepted: cover, fairness"),
+    ({"method": "hopcroft-karp", "backend": "cpu", "duff_wiberg": "no"}, TypeError,
+     r"duff_wiberg must be True or False, got 'no'"),
+    ({"method": "hopcroft-karp", "backend": "cpu", "pf_switch": -3}, ValueError, r"pf_switch must be >= 0.0, got -3.0"),
+    ({"method": "hopcroft-karp", "backend": "cpu", "pf_switch": float("nan")}, ValueError, r"pf_switch must be finite, got nan"),
+    ({"method": "hopcroft-karp", "backend": "cpu", "fairness": True}, TypeError,
+     r"bipartite_matching\(method='hopcroft-karp'\) got unexpected option\(s\) 'fairness'; accepted: cover, duff_wiberg, pf_switch"),
     ({"backend": "cpu", "tol": 1}, TypeError, r"got unexpected option\(s\) 'tol'"),
     ({"backend": "cpu", "cover": "yes"}, TypeError, r"cover must be True or False, got 'yes'"),
     ({"backend": "cpu", "explicit_zeros": None}, TypeError, r"explicit_zeros must be True or False, got None"),
@@ -347,3 +357,80 @@ def test_verify_matching_on_result_detects_tampering():
     rep = verify_matching(a, res.row_match, cover_rows=res.cover_rows, cover_cols=res.cover_cols,
                           raise_on_error=False)
     assert rep.valid and rep.maximum is False
+
+
+# ------------------------------------------- Hopcroft-Karp, auto rule, blow-up inputs
+def test_hopcroft_karp_stats_and_pf_switch():
+    rng = np.random.default_rng(5)
+    a = sp.random_array((3000, 3000), density=2.5 / 3000, rng=rng, format="csr")
+    want = scipy_card(a)
+    pure = solve(a, "hopcroft-karp", "none", pf_switch=None)
+    assert pure.cardinality == want
+    assert pure.stats["phases"] >= 2 and pure.stats["augmentations"] == want
+    assert "pf_phases" not in pure.stats
+    # pf_switch=0: any phase after the first that scans an entry hands over to PF+
+    hyb = solve(a, "hopcroft-karp", "none", pf_switch=0)
+    assert hyb.cardinality == want
+    assert hyb.stats["augmentations"] + hyb.stats["pf_augmentations"] == want
+    dw = solve(a, "hopcroft-karp", "greedy", duff_wiberg=True, pf_switch=None)
+    assert dw.cardinality == want and dw.stats["augmentations"] == want - dw.init_cardinality
+
+
+def test_hopcroft_karp_searches_rows_without_building_the_csc():
+    a = sp.random_array((400, 400), density=0.01, rng=np.random.default_rng(8), format="csr")
+    g = mf.BipartiteGraph._from_csr_trusted(sp.csr_array(a))
+    assert not g.has_csc
+    res = bipartite_matching(g, method="hopcroft-karp", backend="cpu", cover=False)
+    assert not g.has_csc  # square: searched from the rows on the CSR
+    assert res.cardinality == scipy_card(a)
+    tall = mf.BipartiteGraph._from_csr_trusted(sp.csr_array(a[:, :300]))
+    assert bipartite_matching(tall, method="hopcroft-karp", backend="cpu", cover=False).cardinality == scipy_card(a[:, :300])
+    assert tall.has_csc  # more rows than columns: searched from the columns
+
+
+def test_auto_rule_degree_features():
+    # a star-heavy (skewed) graph goes to push-relabel, a mesh-like one to Hopcroft-Karp
+    n = 2000
+    rng = np.random.default_rng(4)
+    r = np.r_[np.zeros(n, dtype=np.int64), rng.integers(0, n, 2 * n)]
+    c = np.r_[np.arange(n), rng.integers(0, n, 2 * n)]
+    skew = sp.csr_array((np.ones(len(r)), (r, c)), shape=(n, n))
+    res = solve(skew, "auto", "auto")
+    assert res.method == "push-relabel" and res.cardinality == scipy_card(skew)
+    assert np.count_nonzero(maximum_bipartite_matching(skew) >= 0) == res.cardinality
+    mesh = mf.generators.grid2d(40, 40)
+    res = solve(mesh, "auto", "auto")
+    assert res.method == "hopcroft-karp" and res.cardinality == scipy_card(mesh)
+    # mean degree < 3 (road-like): PF+
+    path = sp.csr_array(sp.eye_array(n, format="csr") + sp.eye_array(n, k=1, format="csr"))
+    res = solve(path, "auto", "auto")
+    assert res.method == "pothen-fan" and res.cardinality == n == scipy_card(path)
+    assert np.count_nonzero(maximum_bipartite_matching(path) >= 0) == n
+
+
+@pytest.mark.parametrize("make", [
+    lambda: mf.generators.hk_ladder(28),
+    lambda: mf.generators.hk_ladder(20, copies=200),
+    lambda: mf.generators.grid2d(128, 128, holes=0.2, seed=1),
+], ids=["ladder_d28", "ladder_d20_x200", "holes_128"])
+def test_blowup_inputs_stay_fast(make):
+    """SciPy's Hopcroft-Karp (no dead-end marks, scipy issue 26147) takes seconds to minutes
+    on these; ours marks dead ends and must stay far below a generous bound."""
+    import time
+
+    a = sp.csr_array(make())
+    want = None
+    for method, kw in (("hopcroft-karp", {}), ("hopcroft-karp", {"pf_switch": None}), ("auto", {})):
+        t = time.perf_counter()
+        res = bipartite_matching(a, method=method, backend="cpu", **kw)
+        dt = time.perf_counter() - t
+        rep = verify_matching(a, res)
+        assert rep.valid and rep.maximum
+        want = res.cardinality if want is None else want
+        assert res.cardinality == want
+        assert dt < 1.0, (method, kw, dt)
+    t = time.perf_counter()
+    out = maximum_bipartite_matching(a, perm_type="column")
+    assert time.perf_counter() - t < 1.0
+    assert np.count_nonzero(out >= 0) == want
+    verify_matching(a, out)

@@ -51,13 +51,15 @@ def test_real_data_maximum_matching(shared_data, name, nnz, expected):
     g = _load(name)
     assert g.nnz == nnz
     inits = ["karp-sipser", "greedy", "none", "auto"] if nnz < BIG else ["karp-sipser", "auto"]
-    for method in ("pothen-fan", "push-relabel"):
+    for method in ("hopcroft-karp", "pothen-fan", "push-relabel"):
         for init in inits:
             res = bipartite_matching(g, method=method, init=init, backend="cpu")
             assert res.cardinality == expected, (method, init)
             rep = verify_matching(g, res)
             assert rep.valid and rep.maximum
     a = sp.csr_array((np.ones(g.nnz), g.col_ind, g.row_ptr), shape=g.shape)
+    res = bipartite_matching(g, backend="cpu")  # the default call (method="auto")
+    assert res.cardinality == expected and verify_matching(g, res).maximum
     for fmt in ("csr", "csc"):
         out = maximum_bipartite_matching(a.asformat(fmt), perm_type="column")
         assert out.dtype == np.int32 and np.count_nonzero(out >= 0) == expected

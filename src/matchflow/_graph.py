@@ -62,7 +62,7 @@ class BipartiteGraph:
     row_labels, col_labels : optional original vertex names (networkx input)
     """
 
-    __slots__ = ("n_rows", "n_cols", "row_ptr", "col_ind", "col_ptr", "row_ind", "row_labels", "col_labels")
+    __slots__ = ("n_rows", "n_cols", "row_ptr", "col_ind", "_col_ptr", "_row_ind", "row_labels", "col_labels")
 
     def __init__(
         self,
@@ -82,19 +82,42 @@ class BipartiteGraph:
         self.n_cols = int(n_cols)
         self.row_ptr = np.ascontiguousarray(row_ptr, dtype=it)
         self.col_ind = np.ascontiguousarray(col_ind, dtype=it)
-        if col_ptr is None or row_ind is None:
-            t = sp.csr_array(
-                (np.ones(len(self.col_ind), dtype=np.bool_), self.col_ind, self.row_ptr),
-                shape=(self.n_rows, self.n_cols),
-            ).tocsc()
-            t.sort_indices()
-            col_ptr, row_ind = t.indptr, t.indices
-        self.col_ptr = np.ascontiguousarray(col_ptr, dtype=it)
-        self.row_ind = np.ascontiguousarray(row_ind, dtype=it)
+        # the CSC is built lazily, on first use (solvers that search from the rows never need it)
+        self._col_ptr = None if col_ptr is None or row_ind is None else np.ascontiguousarray(col_ptr, dtype=it)
+        self._row_ind = None if self._col_ptr is None else np.ascontiguousarray(row_ind, dtype=it)
         self.row_labels = row_labels
         self.col_labels = col_labels
 
     # ------------------------------------------------------------------ basics
+    def _build_csc(self) -> None:
+        t = sp.csr_array(
+            (np.ones(len(self.col_ind), dtype=np.bool_), self.col_ind, self.row_ptr),
+            shape=(self.n_rows, self.n_cols),
+        ).tocsc()
+        t.sort_indices()
+        it = self.col_ind.dtype
+        self._col_ptr = np.ascontiguousarray(t.indptr, dtype=it)
+        self._row_ind = np.ascontiguousarray(t.indices, dtype=it)
+
+    @property
+    def col_ptr(self) -> np.ndarray:
+        """CSC column pointers (built on first access)."""
+        if self._col_ptr is None:
+            self._build_csc()
+        return self._col_ptr
+
+    @property
+    def row_ind(self) -> np.ndarray:
+        """CSC row indices, sorted per column (built on first access)."""
+        if self._row_ind is None:
+            self._build_csc()
+        return self._row_ind
+
+    @property
+    def has_csc(self) -> bool:
+        """Whether the CSC arrays are built already."""
+        return self._col_ptr is not None
+
     @property
     def shape(self) -> tuple[int, int]:
         return (self.n_rows, self.n_cols)
@@ -234,10 +257,8 @@ class BipartiteGraph:
         if not a.has_canonical_format:
             a = a.copy()
             a.sum_duplicates()
-        t = a.tocsc()
-        t.sort_indices()
         n_rows, n_cols = a.shape
-        return cls(n_rows, n_cols, a.indptr, a.indices, t.indptr, t.indices)
+        return cls(n_rows, n_cols, a.indptr, a.indices)
 
 
 def _check_shape(shape: Any) -> tuple[int, int]:
