@@ -98,7 +98,7 @@ def run_demo(*, quick: bool = False, backend: str = "auto") -> int:
         t.add_row(*row)
     con.print(t)
     con.print("drop-in = matchflow.maximum_bipartite_matching (same call as SciPy); method columns = "
-              "matchflow.bipartite_matching (Karp-Sipser start + solver + König cover).")
+              "matchflow.bipartite_matching (default start + solver + König cover).")
 
     # ---------------------------------------------------------------- assignment
     sizes = (200, 500) if quick else (500, 1000, 2000)
