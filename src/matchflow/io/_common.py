@@ -68,6 +68,22 @@ class Source:
             end = len(data)
         return data[pos:end].decode("latin-1").rstrip("\r"), end + 1
 
+    def next_data_line(self, pos: int, line: int, missing: str) -> tuple[str, int, int]:
+        """Skip blank and ``%`` comment lines from byte ``pos`` (``line`` lines already read).
+
+        Returns the stripped data line, its 1-based number and where the next line starts;
+        raises FormatError(``missing``) at the file's last line when no data line is left.
+        """
+        while True:
+            text, nxt = self.next_line(pos)
+            if text is None:
+                raise self.error(max(line, 1), missing)
+            line += 1
+            s = text.strip()
+            if s and not s.startswith("%"):
+                return s, line, nxt
+            pos = nxt
+
     def line_of(self, pos: int) -> int:
         """1-based line number of byte offset ``pos`` (used on error paths only)."""
         return self.data.count(b"\n", 0, pos) + 1

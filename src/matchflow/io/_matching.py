@@ -89,16 +89,7 @@ def read_matching(path: PathOrFile, *, as_result: bool = False) -> np.ndarray | 
     banner, pos = src.next_line(0)
     if banner.strip().lower() != _BANNER.lower():
         raise src.error(1, f"bad header {banner[:60]!r}: expected '{_BANNER}'")
-    line = 1
-    while True:
-        text, nxt = src.next_line(pos)
-        line += 1
-        if text is None:
-            raise src.error(line - 1, "missing size line 'n_rows n_cols pairs'")
-        s = text.strip()
-        if s and not s.startswith("%"):
-            break
-        pos = nxt
+    s, line, nxt = src.next_data_line(pos, 1, "missing size line 'n_rows n_cols pairs'")
     parts = s.split()
     try:
         vals = [int(p) for p in parts]

@@ -26,16 +26,7 @@ __all__ = ["read_metis", "write_metis"]
 def _parse_header(src: Source) -> tuple[int, int, bool, int, bool, int, int]:
     if len(src.data) == 0:
         raise src.error(1, "empty file (expected a header line 'n m [fmt [ncon]]')")
-    pos, line = 0, 0
-    while True:
-        text, nxt = src.next_line(pos)
-        if text is None:
-            raise src.error(max(line, 1), "missing header line 'n m [fmt [ncon]]' (only comments found)")
-        line += 1
-        pos = nxt
-        s = text.strip()
-        if s and not s.startswith("%"):
-            break
+    s, line, pos = src.next_data_line(0, 0, "missing header line 'n m [fmt [ncon]]' (only comments found)")
     tok = s.split()
     if not 2 <= len(tok) <= 4:
         raise src.error(line, f"bad header {s[:60]!r}: expected 'n m [fmt [ncon]]'")

@@ -58,16 +58,7 @@ def _parse_header(src: Source) -> tuple[str, str, str, int, int, int, int, int]:
         raise src.error(1, "'array pattern' is not a valid Matrix Market type")
     if field == "pattern" and sym == "skew-symmetric":
         raise src.error(1, "'pattern skew-symmetric' is not a valid Matrix Market type")
-    line = 1
-    while True:
-        text, nxt = src.next_line(pos)
-        line += 1
-        if text is None:
-            raise src.error(line - 1, "missing size line (end of file after the header and comments)")
-        s = text.strip()
-        if s and not s.startswith("%"):
-            break
-        pos = nxt
+    s, line, nxt = src.next_data_line(pos, 1, "missing size line (end of file after the header and comments)")
     want = 3 if fmt == "coordinate" else 2
     parts = s.split()
     if len(parts) != want:
