@@ -31,6 +31,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ._cpu_init import free_columns_dev
+
 __all__ = ["hopcroft_karp_kernel"]
 
 
@@ -56,14 +58,7 @@ def hopcroft_karp_kernel(col_ptr, row_ind, row_match, col_match, duff_wiberg, ma
     stack = np.empty(nc1, dtype=np.int64)  # columns on the current DFS path
     free = np.empty(nc1, dtype=np.int64)  # free columns with at least one edge
     visited = np.full(max(n_rows, 1), -1, dtype=np.int64)  # Duff-Wiberg: phase mark per row
-    n_free = 0
-    card = 0
-    for j in range(n_cols):
-        if col_match[j] >= 0:
-            card += 1
-        elif col_ptr[j + 1] > col_ptr[j]:
-            free[n_free] = j
-            n_free += 1
+    n_free, card = free_columns_dev(col_ptr, col_match, free)
     phase = 0
     augs = 0
     scanned = 0

@@ -23,6 +23,20 @@ __all__ = ["INITS", "initial_matching", "greedy_init_kernel", "karp_sipser_kerne
 INITS = ("karp-sipser", "greedy", "none")
 
 
+@numba.njit(cache=True, inline="always")
+def free_columns_dev(col_ptr, col_match, free):
+    """Write the unmatched columns that have an edge into ``free``; return (their count, cardinality)."""
+    n_free = 0
+    card = 0
+    for j in range(len(col_ptr) - 1):
+        if col_match[j] >= 0:
+            card += 1
+        elif col_ptr[j + 1] > col_ptr[j]:
+            free[n_free] = j
+            n_free += 1
+    return n_free, card
+
+
 @numba.njit(cache=True)
 def greedy_init_kernel(col_ptr, row_ind, row_match, col_match):
     """Simple greedy: column ``j`` takes its first unmatched row. Returns the cardinality."""

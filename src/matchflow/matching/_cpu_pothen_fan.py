@@ -25,6 +25,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ._cpu_init import free_columns_dev
+
 __all__ = ["pothen_fan_kernel"]
 
 
@@ -47,14 +49,7 @@ def pothen_fan_kernel(col_ptr, row_ind, row_match, col_match, fairness, max_scan
     # unmatched columns that may still be matched
     free = np.empty(max(n_cols, 1), dtype=np.int64)
     fsize = np.empty(max(n_cols, 1), dtype=np.int64)  # work of each kept column's failed search
-    n_free = 0
-    card = 0
-    for j in range(n_cols):
-        if col_match[j] >= 0:
-            card += 1
-        elif col_ptr[j + 1] > col_ptr[j]:
-            free[n_free] = j
-            n_free += 1
+    n_free, card = free_columns_dev(col_ptr, col_match, free)
     phase = 0
     augs = 0
     scanned = 0
