@@ -59,6 +59,33 @@ def load_mtx(path: Path):
     return as_bipartite(a)
 
 
+# the paper-size families (Table I of the paper, and the brief's reference inputs), built on the machine
+PAPER_SIZES = ("delaunay_n20,delaunay_n21,delaunay_n22,delaunay_n23,delaunay_n24,rgg_n20,rgg_n21,rgg_n22,rgg_n23,"
+               "rgg_n24,kron_s20,kron_s21,holes_2048,holes_4096,road_n22,road_n23").split(",")
+
+
+def build_named(name: str):
+    """A generated input from its name (seed 1, as in the brief's references: Delaunay of uniform points,
+    R-MAT a=0.57 b=c=0.19 edge factor 16, RGG of average degree 10, meshes with 20 % holes, road-like)."""
+    import re
+
+    from matchflow import generators
+
+    fam, size = re.fullmatch(r"([a-z]+\d?)_[ns]?(\d+)", name).groups()
+    size = int(size)
+    if fam == "delaunay":
+        return generators.delaunay(1 << size, seed=1)
+    if fam == "rgg":
+        return generators.random_geometric(1 << size, avg_degree=10.0, seed=1)
+    if fam == "kron":
+        return generators.rmat(size, 16, seed=1)
+    if fam == "holes":
+        return generators.grid2d(size, size, holes=0.2, seed=1)
+    if fam == "road":
+        return generators.road_like(1 << size, seed=1)
+    raise ValueError(f"unknown generated input {name!r}")
+
+
 def make_inputs(which: list[str], big: bool, only: set | None = None):
     """Yield (name, BipartiteGraph, seconds to build)."""
     from matchflow import generators
@@ -78,7 +105,7 @@ def make_inputs(which: list[str], big: bool, only: set | None = None):
     if "gen" in which:
         gens = [("delaunay_n20", lambda: generators.delaunay(1 << 20, seed=1)),
                 ("kron_s20", lambda: generators.rmat(20, 16, seed=1)),
-                ("rgg_n20", lambda: generators.random_geometric(1 << 20, avg_degree=13.0, seed=1))]
+                ("rgg_n20", lambda: generators.random_geometric(1 << 20, avg_degree=10.0, seed=1))]
         if big:
             gens.append(("delaunay_n22", lambda: generators.delaunay(1 << 22, seed=1)))
         for name, fn in gens:
@@ -87,6 +114,15 @@ def make_inputs(which: list[str], big: bool, only: set | None = None):
             t0 = time.perf_counter()
             a = fn()
             yield name, as_bipartite(a), time.perf_counter() - t0
+    if "paper" in which:
+        for name in PAPER_SIZES:
+            if only and name not in only:
+                continue
+            t0 = time.perf_counter()
+            a = build_named(name)
+            t1 = time.perf_counter() - t0
+            log(f"   built {name} in {t1:.1f} s")
+            yield name, as_bipartite(a), t1
 
 
 def check(g, row_match: np.ndarray, col_match: np.ndarray, ref: int) -> None:
@@ -104,12 +140,135 @@ def check(g, row_match: np.ndarray, col_match: np.ndarray, ref: int) -> None:
     assert np.all(keys[k] == want), "a matched pair is not an edge"
 
 
+def certify(g, r: np.ndarray, c: np.ndarray, ref: int | None) -> int:
+    """Valid matching, maximum by a König cover of the same size (and ref's cardinality if known)."""
+    from matchflow.matching._cover import konig_cover
+    from matchflow.verify import verify_matching
+
+    cr, cc = konig_cover(g, r, c)
+    rep = verify_matching(g, r, c, cover_rows=cr, cover_cols=cc, raise_on_error=False)
+    assert rep.valid and rep.maximum, "; ".join(rep.problems)
+    assert ref is None or rep.cardinality == ref, f"cardinality {rep.cardinality} != reference {ref}"
+    return rep.cardinality
+
+
+# the light protocol of the paper-size inputs: our main configurations, certified, few repeats
+LIGHT = (("G-PR default, CPU greedy start (paper)", "start", DEFAULT),
+         ("G-PR first/adaptive-0.7, CPU greedy start", "start", dict(variant="first", relabel=("adaptive", 0.7))),
+         ("G-PR default (auto GPU start)", "auto", DEFAULT),
+         ("G-PR first/adaptive-0.7, auto GPU start", "auto", dict(variant="first", relabel=("adaptive", 0.7))),
+         ("GPU KS start + G-PR", "karp-sipser", DEFAULT),
+         ("GPU greedy start + G-PR", "greedy", DEFAULT),
+         ("GPU symmetric start + G-PR", "symmetric", DEFAULT))
+N_PAPER = 2  # the first N_PAPER configurations start from the CPU greedy matching
+
+
+def light_record(name: str, g, t_build: float, args, warm: list) -> dict:
+    """Paper-size inputs: the main configurations only (no variant sweep or ablations), each result
+    certified by a König cover; SciPy only below --scipy-max-nnz (our CPU solver gives the reference)."""
+    import matchflow
+    from matchflow.matching._cpu_init import initial_matching
+    from matchflow.matching._gpu_gpr import gpr_initial_matching, gpr_match, to_device
+
+    rec: dict = {"input": name, "n_rows": g.n_rows, "n_cols": g.n_cols, "nnz": g.nnz, "build_s": t_build,
+                 "ref_ms": REFERENCE_MS.get(name), "protocol": "light"}
+    log("   CPU default solver ...")
+    t0 = time.perf_counter()
+    res = matchflow.bipartite_matching(g, backend="cpu", cover=False)
+    rec["cpu_default_ms"] = (time.perf_counter() - t0) * 1e3
+    rec["cpu_method"] = res.method
+    ref = certify(g, np.asarray(res.row_match, np.int64), np.asarray(res.col_match, np.int64), None)
+    rec["max_matching"] = ref
+    log(f"   CPU default {rec['cpu_default_ms']:.1f} ms ({res.method}); SciPy ...")
+    if g.nnz <= args.scipy_max_nnz:
+        a = sp.csr_matrix((np.ones(g.nnz, np.int8), g.col_ind, g.row_ptr), shape=g.shape)
+        t_sp, pm, _ = time_call(lambda: maximum_bipartite_matching(a, perm_type="column"), repeat=1, warmup=0)
+        rec["scipy_ms"] = t_sp * 1e3
+        assert int(np.count_nonzero(pm >= 0)) == ref, "SciPy disagrees"
+    rm0, _, ic0 = initial_matching(g, "greedy")
+    start = np.asarray(rm0, dtype=np.int64)
+    rec["greedy_cardinality"] = int(ic0)
+    dg = to_device(g)
+    rec["h2d_ms"] = dg.seconds_h2d * 1e3
+    if not warm:
+        log("   compiling ...")
+        for _, init, kw in LIGHT:
+            if init == "symmetric":
+                continue
+            gpr_match(dg, init=start if init == "start" else init, **kw)
+        warm.append(1)
+    runs = {}
+    symmetric = g.n_rows == g.n_cols and np.array_equal(g.row_ptr, g.col_ptr) and np.array_equal(g.col_ind, g.row_ind)
+    for label, init, kw in LIGHT:
+        if init == "symmetric" and not symmetric:
+            continue
+        log(f"   {label} ...")
+        t, out, _ = time_call(lambda: gpr_match(dg, init=start if init == "start" else init, **kw),
+                              repeat=args.repeat, warmup=0, budget_s=3)
+        r, c, ic, st = out
+        certify(g, r, c, ref)
+        runs[label] = {"ms": t * 1e3, "init_ms": st["seconds_init"] * 1e3, "solve_ms": st["seconds_solve"] * 1e3,
+                       "init_cardinality": int(ic), "init_rounds": st["init_rounds"], "loops": st["loops"],
+                       "global_relabels": st["global_relabels"], "gr_levels": st["gr_levels"],
+                       "max_level": st["max_level"], "grid_size": st.get("grid_size")}
+        log(f"  {label:<40} {t*1e3:9.2f} ms (init {st['seconds_init']*1e3:7.2f}, {ic} in {st['init_rounds']} rounds;"
+            f" solve {st['seconds_solve']*1e3:8.2f}; loops {st['loops']}, levels {st['gr_levels']})")
+    rec["gpr"] = runs
+    t, out, _ = time_call(lambda: gpr_match(g, **DEFAULT), repeat=1, warmup=0)
+    certify(g, out[0], out[1], ref)
+    rec["auto_with_h2d_ms"] = t * 1e3
+    rec["auto_init_used"] = out[3].get("init_used")
+    t, out, _ = time_call(lambda: gpr_initial_matching(dg, init="karp-sipser"), repeat=args.repeat, warmup=0)
+    rec["ks_gpu_ms"], rec["ks_gpu_cardinality"] = t * 1e3, out[2]["init_cardinality"]
+    bad = 0
+    for i in range(args.reps):
+        label, init, kw = LIGHT[i % len(LIGHT)]
+        if label not in runs:
+            continue
+        r, c, ic, st = gpr_match(dg, init=start if init == "start" else init, **kw)
+        try:
+            certify(g, r, c, ref)
+        except AssertionError as exc:
+            bad += 1
+            log(f"  REP {i} FAILED ({label}): {exc}")
+    rec["reps"], rec["reps_failed"] = args.reps, bad
+    log(f"  CPU default {rec['cpu_default_ms']:.1f} ms, SciPy {rec.get('scipy_ms', float('nan')):.1f} ms, "
+        f"maximum {ref}, greedy {ic0}, reps failed {bad}")
+    del dg
+    return rec
+
+
+LIGHT_NOTE = ("G-PR default = shrink/adaptive-0.7, persistent kernel. \"CPU greedy start (paper)\": the paper's "
+              "experiment, start computed on the CPU and not timed (the total includes checking and uploading the "
+              "given start; \"paper: G-PR solve only\" is the solve alone); the other G-PR columns include their GPU "
+              "start. \"auto picks\": the start `init=\"auto\"` chose. CPU default: "
+              "`bipartite_matching(g, backend=\"cpu\")`.\n")
+
+
+def light_table(records: list[dict]) -> str:
+    labels = [x[0] for x in LIGHT]
+    rows = []
+    for r in records:
+        best = min((k for k in labels[N_PAPER:] if k in r["gpr"]), key=lambda k: r["gpr"][k]["ms"])
+        rows.append([r["input"], r["n_rows"], r["nnz"], r["greedy_cardinality"], r["ks_gpu_cardinality"],
+                     r["max_matching"], round(r["build_s"], 1), r["auto_init_used"]] + [r["gpr"].get(k, {}).get("ms") for k in labels]
+                    + [r["gpr"][labels[0]]["solve_ms"], r["auto_with_h2d_ms"], r["cpu_default_ms"], r.get("scipy_ms"), (r["ref_ms"] or (None,))[0],
+                       r["gpr"][best]["ms"] / r["ref_ms"][0] if r["ref_ms"] else None,
+                       f"{r['reps'] - r['reps_failed']}/{r['reps']}"])
+    return md_table(["input", "n", "nnz", "IM greedy (CPU)", "IM KS (GPU)", "MM", "build s", "auto picks"] + labels
+                    + ["paper: G-PR solve only", "default incl. H2D", "CPU default", "SciPy", "ECL-MM ref", "best GPU start / ECL-MM",
+                       "certified reps"], rows)
+
+
 def wide_times(rec: dict) -> dict:
     """Seconds per solver for benchmarks/plots.py (its wide layout): every G-PR configuration from the
     same greedy start (graph on the device), G-PR from our GPU Karp-Sipser start, the CPU solvers, SciPy."""
     t = {f"G-PR {k}": v["ms"] / 1e3 for k, v in rec.get("gpr", {}).items()}
     if "gpr_best_device_ms" in rec:
         t["G-PR (KS start)"] = rec["gpr_best_device_ms"] / 1e3
+    if "gpr_auto_device_ms" in rec:
+        t["G-PR (auto GPU start)"] = rec["gpr_auto_device_ms"] / 1e3
+        t["G-PR (GPU greedy start)"] = rec["gpr_gpu_greedy_device_ms"] / 1e3
     for k, v in (rec.get("cpu") or {}).items():
         t[f"CPU {k}"] = v["ms"] / 1e3
     t["scipy"] = rec["scipy_ms"] / 1e3
@@ -125,7 +284,31 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None, help="results folder (default: results/)")
     ap.add_argument("--only", default=None, help="comma list of input names")
     ap.add_argument("--no-cpu", action="store_true", help="skip our CPU solvers")
+    ap.add_argument("--light", action="store_true",
+                    help="the light protocol for every input (main configurations only); always used for 'paper'")
+    ap.add_argument("--scipy-max-nnz", type=int, default=40_000_000, help="light protocol: skip SciPy above this")
+    ap.add_argument("--name", default="gpr", help="results file name (results/matching/<name>.json/.md)")
+    ap.add_argument("--merge", nargs="+", default=None,
+                    help="only write the report of the light records in these JSON files (one device call per input)")
     args = ap.parse_args(argv)
+    if args.merge:
+        import json
+
+        recs, metas = [], []
+        for f in args.merge:
+            d = json.loads(Path(f).read_text())
+            metas.append(d["meta"])
+            recs += [r for r in d["records"] if r.get("protocol") == "light"]
+        meta = {**metas[0], "merged_from": [Path(f).name for f in args.merge],
+                "failures": [x for m in metas for x in m.get("failures", [])]}
+        md = (f"## Paper-size inputs (light protocol; graph on the device; ms, median of {args.repeat}; every result "
+              "certified by a König cover)\n\n" + LIGHT_NOTE + "\n" + light_table(recs))
+        if meta["failures"]:
+            md += "\n\nFailures:\n" + "\n".join(f"- {f}" for f in meta["failures"])
+        jp, mp = write_results("matching", args.name, meta, recs, md, out_dir=Path(args.out) if args.out else None)
+        log(md)
+        log(f"wrote {jp} and {mp}")
+        return 0
 
     import matchflow
     from matchflow.matching._cpu_init import initial_matching
@@ -137,6 +320,8 @@ def main(argv: list[str] | None = None) -> int:
     only = set(args.only.split(",")) if args.only else None
     warm = False
     failures: list[str] = []
+    light: list[dict] = []
+    light_warm: list = []
     inputs = make_inputs(args.inputs.split(","), args.big, only)
     try:
         for name, g, t_build in inputs:
@@ -144,6 +329,10 @@ def main(argv: list[str] | None = None) -> int:
                 if only and name not in only:
                     continue
                 log(f"== {name}: {g.n_rows}x{g.n_cols}, nnz {g.nnz} (built in {t_build:.1f}s)")
+                if args.light or name in PAPER_SIZES and "paper" in args.inputs.split(","):
+                    light.append(light_record(name, g, t_build, args, light_warm))
+                    del g
+                    continue
                 rec: dict = {"input": name, "n_rows": g.n_rows, "n_cols": g.n_cols, "nnz": g.nnz,
                              "build_s": t_build, "ref_ms": REFERENCE_MS.get(name)}
                 a = sp.csr_matrix((np.ones(g.nnz, np.int8), g.col_ind, g.row_ptr), shape=g.shape)
@@ -211,6 +400,12 @@ def main(argv: list[str] | None = None) -> int:
                                       warmup=0, budget_s=3)
                 check(g, out[0], out[1], ref)
                 rec["gpr_best_device_ms"] = t * 1e3
+                for key, init, kw in (("gpr_auto_device_ms", "auto", {}), ("gpr_gpu_greedy_device_ms", "greedy", {})):
+                    t, out, _ = time_call(lambda: gpr_match(dg, init=init, **DEFAULT, **kw), repeat=args.repeat,
+                                          warmup=1, budget_s=3)
+                    check(g, out[0], out[1], ref)
+                    rec[key] = t * 1e3
+                    rec[key.replace("device_ms", "init_cardinality")] = out[2]
                 t, out, _ = time_call(lambda: gpr_initial_matching(dg, init="greedy"), repeat=args.repeat, warmup=0)
                 rec["gpu_greedy_ms"] = t * 1e3
                 rec["gpu_greedy_cardinality"] = out[2]["init_cardinality"]
@@ -262,32 +457,42 @@ def main(argv: list[str] | None = None) -> int:
         rows.append([r["input"], f"{r['n_rows']}x{r['n_cols']}", r["nnz"], r["greedy_cardinality"],
                      r["ks_gpu_cardinality"], r["max_matching"], r["gpr"]["shrink/adaptive-0.7"]["ms"],
                      r["gpr_default_with_h2d_ms"], best, r["gpr"][best]["ms"], r["gpr_best_device_ms"],
-                     r["gpr_best_total_ms"], cpu.get("pothen-fan", {}).get("ms"),
+                     r["gpr_best_total_ms"], r.get("gpr_auto_device_ms"), r.get("gpr_gpu_greedy_device_ms"),
+                     cpu.get("pothen-fan", {}).get("ms"),
                      cpu.get("push-relabel", {}).get("ms"), r["scipy_ms"],
                      (r["ref_ms"] or (None, None))[0], f"{r['reps'] - r['reps_failed']}/{r['reps']}"])
-    md = ["## G-PR on the same greedy start (graph on the device unless noted; ms, median)\n",
-          md_table(["input", "shape", "nnz", "IM greedy", "IM KS-GPU", "MM", "G-PR shrink/adapt-0.7",
-                    "+H2D", "best config", "best ms", "KS+G-PR on dev", "KS+G-PR +H2D", "CPU PF+ (ms)",
-                    "CPU PR (ms)", "SciPy (ms)", "ECL-MM H200 ref", "checked reps"], rows),
-          "\n\n## Geometric mean over inputs per configuration (Fig. 1 of the paper)\n",
-          md_table(["configuration", "geomean ms"], geo),
-          "\n\n## Ablations (shrink/adaptive-0.7, same greedy start, graph on the device; total ms)\n",
-          "Default: one persistent cooperative kernel (`loop=\"persistent\"`), rows BFS, warp scans of "
-          "vertices of degree > 32 (`hub_degree=32`), block 256. `loop=host` is the earlier driver (one "
-          "launch per phase, flag reads every 4 loops, no warp scans).\n",
-          md_table(["input", "default"] + abl_names,
-                   [[r["input"], r["gpr"]["shrink/adaptive-0.7"]["ms"]] + [r["ablation_ms"][a] for a in abl_names]
-                    for r in records]),
-          "\n\n## Loop counts of the default (persistent) and grid-sync phases\n",
-          md_table(["input", "loops", "global relabels", "BFS levels", "phases (grid syncs with a read)", "grid"],
-                   [[r["input"], r["gpr"]["shrink/adaptive-0.7"]["loops"], r["gpr"]["shrink/adaptive-0.7"]["global_relabels"],
-                     r["gpr"]["shrink/adaptive-0.7"]["gr_levels"], r["gpr"]["shrink/adaptive-0.7"]["grid_syncs"],
-                     r["gpr"]["shrink/adaptive-0.7"]["grid_size"]] for r in records])]
+    md: list[str] = []
+    if records:
+        md += ["## G-PR on the same greedy start (graph on the device unless noted; ms, median)\n",
+              md_table(["input", "shape", "nnz", "IM greedy", "IM KS-GPU", "MM", "G-PR shrink/adapt-0.7",
+                        "+H2D", "best config", "best ms", "KS+G-PR on dev", "KS+G-PR +H2D", "auto start+G-PR on dev",
+                        "GPU greedy+G-PR on dev", "CPU PF+ (ms)",
+                        "CPU PR (ms)", "SciPy (ms)", "ECL-MM H200 ref", "checked reps"], rows),
+              "\n\n## Geometric mean over inputs per configuration (Fig. 1 of the paper)\n",
+              md_table(["configuration", "geomean ms"], geo),
+              "\n\n## Ablations (shrink/adaptive-0.7, same greedy start, graph on the device; total ms)\n",
+              "Default: one persistent cooperative kernel (`loop=\"persistent\"`), rows BFS, warp scans of "
+              "vertices of degree > 32 (`hub_degree=32`), block 256. `loop=host` is the earlier driver (one "
+              "launch per phase, flag reads every 4 loops, no warp scans).\n",
+              md_table(["input", "default"] + abl_names,
+                       [[r["input"], r["gpr"]["shrink/adaptive-0.7"]["ms"]] + [r["ablation_ms"][a] for a in abl_names]
+                        for r in records]),
+              "\n\n## Loop counts of the default (persistent) and grid-sync phases\n",
+              md_table(["input", "loops", "global relabels", "BFS levels", "phases (grid syncs with a read)", "grid"],
+                       [[r["input"], r["gpr"]["shrink/adaptive-0.7"]["loops"], r["gpr"]["shrink/adaptive-0.7"]["global_relabels"],
+                         r["gpr"]["shrink/adaptive-0.7"]["gr_levels"], r["gpr"]["shrink/adaptive-0.7"]["grid_syncs"],
+                         r["gpr"]["shrink/adaptive-0.7"]["grid_size"]] for r in records])]
+    if light:
+        md.append("\n\n## Paper-size inputs (light protocol; graph on the device; ms, median of "
+                  f"{args.repeat}; every result certified by a König cover)\n")
+        md.append(LIGHT_NOTE)
+        md.append(light_table(light))
+        records = records + light
     if failures:
         meta["failures"] = failures
         md.append("\n\nFailures:\n" + "\n".join(f"- {f}" for f in failures))
     out_dir = Path(args.out) if args.out else None
-    jp, mp = write_results("matching", "gpr", meta, records, "\n".join(md), out_dir=out_dir)
+    jp, mp = write_results("matching", args.name, meta, records, "\n".join(md), out_dir=out_dir)
     log("\n".join(md))
     log(f"wrote {jp} and {mp}")
     return 0 if not failures and all(r["reps_failed"] == 0 for r in records) else 1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole GPU round in one device call (see docs/DEVELOPING.md).
 #
-#   scripts/gpu_round.sh [SECTION ...]     sections: info tests sanitize bench bench-big bench-assign
+#   scripts/gpu_round.sh [SECTION ...]     sections: info tests sanitize bench bench-big bench-paper bench-assign
 #                                          (default: info tests sanitize bench bench-assign)
 #
 # Run from the repository root on the device machine, with carry=[".whl", ".devdata"].
@@ -49,23 +49,35 @@ fi
 if want sanitize; then
     section "compute-sanitizer"
     cat > /tmp/gpr_sanitize.py <<'EOF'
+import os
 import numpy as np, scipy.sparse as sp
 from matchflow._graph import as_bipartite
 from matchflow.matching._gpu_gpr import gpr_match, gpr_initial_matching
 a = sp.random(300, 260, density=0.02, random_state=3, format="csr")
 g = as_bipartite(a)
-for v in ("first", "noshrink", "shrink"):
+only_init = os.environ.get("SANITIZE_INIT_ONLY", "0") == "1"  # the G-PR kernels were sanitized in earlier rounds
+for v in () if only_init else ("first", "noshrink", "shrink"):
     for bfs in ("rows", "frontier"):
         for loop in ("persistent", "host"):
             r, c, ic, st = gpr_match(g, variant=v, bfs=bfs, init="greedy", block_size=64, shrink_threshold=8,
                                      loop=loop)
             print(v, bfs, loop, int((r >= 0).sum()), "grid", st["grid_size"], "phases", st["grid_syncs"])
-for v in ("first", "noshrink", "shrink"):  # warp scans of high-degree vertices (most vertices here)
+for v in () if only_init else ("first", "noshrink", "shrink"):  # warp scans of high-degree vertices (most vertices here)
     r, c, ic, st = gpr_match(g, variant=v, init="none", block_size=64, shrink_threshold=8, loop="persistent",
                              hub_degree=2)
     print(v, "hub_degree=2", int((r >= 0).sum()), "grid", st["grid_size"], "phases", st["grid_syncs"])
-r, c, st = gpr_initial_matching(g, init="karp-sipser", block_size=64)
-print("ks", int((r >= 0).sum()))
+for init in ("greedy", "karp-sipser"):  # the GPU starts: one cooperative launch, and one launch per phase
+    for loop in ("persistent", "host"):
+        for ties in ("ids", "hashed"):
+            r, c, st = gpr_initial_matching(g, init=init, block_size=64, loop=loop, init_ties=ties, hub_degree=2)
+            print(init, loop, ties, int((r >= 0).sum()), "rounds", st["init_rounds"])
+from matchflow import generators
+gs = as_bipartite(generators.delaunay(3000, seed=1))  # the symmetric start (handshake, doubling, aug3)
+for aug in (0, 3):
+    r, c, st = gpr_initial_matching(gs, init="symmetric", block_size=64, init_aug_rounds=aug)
+    print("symmetric aug", aug, int((r >= 0).sum()), "rounds", st["init_rounds"])
+r, c, ic, st = gpr_match(gs, block_size=64)
+print("auto", st.get("init_used"), int((r >= 0).sum()))
 EOF
     for tool in memcheck racecheck; do
         timeout "${SANITIZE_TIMEOUT:-300}" compute-sanitizer --tool "$tool" --print-limit 20 python3 /tmp/gpr_sanitize.py \
@@ -82,6 +94,27 @@ if want bench || want bench-big; then
     timeout -s INT "${BENCH_TIMEOUT:-3000}" python3 -m benchmarks.bench_gpr --out "$OUT" --repeat "${BENCH_REPEAT:-5}" --reps "${BENCH_REPS:-20}" \
         ${BENCH_ARGS:-} "${extra[@]}" 2>&1 | tee "$OUT/bench-gpr.log" | tail -n 60
     [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+fi
+
+# ------------------------------------------------------------------ paper-size inputs
+# Delaunay 2^20..2^24, RGG 2^20..2^24, Kronecker 20/21, meshes with holes, road-like: built here (too big to
+# carry), light protocol (main configurations, every result certified). PAPER_ONLY: comma list of names.
+if want bench-paper; then
+    section "G-PR benchmark, paper-size inputs"
+    # one process per input (a kernel that never returns cannot be interrupted; it loses one input only)
+    names="${PAPER_ONLY:-$(python3 -c 'from benchmarks.bench_gpr import PAPER_SIZES; print(",".join(PAPER_SIZES))')}"
+    files=()
+    for name in ${names//,/ }; do
+        echo "--- $name ($(date -u +%H:%M:%S))"
+        timeout -s KILL "${PAPER_TIMEOUT:-300}" python3 -m benchmarks.bench_gpr --inputs paper --only "$name" --out "$OUT/paper" \
+            --repeat "${BENCH_REPEAT:-3}" --reps "${PAPER_REPS:-5}" --name "$name" > "$OUT/paper-$name.log" 2>&1
+        echo "exit $?"; grep -E "^  [A-Z]|^   CPU|built|FAIL|Error" "$OUT/paper-$name.log" | tail -n 12
+        [[ -f "$OUT/paper/matching/$name.json" ]] && files+=("$OUT/paper/matching/$name.json")
+    done
+    if [[ ${#files[@]} -gt 0 ]]; then
+        python3 -m benchmarks.bench_gpr --merge "${files[@]}" --out "$OUT" --repeat "${BENCH_REPEAT:-3}" \
+            --name "${PAPER_NAME:-gpr_paper}" > "$OUT/bench-gpr-paper.log" 2>&1 || status=1
+    fi
 fi
 
 # ------------------------------------------------------------------ assignment benchmark

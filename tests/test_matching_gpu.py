@@ -20,12 +20,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
+from matchflow import generators
 from matchflow._graph import BipartiteGraph, as_bipartite
 from matchflow.matching._gpu_gpr import GPR_INITS, GPR_VARIANTS, validate_gpr_options
 
 from naive import max_matching_bruteforce
 
 RELABELS = (("fixed", 2), ("adaptive", 0.3), ("adaptive", 0.7))
+STARTS = tuple(i for i in GPR_INITS if i != "symmetric")  # "symmetric" needs A == A^T: tested on its own
 LOOPS = ("persistent", "host")  # the two drivers of the same device functions
 HERE = Path(__file__).resolve().parent
 DEVDATA = HERE.parent / ".devdata"
@@ -98,7 +100,7 @@ GALLERY = gallery()
 
 def test_options_defaults_need_no_gpu():
     o = validate_gpr_options()
-    assert o["init"] == "karp-sipser" and o["variant"] == "shrink" and o["relabel"] == ("adaptive", 0.7)
+    assert o["init"] == "auto" and o["variant"] == "shrink" and o["relabel"] == ("adaptive", 0.7)
     assert o["block_size"] == 256 and o["certify"] is True and o["check_every"] >= 1
 
 
@@ -107,7 +109,7 @@ def test_options_defaults_need_no_gpu():
     [
         ({"variant": "fast"}, ValueError, r"variant must be one of \('first', 'noshrink', 'shrink'\), got 'fast'"),
         ({"variant": 3}, ValueError, r"variant must be one of .* got 3"),
-        ({"init": "random"}, ValueError, r"init must be one of \('none', 'greedy', 'karp-sipser'\), got 'random'"),
+        ({"init": "random"}, ValueError, r"init must be one of \('none', 'greedy', 'karp-sipser', 'symmetric', 'auto'\), got 'random'"),
         ({"init": 2.5}, ValueError, r"init must be one of .* got 2.5"),
         ({"relabel": "adaptive"}, ValueError, r"relabel must be a pair \(strategy, k\).*got 'adaptive'"),
         ({"relabel": ("sometimes", 1)}, ValueError, r"relabel strategy must be one of \('fixed', 'adaptive'\), got 'sometimes'"),
@@ -128,6 +130,9 @@ def test_options_defaults_need_no_gpu():
         ({"hub_degree": -1}, ValueError, r"hub_degree must be >= 0, got -1"),
         ({"max_registers": 8}, ValueError, r"max_registers must be >= 16, got 8"),
         ({"grid_size": 2.5}, TypeError, r"grid_size must be an integer, got 2.5"),
+        ({"init_ties": "random"}, ValueError, r"init_ties must be one of \('ids', 'hashed'\), got 'random'"),
+        ({"init_chunk": 0}, ValueError, r"init_chunk must be >= 1, got 0"),
+        ({"init_aug_rounds": 1001}, ValueError, r"init_aug_rounds must be <= 1000, got 1001"),
         ({"colour": "red"}, TypeError, r"gpr_match got unexpected option\(s\) 'colour'; accepted: "),
         ({"init": np.array([0, 0, -1]), "n_rows": 3, "n_cols": 2}, ValueError, r"init is not a matching"),
         ({"init": np.array([0, 5]), "n_rows": 2, "n_cols": 2}, ValueError, r"init holds column 5, out of range"),
@@ -180,7 +185,7 @@ def _gpr(g, **kw):
 @pytest.mark.parametrize("loop", LOOPS)
 @pytest.mark.parametrize("variant", GPR_VARIANTS)
 @pytest.mark.parametrize("relabel", RELABELS)
-@pytest.mark.parametrize("init", GPR_INITS)
+@pytest.mark.parametrize("init", STARTS)
 def test_gallery_every_configuration(variant, relabel, init, loop):
     bfs = ("rows", "frontier")[(GPR_VARIANTS.index(variant) + RELABELS.index(relabel) + LOOPS.index(loop)) % 2]
     for name, g in GALLERY:
@@ -200,18 +205,86 @@ def is_maximal(g: BipartiteGraph, row_match: np.ndarray, col_match: np.ndarray) 
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("loop", LOOPS)
+@pytest.mark.parametrize("ties", ("ids", "hashed"))
 @pytest.mark.parametrize("init", ("greedy", "karp-sipser"))
-def test_initial_matching_valid_and_maximal(init):
-    """Issue 2's proof of the GPU pipeline: the GPU start alone, checked on the CPU."""
+def test_initial_matching_valid_and_maximal(init, ties, loop):
+    """The GPU start alone (one cooperative launch, or one launch per phase), checked on the CPU:
+    valid, maximal, counted right; small grids make every grid-stride loop wrap, hub_degree=1
+    sends nearly every vertex to the warp scans."""
     from matchflow.matching._gpu_gpr import gpr_initial_matching
 
     for name, g in GALLERY:
-        for _ in range(3):
-            r, c, st = gpr_initial_matching(g, init=init, block_size=32, check_every=2)
+        for rep, (grid, hub, chunk) in enumerate(((None, 32, None), (1, 1, 1), (3, 0, 7))):
+            r, c, st = gpr_initial_matching(g, init=init, block_size=32, check_every=2, init_ties=ties, loop=loop,
+                                            grid_size=grid, hub_degree=hub, init_chunk=chunk)
             card = check_matching(g, r, c)
-            assert is_maximal(g, r, c), name
+            assert is_maximal(g, r, c), (name, rep)
             assert 2 * card >= scipy_cardinality(g), name  # any maximal matching is a 1/2-approximation
+            assert st["init_cardinality"] == card and st["cardinality"] == card
+            if loop == "persistent" and g.n_rows and g.n_cols:
+                assert st["kernel_launches"] <= 4 and st["init_rounds"] >= 1, st  # 2 fills, the start, FixMatching
+                assert grid is None or init == "greedy" or st["init_grid_size"] == grid
+            if init == "greedy" and g.n_cols and g.n_rows:
+                assert st["init_chunk"] == (chunk or 1) and st["init_rounds"] == 1
+
+
+@pytest.mark.gpu
+def test_auto_start_follows_the_degree_skew():
+    """init="auto": the Karp-Sipser-style start where a hub exceeds SKEW x the average degree, else greedy."""
+    from matchflow.matching._gpu_gpr import SKEW, gpr_match
+
+    rng = np.random.default_rng(5)
+    mesh = random_graph(rng, 2000, 2000, 3.0 / 2000)
+    a = sp.lil_array(sp.random(2000, 2000, density=3.0 / 2000, random_state=1))
+    a[7, :] = 1  # one row adjacent to everything: degree 2000 > SKEW x ~4
+    hubs = as_bipartite(sp.csr_array(a))
+    sym = as_bipartite(generators.delaunay(3000, seed=2))
+    for g, want in ((mesh, "greedy"), (hubs, "karp-sipser"), (sym, "symmetric")):
+        r, c, ic, st = _gpr(g, init="auto")
+        assert st["init_used"] == want, (want, SKEW)
+        assert check_matching(g, r, c) == scipy_cardinality(g)
+
+
+def symmetric_gallery() -> list[tuple[str, BipartiteGraph]]:
+    rs = sp.random(300, 300, density=0.01, random_state=4, format="csr")
+    diag = sp.diags((np.arange(300) % 3 == 0).astype(float))
+    return [("delaunay-2000", as_bipartite(generators.delaunay(2000, seed=3))),
+            ("holes-40", as_bipartite(generators.grid2d(40, 40, holes=0.2, seed=5))),
+            ("rgg-1500", as_bipartite(generators.random_geometric(1500, 6.0, seed=6))),
+            ("random-sym+diag", as_bipartite(sp.csr_array(rs + rs.T + diag))),
+            ("path-7", as_bipartite(generators.grid2d(1, 7))), ("one-vertex", as_bipartite(np.ones((1, 1)))),
+            ("empty-4", as_bipartite(np.zeros((4, 4))))]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("aug", (0, 1, 4))
+def test_symmetric_start(aug):
+    """init="symmetric": valid; without augmentations every vertex is free as a row exactly when it is
+    free as a column (the doubled undirected matching, the balance that keeps G-PR short); maximal as an
+    undirected matching; G-PR from it is maximum."""
+    from matchflow.matching._gpu_gpr import gpr_initial_matching
+
+    for name, g in symmetric_gallery():
+        for _ in range(2):
+            r, c, st = gpr_initial_matching(g, init="symmetric", block_size=32, init_aug_rounds=aug)
+            card = check_matching(g, r, c)
             assert st["init_cardinality"] == card
+            if aug == 0:
+                assert np.array_equal(r < 0, c < 0), name
+                rows, cols = g.edges()
+                assert not np.any((r[rows] < 0) & (r[cols] < 0) & (rows != cols)), name  # undirected maximal
+            rr, cc, ic, st2 = _gpr(g, init="symmetric", init_aug_rounds=aug, shrink_threshold=8)
+            assert check_matching(g, rr, cc) == scipy_cardinality(g), (name, st2)
+
+
+@pytest.mark.gpu
+def test_symmetric_start_rejects_unsymmetric_patterns():
+    from matchflow.matching._gpu_gpr import gpr_initial_matching
+
+    for a in (np.triu(np.ones((5, 5))), np.ones((3, 4))):
+        with pytest.raises(ValueError, match=r"init='symmetric' needs a symmetric pattern"):
+            gpr_initial_matching(as_bipartite(a), init="symmetric")
 
 
 @pytest.mark.gpu
@@ -320,7 +393,7 @@ def test_persistent_warp_scans_of_hubs(hub):
     density=st.floats(0.0, 1.0),
     seed=st.integers(0, 2**31 - 1),
     variant=st.sampled_from(GPR_VARIANTS),
-    init=st.sampled_from(GPR_INITS),
+    init=st.sampled_from(STARTS),
     relabel=st.sampled_from(RELABELS),
     loop=st.sampled_from(LOOPS),
 )
@@ -409,3 +482,27 @@ def test_given_start_edge_check_against_dense(m, n, density, seed):
     else:
         _check_init_edges(g, o)
         assert all(a[u, start[u]] for u in rows.tolist())
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("loop", LOOPS)
+def test_int64_index_arrays(loop):
+    """Graphs with more than 2^31 edges carry int64 offsets and indices: the kernels are compiled for
+    them (checked here on small graphs whose arrays are forced to int64, both drivers, every start)."""
+    from numba import cuda
+
+    from matchflow.matching._gpu_gpr import DeviceBipartite, gpr_initial_matching, gpr_match
+
+    rng = np.random.default_rng(64)
+    for m, n in ((700, 500), (300, 900)):
+        g = random_graph(rng, m, n, 3.0 / max(m, n))
+        ref = scipy_cardinality(g)
+        arrs = [cuda.to_device(np.asarray(a, dtype=np.int64)) for a in (g.row_ptr, g.col_ind, g.col_ptr, g.row_ind)]
+        dg = DeviceBipartite(m, n, *arrs)
+        assert dg.col_ptr.dtype == np.int64
+        for variant in GPR_VARIANTS:
+            for init in ("greedy", "karp-sipser"):
+                r, c, ic, st = gpr_match(dg, variant=variant, init=init, loop=loop, block_size=64, hub_degree=4)
+                assert check_matching(g, r, c) == ref, (variant, init, st)
+        r, c, st = gpr_initial_matching(dg, init="karp-sipser", loop=loop, block_size=32)
+        assert is_maximal(g, r, c) and check_matching(g, r, c) == st["init_cardinality"]

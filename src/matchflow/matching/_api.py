@@ -273,7 +273,7 @@ def bipartite_matching(
         from ._gpu_gpr import gpr_match  # noqa: PLC0415 - the GPU module loads numba.cuda
 
         t0 = time.perf_counter()
-        row_match, col_match, init_card, stats = gpr_match(g, init="karp-sipser" if init == "auto" else init, **options)
+        row_match, col_match, init_card, stats = gpr_match(g, init=init, **options)
         row_match = np.asarray(row_match, dtype=g.itype)
         col_match = np.asarray(col_match, dtype=g.itype)
         card = int(np.count_nonzero(row_match >= 0))

@@ -38,19 +38,23 @@ from .._validation import check_bool, check_choice, check_int, check_options, ch
 __all__ = ["gpr_match", "gpr_initial_matching", "validate_gpr_options", "to_device", "DeviceBipartite", "GPR_VARIANTS", "GPR_INITS"]
 
 GPR_VARIANTS = ("first", "noshrink", "shrink")
-GPR_INITS = ("none", "greedy", "karp-sipser")
+GPR_INITS = ("none", "greedy", "karp-sipser", "symmetric", "auto")
+AUG_ROUNDS = 4  # init="symmetric": rounds of length-3 augmentations after the doubled undirected matching
+SKEW = 16  # init="auto": Karp-Sipser-style start when the largest degree exceeds SKEW x the average
 GPR_RELABELS = ("fixed", "adaptive")
 GPR_BFS = ("rows", "frontier")
 GPR_LOOPS = ("auto", "persistent", "host")
 _OPTIONS = ("check_every", "certify", "bfs", "max_loops", "shrink_threshold", "init_rounds", "loop", "grid_size",
-            "hub_degree", "max_registers")
+            "hub_degree", "max_registers", "init_ties", "init_chunk", "init_aug_rounds")
 HUB_DEGREE = 32  # persistent driver: vertices of larger degree are scanned by a whole warp
+GPR_INIT_TIES = ("ids", "hashed")
+INIT_TIES = "ids"  # Karp-Sipser-style start: ties between equal live degrees go to the lowest id
 SHRINK_THRESHOLD = 512  # the paper's |A_c| >= 512
 
 
 def validate_gpr_options(
     *,
-    init: Any = "karp-sipser",
+    init: Any = "auto",
     variant: Any = "shrink",
     relabel: Any = ("adaptive", 0.7),
     block_size: Any = None,
@@ -113,13 +117,17 @@ def validate_gpr_options(
     out["max_loops"] = None if ml is None else check_int("max_loops", ml, low=1)
     out["shrink_threshold"] = check_int("shrink_threshold", opts.get("shrink_threshold", SHRINK_THRESHOLD), low=0)
     out["init_rounds"] = check_int("init_rounds", opts.get("init_rounds", 1 << 16), low=1)
+    out["init_ties"] = check_choice("init_ties", opts.get("init_ties", INIT_TIES), GPR_INIT_TIES)
+    out["init_aug_rounds"] = check_int("init_aug_rounds", opts.get("init_aug_rounds", AUG_ROUNDS), low=0, high=1000)
+    ch = opts.get("init_chunk", None)
+    out["init_chunk"] = None if ch is None else check_int("init_chunk", ch, low=1, high=1 << 20)
     return out
 
 
 class DeviceBipartite:
     """A :class:`BipartiteGraph` whose CSR and CSC arrays are on the GPU (numba device arrays)."""
 
-    __slots__ = ("n_rows", "n_cols", "row_ptr", "col_ind", "col_ptr", "row_ind", "nnz", "seconds_h2d")
+    __slots__ = ("n_rows", "n_cols", "row_ptr", "col_ind", "col_ptr", "row_ind", "nnz", "seconds_h2d", "max_degree", "symmetric")
 
     def __init__(self, n_rows: int, n_cols: int, row_ptr: Any, col_ind: Any, col_ptr: Any, row_ind: Any,
                  seconds_h2d: float = 0.0) -> None:
@@ -127,6 +135,8 @@ class DeviceBipartite:
         self.row_ptr, self.col_ind, self.col_ptr, self.row_ind = row_ptr, col_ind, col_ptr, row_ind
         self.nnz = int(col_ind.shape[0])
         self.seconds_h2d = seconds_h2d
+        self.max_degree: int | None = None  # largest row or column degree, computed on first use
+        self.symmetric: bool | None = None  # A == A^T (init="symmetric"), computed on first use
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -169,7 +179,7 @@ def _grid(n: int, bs: int) -> int:
 def gpr_match(
     graph: BipartiteGraph | DeviceBipartite,
     *,
-    init: Any = "karp-sipser",
+    init: Any = "auto",
     variant: str = "shrink",
     relabel: tuple[str, float] = ("adaptive", 0.7),
     block_size: int | None = None,
@@ -181,8 +191,12 @@ def gpr_match(
     ----------
     graph : BipartiteGraph (host arrays, or arrays exposing ``__cuda_array_interface__``)
         or a :class:`DeviceBipartite` from :func:`to_device` (no host-to-device copy).
-    init : "none", "greedy" (the paper's cheap matching, parallel), "karp-sipser" (parallel
-        min-live-degree handshake: degree-1 vertices first), or an array of row mates.
+    init : "auto" (default: "karp-sipser" on graphs with hubs, else "symmetric" on symmetric
+        patterns, else "greedy"), "none", "greedy" (the paper's cheap matching, one pass: each thread
+        runs the sequential greedy over ``init_chunk`` consecutive columns, claiming rows by
+        compare-and-swap), "karp-sipser" (parallel min-live-degree handshake: degree-1 vertices
+        first), "symmetric" (A == A^T only: a maximal matching of the undirected graph, doubled, then
+        ``init_aug_rounds`` rounds of length-3 augmentations), or an array of row mates.
     variant : "first", "noshrink" or "shrink".
     relabel : ("fixed", k) or ("adaptive", k), k > 0.
     block_size : threads per block, a power of two in 32..1024 (default 256).
@@ -192,7 +206,9 @@ def gpr_match(
         "host" in the simulator; "persistent": one cooperative kernel for the whole main loop;
         "host": one launch per phase), grid_size (persistent: cap on the blocks; default the
         cooperative maximum), hub_degree (persistent: vertices of larger degree are scanned by a
-        whole warp; 0 disables; default 32), max_registers (persistent kernel's register cap).
+        whole warp; 0 disables; default 32), max_registers (persistent kernel's register cap),
+        init_ties ("ids" or "hashed": tie-break of the Karp-Sipser-style start), init_chunk (columns
+        per thread of the greedy start; default n / 2^16 clamped to 1..64), init_aug_rounds (default 4).
 
     Returns
     -------
@@ -313,42 +329,55 @@ def _run(graph: Any, o: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, int, di
     t0 = time.perf_counter()
     launch(K.fill_kernel, m, mu_r, it(-1))
     launch(K.fill_kernel, n, mu_c, it(-1))
-    if o["init"] == "given":
+    if o["init"] == "auto":
+        o = {**o, "init": _auto_init(dg, launch, read)}
+        stats["init_used"] = o["init"]
+    persistent_init = (o["init"] == "karp-sipser" and loop_mode == "persistent" and not _is_simulator()
+                       and _run_init_persistent(dg, o, stats, mu_r, mu_c, bs))
+    if persistent_init:
+        launches[0] += 1
+        syncs[0] += 1
+    elif o["init"] == "greedy":  # one pass
+        from . import _gpu_init_kernels as KI  # noqa: PLC0415
+
+        chunk = o["init_chunk"] or max(1, min(64, n >> 16))
+        launch(KI.greedy_chunk_kernel, (n + chunk - 1) // chunk, dg.col_ptr, dg.row_ind, mu_r, mu_c, np.int64(n),
+               np.int64(chunk))
+        stats["init_rounds"] = 1
+        stats["init_chunk"] = chunk
+    elif o["init"] == "symmetric":
+        if not _is_symmetric(dg, launch, read):
+            raise ValueError("init='symmetric' needs a symmetric pattern (n_rows == n_cols and A == A^T)")
+        _symmetric_start(dg, o, stats, mu_r, mu_c, launch, read, flag)
+    elif o["init"] == "given":
         rm = cuda.to_device(o["init_match"].astype(np.int32))
         launch(K.set_matching_kernel, m, rm, mu_r, mu_c)
-    elif o["init"] == "greedy":
-        prop = cuda.device_array(n, dtype=np.int32)
-        launch(K.fill_kernel, n, prop, it(-1))
-        rnd = 0
-        while rnd < o["init_rounds"]:
-            last = rnd
-            for _ in range(min(o["check_every"], o["init_rounds"] - rnd)):
-                launch(K.greedy_propose_kernel, n, dg.col_ptr, dg.row_ind, mu_r, prop, it(rnd), flag)
-                launch(K.greedy_confirm_kernel, n, mu_r, mu_c, prop)
-                last = rnd
-                rnd += 1
-            if read(flag) != last:
-                break
-        stats["init_rounds"] = rnd
-    elif o["init"] == "karp-sipser":
+    elif o["init"] == "karp-sipser":  # one launch per phase (host loop, simulator)
+        from . import _gpu_init_kernels as KI  # noqa: PLC0415
+
         deg_r = cuda.device_array(m, dtype=np.int32)
         best = cuda.device_array(m, dtype=np.int64)
+        hashed = it(o["init_ties"] == "hashed")
         rnd = 0
         while rnd < o["init_rounds"]:
             last = rnd
             for _ in range(min(o["check_every"], o["init_rounds"] - rnd)):
-                launch(K.ks_row_degree_kernel, m, dg.row_ptr, dg.col_ind, mu_r, mu_c, deg_r, best)
-                launch(K.ks_propose_kernel, n, dg.col_ptr, dg.row_ind, mu_r, mu_c, deg_r, best, it(rnd), flag)
-                launch(K.ks_accept_kernel, m, mu_r, mu_c, best)
+                launch(KI.ks_degree_kernel, m, dg.row_ptr, dg.col_ind, mu_r, mu_c, deg_r, best)
+                launch(KI.ks_propose_kernel, n, dg.col_ptr, dg.row_ind, mu_r, mu_c, deg_r, best, hashed,
+                       it(rnd), flag)
+                launch(KI.ks_accept_kernel, m, mu_r, mu_c, best)
                 last = rnd
                 rnd += 1
             if read(flag) != last:
                 break
-        launch(K.clear_dead_kernel, n, mu_c)
+        launch(KI.clear_dead_kernel, max(m, n), mu_r, mu_c)
         stats["init_rounds"] = rnd
-    counter.copy_to_device(np.zeros(1, np.int32))
-    launch(K.count_matched_rows_kernel, m, mu_r, counter)
-    init_card = read(counter)
+    if "init_cardinality" in stats:  # counted by the persistent start
+        init_card = stats.pop("init_cardinality")
+    else:
+        counter.copy_to_device(np.zeros(1, np.int32))
+        launch(K.count_matched_rows_kernel, m, mu_r, counter)
+        init_card = read(counter)
     cuda.synchronize()
     stats["seconds_init"] = time.perf_counter() - t0
     if o.get("init_only"):
@@ -567,6 +596,121 @@ def _run_persistent(K: Any, dg: DeviceBipartite, o: dict[str, Any], bfs: str, st
     stats["grid_syncs"] = int(st[K.ST_SYNCS])
     if int(st[K.ST_STATUS]) != K.STATUS_OK:
         raise RuntimeError("G-PR left augmenting paths after 3 restarts; please report this bug")
+    return True
+
+
+def _is_symmetric(dg: DeviceBipartite, launch: Any, read: Any) -> bool:
+    """A == A^T as patterns: square, and the CSR arrays equal the CSC arrays (cached on ``dg``)."""
+    from numba import cuda  # noqa: PLC0415
+
+    from . import _gpu_init_kernels as KI  # noqa: PLC0415
+
+    if dg.symmetric is None:
+        sym = dg.n_rows == dg.n_cols
+        if sym and dg.nnz:
+            flag = cuda.to_device(np.zeros(1, np.int32))
+            launch(KI.same_pattern_kernel, dg.n_rows + 1, dg.row_ptr, dg.col_ptr, flag)
+            launch(KI.same_pattern_kernel, dg.nnz, dg.col_ind, dg.row_ind, flag)
+            sym = read(flag) == 0
+        dg.symmetric = bool(sym)
+    return dg.symmetric
+
+
+def _symmetric_start(dg: DeviceBipartite, o: dict[str, Any], stats: dict[str, Any], mu_r: Any, mu_c: Any,
+                     launch: Any, read: Any, flag: Any) -> None:
+    """init="symmetric": the undirected handshake matching, doubled, then length-3 augmentations."""
+    from numba import cuda  # noqa: PLC0415
+
+    from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+    from . import _gpu_init_kernels as KI  # noqa: PLC0415
+
+    n = dg.n_cols
+    it = np.int32
+    mate = cuda.device_array(n, dtype=np.int32)
+    pt = cuda.device_array(n, dtype=np.int32)
+    launch(K.fill_kernel, n, mate, it(-1))
+    rnd = 0
+    while rnd < o["init_rounds"]:
+        last = rnd
+        for _ in range(min(o["check_every"], o["init_rounds"] - rnd)):
+            launch(KI.sym_propose_kernel, n, dg.row_ptr, dg.col_ind, mate, pt, it(rnd), flag)
+            launch(KI.sym_match_kernel, n, mate, pt)
+            last = rnd
+            rnd += 1
+        if read(flag) != last:
+            break
+    launch(KI.sym_double_kernel, n, dg.row_ptr, dg.col_ind, mate, mu_r, mu_c)
+    stats["init_rounds"] = rnd
+    aug = o["init_aug_rounds"]
+    if aug:
+        cw = cuda.device_array(n, dtype=np.int64)
+        cu = cuda.device_array(n, dtype=np.int64)
+        launch(K.fill_kernel, n, cw, np.int64(KI.KEY_MAX))
+        launch(K.fill_kernel, n, cu, np.int64(KI.KEY_MAX))
+        pu, pw, pu2 = (cuda.device_array(n, dtype=np.int32) for _ in range(3))
+        for r in range(aug):
+            launch(KI.aug3_propose_kernel, n, dg.col_ptr, dg.row_ind, mu_r, mu_c, cw, cu, pu, pw, pu2, it(r), flag)
+            launch(KI.aug3_apply_kernel, n, mu_r, mu_c, cw, cu, pu, pw, pu2, it(r))
+        launch(KI.clear_dead_kernel, n, mu_r, mu_c)
+    stats["init_aug_rounds"] = aug
+
+
+def _auto_init(dg: DeviceBipartite, launch: Any, read: Any) -> str:
+    """init="auto": the Karp-Sipser-style start on graphs with hubs (largest degree > SKEW x average:
+    power-law graphs, where its degree-1 rule and warp scans pay); else on symmetric patterns the
+    doubled undirected matching (free rows and columns balanced in every region, as after the
+    sequential greedy: G-PR then needs few loops on meshes and roads); else the chunked greedy.
+    Measured in docs/notes/gpr.md (device rounds 6-7)."""
+    from numba import cuda  # noqa: PLC0415
+
+    from . import _gpu_init_kernels as KI  # noqa: PLC0415
+
+    if dg.max_degree is None:
+        out = cuda.to_device(np.zeros(2, np.int64))
+        launch(KI.max_degree_kernel, dg.n_cols, dg.col_ptr, out, 0)
+        launch(KI.max_degree_kernel, dg.n_rows, dg.row_ptr, out, 1)
+        dg.max_degree = int(out.copy_to_host().max())
+    avg = dg.nnz / max(1, min(dg.n_rows, dg.n_cols))
+    if dg.max_degree > SKEW * max(avg, 1.0):
+        return "karp-sipser"
+    return "symmetric" if _is_symmetric(dg, launch, read) else "greedy"
+
+
+def _run_init_persistent(dg: DeviceBipartite, o: dict[str, Any], stats: dict[str, Any], mu_r: Any, mu_c: Any,
+                         bs: int) -> bool:
+    """The GPU Karp-Sipser-style start as ONE cooperative launch of ``init_persistent_kernel``.
+
+    Returns False (and runs nothing) when no block of ``bs`` threads is co-resident: the caller then
+    runs the one-launch-per-phase start."""
+    from numba import cuda  # noqa: PLC0415
+
+    from . import _gpu_init_kernels as KI  # noqa: PLC0415
+
+    m, n = dg.n_rows, dg.n_cols
+    deg_r = cuda.device_array(m, dtype=np.int32)
+    best = cuda.device_array(m, dtype=np.int64)
+    sync = cuda.to_device(np.zeros(KI.PS_NSYNC, np.int32))
+    dstats = cuda.to_device(np.zeros(KI.IST_N, np.int64))
+    args = (dg.row_ptr, dg.col_ind, dg.col_ptr, dg.row_ind, mu_r, mu_c, deg_r, best, sync, dstats, np.int64(m),
+            np.int64(n), np.int64(o["init_rounds"]), np.int64(o["hub_degree"]),
+            np.int32(o["init_ties"] == "hashed"))
+    key = ("init", bs, str(dg.col_ptr.dtype), str(dg.row_ind.dtype), str(dg.row_ptr.dtype), str(dg.col_ind.dtype))
+    if key not in _COOP_CACHE:
+        spec = KI.init_persistent_kernel.specialize(*args)
+        kobj = next(iter(spec.overloads.values()))
+        _COOP_CACHE[key] = (spec, int(kobj.max_cooperative_grid_blocks(bs)))
+    kern, gmax = _COOP_CACHE[key]
+    if gmax < 1:
+        stats["init_fallback"] = f"block_size={bs}: no co-resident block for the persistent start"
+        return False
+    grid = max(1, min(gmax, (max(m, n) + bs - 1) // bs))
+    if o["grid_size"] is not None:
+        grid = min(grid, o["grid_size"])
+    kern[grid, bs](*args)
+    st = dstats.copy_to_host()
+    stats["init_rounds"] = int(st[KI.IST_ROUNDS])
+    stats["init_cardinality"] = int(st[KI.IST_CARD])
+    stats["init_grid_size"] = int(grid)
     return True
 
 
