@@ -154,12 +154,12 @@ def certify(g, r: np.ndarray, c: np.ndarray, ref: int | None) -> int:
 
 # the light protocol of the paper-size inputs: our main configurations, certified, few repeats
 LIGHT = (("G-PR default, CPU greedy start (paper)", "start", DEFAULT),
-         ("G-PR first/adaptive-0.7, CPU greedy start", "start", dict(variant="first", relabel=("adaptive", 0.7))),
+         ("G-PR default bfs=frontier, CPU greedy start", "start", {**DEFAULT, "bfs": "frontier"}),
          ("G-PR default (auto GPU start)", "auto", DEFAULT),
-         ("G-PR first/adaptive-0.7, auto GPU start", "auto", dict(variant="first", relabel=("adaptive", 0.7))),
+         ("G-PR default bfs=frontier, auto GPU start", "auto", {**DEFAULT, "bfs": "frontier"}),
          ("GPU KS start + G-PR", "karp-sipser", DEFAULT),
          ("GPU greedy start + G-PR", "greedy", DEFAULT),
-         ("GPU symmetric start + G-PR", "symmetric", DEFAULT))
+         ("GPU symmetric start, no aug3 + G-PR", "symmetric", {**DEFAULT, "init_aug_rounds": 0}))
 N_PAPER = 2  # the first N_PAPER configurations start from the CPU greedy matching
 
 

@@ -127,6 +127,11 @@ if want bench-assign; then
     [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 fi
 
+# the device tool returns a few files only: pack the result folders and per-input logs into one archive
+if [[ -d "$OUT/matching" || -d "$OUT/paper" ]]; then
+    (cd "$OUT" && tar czf results.tgz $(ls -d matching paper paper-*.log 2>/dev/null) && rm -rf matching paper paper-*.log)
+fi
+
 section "done (status $status)"
 ls -la "$OUT" "$OUT"/* 2>/dev/null | head -n 40
 exit $status

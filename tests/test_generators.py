@@ -103,6 +103,195 @@ def test_delaunay_degree_statistics():
     assert 5.9 < a.nnz / 20000 <= 6.0  # average degree 6 - O(sqrt(n)/n)
 
 
+# ------------------------------------------------------------------ parallel Delaunay (strips + halo)
+def same_csr(a: sp.csr_array, b: sp.csr_array) -> bool:
+    """Exact CSR equality: shape, dtypes, indptr and indices."""
+    return (a.shape == b.shape and a.indptr.dtype == b.indptr.dtype and a.indices.dtype == b.indices.dtype
+            and np.array_equal(a.indptr, b.indptr) and np.array_equal(a.indices, b.indices))
+
+
+def _fed_points(n: int, seed: int, order: str) -> tuple[np.ndarray, np.ndarray]:
+    pts = gen._points(n, np.random.default_rng(seed), order)
+    perm = np.arange(n, dtype=np.int32) if order == "hilbert" else gen._hilbert_order(pts).astype(np.int32)
+    return pts[perm], perm
+
+
+@pytest.mark.parametrize("n,strips,order,seed,pool", [
+    (20000, 2, "hilbert", 0, True), (30000, 3, "random", 1, False), (50000, 7, "hilbert", 2, False),
+    (25000, 7, "random", 3, True), (100000, 3, "hilbert", 5, False),
+])
+def test_delaunay_strips_equal_single_call(n, strips, order, seed, pool):
+    single = gen.delaunay(n, seed, order=order, workers=1)
+    # the strip certificate holds on its first try (no fallback to the single call) ...
+    fed, perm = _fed_points(n, seed, order)
+    direct = gen._delaunay_strips(fed, perm, strips, gen._HALO / math.sqrt(n), 1)
+    assert direct is not None
+    assert same_csr(direct, single)
+    assert_canonical(direct, (n, n))
+    if pool:  # ... and the public path (worker processes) gives the identical CSR
+        assert same_csr(gen.delaunay(n, seed, order=order, workers=2, _strips=strips), single)
+
+
+def test_delaunay_strips_default_path_runs_in_parallel(monkeypatch):
+    calls = []
+    real = gen._delaunay_strips
+
+    def spy(*args):
+        out = real(*args)
+        calls.append((args[2], out is not None))
+        return out
+
+    monkeypatch.setattr(gen, "_PARALLEL_MIN_N", 1000)
+    monkeypatch.setattr(gen, "_MIN_STRIP_POINTS", 10000)
+    monkeypatch.setattr(gen, "_delaunay_strips", spy)
+    n = 25000  # n // 10000 = 2 strips for 3 workers
+    assert same_csr(gen.delaunay(n, seed=9, workers=3), gen.delaunay(n, seed=9, workers=1))
+    assert calls == [(2, True)]
+    assert same_csr(gen.delaunay(999, seed=9, workers=3), gen.delaunay(999, seed=9, workers=1))
+    assert len(calls) == 1  # below _PARALLEL_MIN_N: one Qhull call
+
+
+def test_delaunay_strips_too_small_halo_is_detected():
+    # a halo of 1e-7 misses most triangles across the cuts: the edge count certificate fails
+    # (never a wrong graph), the 4x halo fails too, and the single Qhull call decides
+    n = 5000
+    fed, perm = _fed_points(n, 6, "hilbert")
+    assert gen._delaunay_strips(fed, perm, 5, 1e-7, 1) is None
+    assert same_csr(gen.delaunay(n, 6, workers=2, _strips=5, _halo=1e-7), gen.delaunay(n, 6, workers=1))
+    # the halo that misses a few edges is also caught
+    assert gen._delaunay_strips(fed, perm, 5, 0.3 / math.sqrt(n), 1) is None
+
+
+def test_delaunay_job_qhull_failure_is_reported():
+    line = np.column_stack([np.linspace(0.1, 0.9, 6), np.full(6, 0.01)])  # collinear: Qhull refuses
+    labels = np.arange(6, dtype=np.int32)
+    assert gen._delaunay_job(("bottom", 0.5), (line, labels)) is None
+    assert gen._delaunay_strips(line, labels, 2, 0.1, 1) is None  # -> delaunay() makes the single call
+    tri, hull = gen._delaunay_job(("bottom", 0.5), (line[:2], labels[:2]))  # < 3 points: nothing to certify
+    assert tri.shape == (0, 3) and sorted(hull) == [0, 1]
+
+
+def test_delaunay_workers_errors():
+    with pytest.raises(ValueError, match=r"workers must be >= 1, got 0"):
+        gen.delaunay(10, workers=0)
+    with pytest.raises(TypeError, match=r"workers must be an integer, got 2.5"):
+        gen.delaunay(10, workers=2.5)
+
+
+def _exact_circle(a, b, c):
+    """Circumcentre and top / bottom y of the circle through three float points, in 60-digit decimals."""
+    from decimal import Decimal, getcontext
+    from fractions import Fraction
+
+    getcontext().prec = 60
+    (ax, ay), (bx, by), (cx, cy) = [(Fraction(float(p[0])), Fraction(float(p[1]))) for p in (a, b, c)]
+    d = 2 * (ax * (by - cy) + bx * (cy - ay) + cx * (ay - by))
+    a2, b2, c2 = ax * ax + ay * ay, bx * bx + by * by, cx * cx + cy * cy
+    ox = (a2 * (by - cy) + b2 * (cy - ay) + c2 * (ay - by)) / d
+    oy = (a2 * (cx - bx) + b2 * (ax - cx) + c2 * (bx - ax)) / d
+    r2 = (ax - ox) ** 2 + (ay - oy) ** 2
+
+    def dec(f):
+        return Decimal(f.numerator) / Decimal(f.denominator)
+
+    r = dec(r2).sqrt()
+    yc = min(max(oy, Fraction(0)), Fraction(1))
+    w = dec(max(r2 - (yc - oy) ** 2, Fraction(0))).sqrt()
+    return dec(ox), dec(oy), w, dec(oy) + r, dec(oy) - r
+
+
+def test_circles_thin_triangles_on_the_sides():
+    # flat triangles along the bottom / top side (huge circles far outside the square) and ordinary ones:
+    # the extents inside the square are accurate to ~1e-12 although the centres are ~1e4 away
+    tris = [((0.3, 1e-7), (0.7, 2e-7), (0.5, 1.6e-7)),
+            ((0.1, 3e-9), (0.45, 1e-9), (0.9, 2.5e-9)),
+            ((0.3, 1 - 1e-7), (0.7, 1 - 2e-7), (0.5, 1 - 1.6e-7)),
+            ((0.2, 0.3), (0.25, 0.31), (0.22, 0.35)),
+            ((0.5, 0.001), (0.52, 0.0005), (0.51, 0.004))]
+    rng = np.random.default_rng(0)
+    tris += [tuple(map(tuple, rng.random((3, 2)))) for _ in range(20)]
+    a, b, c = (np.array([t[k] for t in tris]) for k in range(3))
+    got = gen._circles(a, b, c)
+    from decimal import Decimal
+    for i, t in enumerate(tris):
+        exact = _exact_circle(*t)
+        ox, oy = exact[0], exact[1]
+        assert abs(Decimal(float(got[0][i])) - ox) <= Decimal("1e-9") * (1 + abs(ox))
+        for k in (2, 3, 4):  # w, top, bottom: used near the square only
+            if k == 3 and oy > 1 or k == 4 and oy < 0:
+                continue  # the far side of a huge circle is never used
+            assert abs(Decimal(float(got[k][i])) - exact[k]) <= Decimal("1e-12") * (1 + abs(exact[k])), (i, k)
+    # a flat (collinear) triangle gives non-finite values, which no certificate accepts
+    flat = gen._circles(np.array([[0.1, 0.1]]), np.array([[0.2, 0.2]]), np.array([[0.3, 0.3]]))
+    assert not np.isfinite(flat[0][0]) and not np.isfinite(flat[2][0])
+
+
+# ------------------------------------------------------------------ CSR building
+def _scipy_pattern(rows, cols, shape, symmetric):
+    rows = np.asarray(rows, dtype=np.int64)
+    cols = np.asarray(cols, dtype=np.int64)
+    if symmetric:
+        keep = rows != cols
+        rows, cols = np.concatenate([rows[keep], cols[keep]]), np.concatenate([cols[keep], rows[keep]])
+    a = sp.csr_array((np.ones(len(rows), dtype=np.bool_), (rows, cols)), shape=shape)
+    a.sum_duplicates()
+    return a
+
+
+@given(n_r=st.integers(1, 40), n_c=st.integers(1, 40), m=st.integers(0, 300), seed=st.integers(0, 10**6),
+       sym=st.booleans(), dtype=st.sampled_from([np.int32, np.int64]))
+def test_pattern_matches_scipy(n_r, n_c, m, seed, sym, dtype):
+    if sym:
+        n_c = n_r
+    rng = np.random.default_rng(seed)
+    rows = rng.integers(0, n_r, m).astype(dtype)
+    cols = rng.integers(0, n_c, m).astype(dtype)  # duplicates and self loops included
+    a = gen._pattern(rows, cols, (n_r, n_c), symmetric=sym)
+    assert_canonical(a, (n_r, n_c))
+    ref = _scipy_pattern(rows, cols, (n_r, n_c), sym)
+    assert np.array_equal(a.indptr, ref.indptr) and np.array_equal(a.indices, ref.indices)
+
+
+def test_pattern_long_rows_and_triangles():
+    rng = np.random.default_rng(1)
+    rows = np.concatenate([np.zeros(3000, np.int64), rng.integers(0, 500, 2000)])  # a hub row
+    cols = rng.integers(0, 2000, 5000)
+    a = gen._pattern(rows, cols, (500, 2000), symmetric=False)
+    ref = _scipy_pattern(rows, cols, (500, 2000), False)
+    assert np.array_equal(a.indptr, ref.indptr) and np.array_equal(a.indices, ref.indices)
+    tri = rng.integers(0, 300, (4000, 3)).astype(np.int32)
+    t = gen._triangles_pattern(tri, 300)
+    e = gen._pattern(tri[:, [0, 1, 2]].ravel(), tri[:, [1, 2, 0]].ravel(), (300, 300), symmetric=True)
+    assert same_csr(t, e)
+    assert gen._triangles_pattern(np.zeros((0, 3), np.int32), 4).nnz == 0
+
+
+def _hilbert_reference(pts, bits=16):
+    """The vectorised NumPy map of the first version (stable argsort of the curve index)."""
+    side = 1 << bits
+    x = np.minimum((pts[:, 0] * side).astype(np.int64), side - 1)
+    y = np.minimum((pts[:, 1] * side).astype(np.int64), side - 1)
+    d = np.zeros(len(pts), dtype=np.int64)
+    s = side >> 1
+    while s > 0:
+        rx, ry = (x & s) > 0, (y & s) > 0
+        d += s * s * ((3 * rx.astype(np.int64)) ^ ry.astype(np.int64))
+        flip = ~ry & rx
+        x, y = np.where(flip, side - 1 - x, x), np.where(flip, side - 1 - y, y)
+        x, y = np.where(~ry, y, x), np.where(~ry, x, y)
+        s >>= 1
+    return np.argsort(d, kind="stable")
+
+
+@pytest.mark.parametrize("n,bits", [(0, 16), (1, 16), (7, 2), (5000, 16), (5000, 3), (20000, 16)])
+def test_hilbert_order_matches_reference(n, bits):
+    pts = np.random.default_rng(n).random((n, 2))
+    if n > 40:
+        pts[:20] = pts[20:40]  # exact ties keep their input order
+        pts[40:45] = [[0.0, 0.0], [1 - 1e-17, 0.5], [0.5, 0.9999999999], [0.0, 0.99], [0.25, 0.25]]
+    assert np.array_equal(gen._hilbert_order(pts, bits=bits), _hilbert_reference(pts, bits))
+
+
 # ------------------------------------------------------------------ random geometric
 def test_random_geometric_matches_brute_force():
     n, r = 400, 0.08
@@ -132,6 +321,45 @@ def test_random_geometric_edge_cases():
         gen.random_geometric(10, avg_degree=12)
     with pytest.raises(ValueError, match=r"radius must be >= 0"):
         gen.random_geometric(10, radius=-1.0)
+
+
+def _ckdtree_graph(pts, r):
+    from scipy.spatial import cKDTree
+
+    p = cKDTree(pts).query_pairs(r, output_type="ndarray")
+    return _scipy_pattern(p[:, 0], p[:, 1], (len(pts), len(pts)), True)
+
+
+@pytest.mark.parametrize("n,r", [(n, r) for n in (2, 3, 50, 500) for r in (5e-324, 1e-3, 0.02, 0.2, 0.7, 1.0, 2.0)]
+                         + [(5000, 1e-3), (5000, 0.01), (5000, 0.03)])
+def test_rgg_cells_match_ckdtree(n, r):
+    pts = np.random.default_rng(n).random((n, 2))
+    a = gen._rgg_cells(pts, r)
+    assert_canonical(a, (n, n))
+    b = _ckdtree_graph(pts, r)
+    assert np.array_equal(a.indptr, b.indptr) and np.array_equal(a.indices, b.indices)
+
+
+@given(k=st.integers(1, 9), r_num=st.integers(1, 12), shuffle=st.integers(0, 1000))
+def test_rgg_cells_exact_distances(k, r_num, shuffle):
+    # lattice points with exactly representable spacing 1/8: distances equal to r are kept, as in cKDTree
+    g = np.arange(k) / 8
+    pts = np.array([(x, y) for x in g for y in g])
+    pts = pts[np.random.default_rng(shuffle).permutation(len(pts))]
+    for r in (r_num / 8, math.sqrt(2) * r_num / 8, np.nextafter(r_num / 8, 0)):
+        a = gen._rgg_cells(pts, r)
+        b = _ckdtree_graph(pts, r)
+        assert np.array_equal(a.indptr, b.indptr) and np.array_equal(a.indices, b.indices)
+
+
+def test_random_geometric_matches_ckdtree_labels():
+    for order in ("hilbert", "random"):
+        n = 20000
+        a = gen.random_geometric(n, 13.0, seed=3, order=order)
+        assert_canonical(a, (n, n))
+        pts = gen._points(n, np.random.default_rng(3), order)
+        b = _ckdtree_graph(pts, gen._rgg_radius(n, 13.0))
+        assert np.array_equal(a.indptr, b.indptr) and np.array_equal(a.indices, b.indices)
 
 
 # ------------------------------------------------------------------ R-MAT

@@ -1,7 +1,9 @@
 """Graph and cost-matrix generators for tests and benchmarks.
 
-Every generator is vectorised NumPy/SciPy, deterministic for a given ``seed``
-(``numpy.random.default_rng(seed)``) and mirrors a family used in the literature:
+Every generator is vectorised NumPy/SciPy plus a few parallel ``numba.njit`` kernels (Hilbert
+index, CSR build, RGG cell list) sized for the paper inputs (2^24 vertices, 10^8+ entries),
+deterministic for a given ``seed`` (``numpy.random.default_rng(seed)``; never dependent on the
+number of threads or ``workers``) and mirrors a family used in the literature:
 
 * :func:`delaunay` - DIMACS10 ``delaunay_nXX`` (Delaunay triangulations of random points);
 * :func:`random_geometric` - DIMACS10 ``rgg_n_2_XX_s0`` (random geometric graphs);
@@ -22,8 +24,10 @@ without self loops. Index arrays are ``int32`` when they fit.
 from __future__ import annotations
 
 import math
+import os
 from typing import Any
 
+import numba
 import numpy as np
 import scipy.sparse as sp
 
@@ -56,27 +60,149 @@ def _rng(seed: Any) -> np.random.Generator:
 
 
 def _pattern(rows: np.ndarray, cols: np.ndarray, shape: tuple[int, int], *, symmetric: bool) -> sp.csr_array:
-    """Canonical boolean CSR of the edges (rows, cols); symmetrised without self loops if asked."""
-    rows = np.asarray(rows, dtype=np.int64)
-    cols = np.asarray(cols, dtype=np.int64)
-    if symmetric:
-        keep = rows != cols
-        rows, cols = rows[keep], cols[keep]
-        rows, cols = np.concatenate([rows, cols]), np.concatenate([cols, rows])
-    n_r, n_c = shape
-    it = np.int32 if max(n_r, n_c, 2 * len(rows)) < 2**31 else np.int64
-    a = sp.csr_array((np.ones(len(rows), dtype=np.bool_), (rows.astype(it), cols.astype(it))), shape=shape)
-    a.sum_duplicates()  # sorts indices and merges duplicates (logical or for bool)
-    return _fix_index_dtype(a)
+    """Canonical boolean CSR of the edges (rows, cols); symmetrised without self loops if asked.
+
+    The same matrix as SciPy's COO -> CSR + ``sum_duplicates``, built by :func:`_csr_from_cycles`.
+    """
+    it = _index_dtype(shape)
+    ends = np.empty((len(rows), 2), dtype=it)
+    ends[:, 0] = rows
+    ends[:, 1] = cols
+    return _csr_from_cycles(ends, shape, symmetric)
 
 
-def _fix_index_dtype(a: sp.csr_array) -> sp.csr_array:
-    it = np.int32 if max(*a.shape, a.nnz) < 2**31 else np.int64
-    if a.indices.dtype != it or a.indptr.dtype != it:
-        a = sp.csr_array((a.data, a.indices.astype(it), a.indptr.astype(it)), shape=a.shape)
-        a.has_sorted_indices = True
-        a.has_canonical_format = True
+def _triangles_pattern(tri: np.ndarray, n: int) -> sp.csr_array:
+    """Canonical symmetric CSR of the edges of the triangles ``tri`` (m, 3) on n vertices."""
+    return _csr_from_cycles(np.ascontiguousarray(tri, dtype=_index_dtype((n, n))), (n, n), True)
+
+
+def _index_dtype(shape: tuple[int, int]) -> type:
+    return np.int32 if max(shape) < 2**31 else np.int64
+
+
+def _csr_from_cycles(ends: np.ndarray, shape: tuple[int, int], symmetric: bool) -> sp.csr_array:
+    """Canonical boolean CSR of the edges of ``ends`` (m, w): one edge (ends[t, 0], ends[t, 1]) per row
+    for w = 2, the w edges of the cycle ends[t, 0] -> ... -> ends[t, w-1] -> ends[t, 0] for w >= 3;
+    ``symmetric`` adds the reversed edges and drops self loops.
+
+    Counting sort (:func:`_csr_count_kernel`, :func:`_csr_fill_kernel`), then a parallel per-row
+    sort and de-duplication - several times faster than SciPy's COO -> CSR + ``sum_duplicates``
+    for the 10^8-entry paper inputs, and with less memory (no int64 COO copies).
+    """
+    n_r = shape[0]
+    counts = _csr_count_kernel(ends, n_r, symmetric)
+    indptr = np.zeros(n_r + 1, dtype=np.int64)
+    np.cumsum(counts, out=indptr[1:])
+    indices = np.empty(int(indptr[-1]), dtype=_index_dtype(shape))
+    parts = numba.get_num_threads()
+    bounds = np.searchsorted(indptr, np.arange(parts + 1) * (len(indices) // parts))
+    bounds[0], bounds[parts] = 0, n_r  # thread p fills rows bounds[p]:bounds[p+1] (~equal entries)
+    _csr_fill_kernel(ends, indptr, indices, symmetric, bounds)
+    return _csr_canonical(indptr, indices, shape)
+
+
+def _csr_canonical(indptr: np.ndarray, indices: np.ndarray, shape: tuple[int, int]) -> sp.csr_array:
+    """Sort and de-duplicate every row of (indptr, indices) in parallel; boolean canonical CSR."""
+    kept = _csr_sort_unique_kernel(indptr, indices)
+    new_ptr = np.zeros(shape[0] + 1, dtype=np.int64)
+    np.cumsum(kept, out=new_ptr[1:])
+    nnz = int(new_ptr[-1])
+    if nnz != len(indices):
+        out = np.empty(nnz, dtype=indices.dtype)
+        _csr_compact_kernel(indptr, indices, new_ptr, out)
+        indices = out
+    it = np.int32 if max(*shape, nnz) < 2**31 else np.int64
+    a = sp.csr_array((np.ones(nnz, dtype=np.bool_), indices.astype(it, copy=False),
+                      new_ptr.astype(it, copy=False)), shape=shape)
+    a.has_sorted_indices = True
+    a.has_canonical_format = True
     return a
+
+
+@numba.njit(cache=True)
+def _csr_count_kernel(ends, n_rows, symmetric):  # pragma: no cover - numba
+    """Row lengths, duplicates included, of the edges of ``ends`` (see :func:`_csr_from_cycles`)."""
+    counts = np.zeros(n_rows, dtype=np.int64)
+    w = ends.shape[1]
+    n_edges = w if w > 2 else 1
+    for t in range(ends.shape[0]):
+        for j in range(n_edges):
+            r = ends[t, j]
+            c = ends[t, (j + 1) % w]
+            if not symmetric:
+                counts[r] += 1
+            elif r != c:
+                counts[r] += 1
+                counts[c] += 1
+    return counts
+
+
+@numba.njit(cache=True, parallel=True)
+def _csr_fill_kernel(ends, indptr, indices, symmetric, bounds):  # pragma: no cover - numba
+    """Counting-sort fill; thread p owns rows bounds[p]:bounds[p+1] and scans all edges for them."""
+    pos = indptr[:-1].copy()
+    w = ends.shape[1]
+    n_edges = w if w > 2 else 1
+    for p in numba.prange(len(bounds) - 1):
+        lo = bounds[p]
+        hi = bounds[p + 1]
+        for t in range(ends.shape[0]):
+            for j in range(n_edges):
+                r = ends[t, j]
+                c = ends[t, (j + 1) % w]
+                if symmetric and r == c:
+                    continue
+                if lo <= r < hi:
+                    indices[pos[r]] = c
+                    pos[r] += 1
+                if symmetric and lo <= c < hi:
+                    indices[pos[c]] = r
+                    pos[c] += 1
+
+
+@numba.njit(cache=True, inline="always")
+def _sort_row_dev(a, lo, hi):  # pragma: no cover - numba
+    """Sort a[lo:hi] in place: Shell sort (gaps 3h+1), plain insertion sort for short rows."""
+    h = 1
+    while 3 * h + 1 < (hi - lo) // 3:
+        h = 3 * h + 1
+    while h >= 1:
+        for i in range(lo + h, hi):
+            v = a[i]
+            j = i - h
+            while j >= lo and a[j] > v:
+                a[j + h] = a[j]
+                j -= h
+            a[j + h] = v
+        h //= 3
+
+
+@numba.njit(cache=True, parallel=True)
+def _csr_sort_unique_kernel(indptr, indices):  # pragma: no cover - numba
+    """Sort every row and move its distinct columns to the row's front; returns the distinct counts."""
+    n = len(indptr) - 1
+    kept = np.zeros(n, dtype=np.int64)
+    for i in numba.prange(n):
+        lo = indptr[i]
+        hi = indptr[i + 1]
+        if hi == lo:
+            continue
+        _sort_row_dev(indices, lo, hi)
+        w = lo + 1
+        for k in range(lo + 1, hi):
+            if indices[k] != indices[w - 1]:
+                indices[w] = indices[k]
+                w += 1
+        kept[i] = w - lo
+    return kept
+
+
+@numba.njit(cache=True, parallel=True)
+def _csr_compact_kernel(indptr, indices, new_ptr, out):  # pragma: no cover - numba
+    for i in numba.prange(len(indptr) - 1):
+        src = indptr[i]
+        for k in range(new_ptr[i + 1] - new_ptr[i]):
+            out[new_ptr[i] + k] = indices[src + k]
 
 
 def _empty(n_rows: int, n_cols: int | None = None) -> sp.csr_array:
@@ -90,23 +216,47 @@ _ORDERS = ("hilbert", "random")
 
 
 def _hilbert_order(pts: np.ndarray, bits: int = 16) -> np.ndarray:
-    """Permutation sorting points of the unit square along a Hilbert curve (2^bits cells a side)."""
-    side = 1 << bits
-    x = np.minimum((pts[:, 0] * side).astype(np.int64), side - 1)
-    y = np.minimum((pts[:, 1] * side).astype(np.int64), side - 1)
-    d = np.zeros(len(pts), dtype=np.int64)
-    s = side >> 1
-    while s > 0:  # the classic xy -> d map, one quadrant level per step, vectorised
-        rx = (x & s) > 0
-        ry = (y & s) > 0
-        d += s * s * ((3 * rx.astype(np.int64)) ^ ry.astype(np.int64))
-        flip = ~ry & rx
-        x = np.where(flip, side - 1 - x, x)
-        y = np.where(flip, side - 1 - y, y)
-        swap = ~ry
-        x, y = np.where(swap, y, x), np.where(swap, x, y)
-        s >>= 1
-    return np.argsort(d, kind="stable")
+    """Permutation sorting points of the unit square along a Hilbert curve (2^bits cells a side).
+
+    Stable in the curve index d (ties keep the input order): the sort key is ``d * 2^31 + i``.
+    """
+    n = len(pts)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    d = _hilbert_index_kernel(np.ascontiguousarray(pts, dtype=np.float64), bits)
+    if bits > 16 or n >= 2**31:  # the packed key would overflow int64
+        return np.argsort(d, kind="stable")
+    key = d << np.int64(31)
+    key |= np.arange(n, dtype=np.int64)
+    key.sort()  # distinct keys: any sort gives the stable order of d
+    key &= np.int64(2**31 - 1)
+    return key
+
+
+@numba.njit(cache=True, parallel=True)
+def _hilbert_index_kernel(pts, bits):  # pragma: no cover - numba
+    """The classic xy -> d map of the Hilbert curve, one quadrant level per step, per point."""
+    side = np.int64(1) << bits
+    n = pts.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    for i in numba.prange(n):
+        x = min(np.int64(pts[i, 0] * side), side - 1)
+        y = min(np.int64(pts[i, 1] * side), side - 1)
+        d = np.int64(0)
+        s = side >> 1
+        while s > 0:  # branch-free: side - 1 - x == (side - 1) ^ x for 0 <= x < side
+            rx = (x & s) != 0
+            ry = (y & s) != 0
+            d += s * s * ((3 * np.int64(rx)) ^ np.int64(ry))
+            flip = -np.int64(rx and not ry) & (side - 1)
+            x ^= flip
+            y ^= flip
+            t = (x ^ y) & -np.int64(not ry)
+            x ^= t
+            y ^= t
+            s >>= 1
+        out[i] = d
+    return out
 
 
 def _points(n: int, rng: np.random.Generator, order: str) -> np.ndarray:
@@ -117,7 +267,14 @@ def _points(n: int, rng: np.random.Generator, order: str) -> np.ndarray:
     return pts
 
 
-def delaunay(n: int, seed: Any = 0, *, order: str = "hilbert") -> sp.csr_array:
+_PARALLEL_MIN_N = 1 << 18  # below this one Qhull call is fast enough
+_MIN_STRIP_POINTS = 1 << 16  # fewer strips than workers rather than tiny strips
+_HALO = 3.5  # strip halo, in units of the mean point spacing 1 / sqrt(n)
+_BAND = 3.0  # height of the top / bottom bands, in halos
+
+
+def delaunay(n: int, seed: Any = 0, *, order: str = "hilbert", workers: int | None = None,
+             _strips: int | None = None, _halo: float | None = None) -> sp.csr_array:
     """Delaunay triangulation of ``n`` uniform random points in the unit square.
 
     This is how the DIMACS10 ``delaunay_nXX`` graphs were made (n = 2^XX points,
@@ -126,24 +283,184 @@ def delaunay(n: int, seed: Any = 0, *, order: str = "hilbert") -> sp.csr_array:
     ``order="hilbert"`` labels the points along a Hilbert curve, so that, as in the DIMACS10
     files, neighbours have nearby labels (good cache locality); ``order="random"`` keeps
     the random labels (a harder, cache-hostile variant).
+
+    ``workers`` processes (default ``os.cpu_count()``) triangulate vertical strips with a halo
+    in parallel when ``n >= 2**18``; ``workers=1`` is one Qhull call. The parallel result is the
+    same graph: a strip keeps a triangle only when its circumcentre lies in the strip's core and
+    its circumcircle (within the square) lies inside the strip plus halo - then every point
+    inside the circle was triangulated with it, so the triangle is Delaunay for all points.
+    Triangles near the top / bottom sides (thin, with huge circles) are certified the same way
+    by two horizontal bands. The union of the certified edges must have exactly ``3n - 3 - h``
+    edges (h hull vertices); otherwise the halo is widened and, failing that, the single call
+    is made, so a wrong triangulation is never returned. Random float points are in general
+    position with probability 1; with exactly cocircular points the triangulation is not
+    unique, both diagonals get certified, the count check fails and the single Qhull call
+    decides. ``_strips`` / ``_halo`` force the strip count / halo (tests only).
     """
     n = check_int("n", n, low=0, high=_MAX_N)
     check_choice("order", order, _ORDERS)
+    workers = (os.cpu_count() or 1) if workers is None else check_int("workers", workers, low=1)
     rng = _rng(seed)
     if n < 3:
         if n == 2:
             return _pattern(np.array([0]), np.array([1]), (2, 2), symmetric=True)
         return _empty(n)
-    from scipy.spatial import Delaunay
-
     pts = _points(n, rng, order)
     # Qhull inserts points incrementally: feeding them in Hilbert order (then mapping back
     # to the labels) is faster and does not change the triangulation.
-    perm = np.arange(n) if order == "hilbert" else _hilbert_order(pts)
-    tri = perm[Delaunay(pts[perm]).simplices]  # (n_triangles, 3), labels of pts
-    u = np.concatenate([tri[:, 0], tri[:, 1], tri[:, 2]])
-    v = np.concatenate([tri[:, 1], tri[:, 2], tri[:, 0]])
-    return _pattern(u, v, (n, n), symmetric=True)
+    perm = np.arange(n, dtype=np.int32) if order == "hilbert" else _hilbert_order(pts).astype(np.int32)
+    strips = _strips if _strips is not None else (
+        min(workers, n // _MIN_STRIP_POINTS) if n >= _PARALLEL_MIN_N else 1)
+    fed = pts if order == "hilbert" else pts[perm]
+    if strips >= 2:
+        halo = _halo if _halo is not None else _HALO / math.sqrt(n)
+        for grow in (1.0, 4.0):
+            a = _delaunay_strips(fed, perm, strips, halo * grow, workers)
+            if a is not None:
+                return a
+    from scipy.spatial import Delaunay
+
+    tri = perm[Delaunay(fed).simplices]  # (n_triangles, 3), labels of pts
+    return _triangles_pattern(tri, n)
+
+
+_DT_SHARED: tuple[np.ndarray, np.ndarray] | None = None  # (points, labels), inherited by forked workers
+
+
+def _delaunay_strips(pts: np.ndarray, labels: np.ndarray, k: int, halo: float,
+                     workers: int) -> sp.csr_array | None:
+    """Delaunay edges of ``pts`` from k strips and 2 bands; None when the edge count is wrong."""
+    global _DT_SHARED
+    import multiprocessing as mp
+    import warnings
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from scipy.spatial import ConvexHull
+
+    n = len(pts)
+    band = min(_BAND * halo, 0.5)
+    cuts = np.linspace(0.0, 1.0, k + 1)
+    # the two small bands first, so that they do not trail the strips
+    jobs: list[tuple] = [("bottom", band), ("top", band)]
+    jobs += [("strip", cuts[j], cuts[j + 1], j == 0, j == k - 1, halo) for j in range(k)]
+    results = None
+    if workers > 1:
+        # the strips run in processes (Qhull holds the GIL); forked workers inherit the points
+        fork = "fork" in mp.get_all_start_methods()
+        try:
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message=".*fork.*", category=DeprecationWarning)
+                if fork:
+                    _DT_SHARED = (pts, labels)
+                    with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=mp.get_context("fork")) as ex:
+                        results = list(ex.map(_delaunay_job, jobs))
+                else:  # pragma: no cover - spawn platforms: each job gets the points
+                    with ProcessPoolExecutor(min(workers, len(jobs))) as ex:
+                        results = list(ex.map(_delaunay_job, jobs, [(pts, labels)] * len(jobs)))
+        except (OSError, BrokenProcessPool):  # pragma: no cover - no processes here: run the jobs in turn
+            results = None
+        finally:
+            _DT_SHARED = None
+    if results is None:
+        results = [_delaunay_job(job, (pts, labels)) for job in jobs]
+    if any(r is None for r in results):
+        return None
+    tri = np.concatenate([r[0] for r in results])
+    hull_candidates = np.unique(np.concatenate([r[1] for r in results]))
+    h = len(ConvexHull(pts[_inverse(labels)[hull_candidates]]).vertices)
+    a = _triangles_pattern(tri, n)
+    return a if a.nnz == 2 * (3 * n - 3 - h) else None
+
+
+def _inverse(perm: np.ndarray) -> np.ndarray:
+    inv = np.empty(len(perm), dtype=np.int64)
+    inv[perm] = np.arange(len(perm), dtype=np.int64)
+    return inv
+
+
+def _delaunay_job(job: tuple, data: tuple[np.ndarray, np.ndarray] | None = None
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Triangulate one strip / band; return its certified triangles and hull vertices (labels).
+
+    None when Qhull fails on the job's points (the caller then falls back to the single call).
+
+    A strip (core [lo, hi), halo ``halo``) takes the points with lo - halo <= x < hi + halo
+    (unbounded at the square's left / right sides); a band the points with y < band (bottom)
+    or y >= 1 - band (top). Triangles are certified by :func:`_circles`' disk extents.
+    """
+    from scipy.spatial import Delaunay, QhullError
+
+    pts, labels = data if data is not None else _DT_SHARED
+    margin = 1e-9  # far above the circumcircle rounding error of non-degenerate triangles
+    if job[0] == "strip":
+        _, lo, hi, first, last, halo = job
+        in_lo = -np.inf if first else lo - halo
+        in_hi = np.inf if last else hi + halo
+        x = pts[:, 0]
+        idx = np.flatnonzero((x >= in_lo) & (x < in_hi))
+    else:
+        kind, band = job
+        y = pts[:, 1]
+        idx = np.flatnonzero(y < band if kind == "bottom" else y >= 1.0 - band)
+    empty = np.zeros((0, 3), dtype=labels.dtype)
+    if len(idx) < 3:
+        return empty, labels[idx]
+    p = pts[idx]
+    lab = labels[idx]
+    try:
+        tri = Delaunay(p)
+    except QhullError:  # e.g. a band of collinear points
+        return None
+    hull = lab[np.unique(tri.convex_hull)]
+    s = tri.simplices
+    t_lab = lab[s]
+    o = np.argsort(t_lab, axis=1)  # vertices by label: every job computes the same circle bits
+    s = np.take_along_axis(s, o, axis=1)
+    t_lab = np.take_along_axis(t_lab, o, axis=1)
+    ox, oy, w, top, bottom = _circles(p[s[:, 0]], p[s[:, 1]], p[s[:, 2]])
+    with np.errstate(invalid="ignore"):
+        if job[0] == "strip":
+            own = np.isfinite(ox) & np.isfinite(w)
+            if not first:
+                own &= (ox >= lo) & (ox - w >= in_lo + margin)
+            if not last:
+                own &= (ox < hi) & (ox + w <= in_hi - margin)
+        elif job[0] == "bottom":
+            own = top <= band - margin
+        else:
+            own = bottom >= 1.0 - band + margin
+    return t_lab[own], hull
+
+
+def _circles(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Circumcircles of triangles (a, b, c) and their extent inside the slab 0 <= y <= 1.
+
+    Returns the centre (ox, oy), the half-width w of disk-and-slab in x (all points of the
+    square inside the circle have |x - ox| <= w), and the circle's top / bottom y. The
+    formulas avoid cancellation for the huge circles of thin triangles on the square's sides:
+    R^2 - (yc - oy)^2 = ux^2 + (ay - yc)(ay + yc - 2 oy) with u = centre - a.
+    Degenerate (flat) triangles give NaN or inf, which no test accepts.
+    """
+    ax, ay = a[:, 0], a[:, 1]
+    bx, by = b[:, 0] - ax, b[:, 1] - ay
+    cx, cy = c[:, 0] - ax, c[:, 1] - ay
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        d = 2.0 * (bx * cy - by * cx)
+        b2 = bx * bx + by * by
+        c2 = cx * cx + cy * cy
+        ux = (cy * b2 - by * c2) / d
+        uy = (bx * c2 - cx * b2) / d
+        ox, oy = ax + ux, ay + uy
+        r = np.sqrt(ux * ux + uy * uy)
+        yc = np.clip(oy, 0.0, 1.0)
+        w = np.sqrt(np.maximum(ux * ux + (ay - yc) * (ay + yc - 2.0 * oy), 0.0))
+        # top = oy + r; below the square (oy < 0): (r^2 - oy^2) / (r - oy) without cancellation
+        top = np.where(oy >= 0, oy + r, (ux * ux + ay * (ay - 2.0 * oy)) / (r - oy))
+        # bottom = oy - r; above the square (oy > 1): mirror y -> 1 - y
+        my, moy = 1.0 - ay, 1.0 - oy
+        bottom = np.where(oy <= 1.0, oy - r, 1.0 - (ux * ux + my * (my - 2.0 * moy)) / (r - moy))
+    return ox, oy, w, top, bottom
 
 
 def _rgg_radius(n: int, avg_degree: float) -> float:
@@ -171,9 +488,11 @@ def random_geometric(n: int, avg_degree: float = 10.0, seed: Any = 0, *, radius:
 
     Mirrors DIMACS10 ``rgg_n_2_XX_s0`` (which uses r = 0.55 sqrt(ln n / n), average degree
     about 10 at n = 2^15). The radius is chosen so that the expected average degree is
-    ``avg_degree`` (boundary effects included), unless ``radius`` is given. Pairs come from
-    ``scipy.spatial.cKDTree.query_pairs``. ``order`` labels the points along a Hilbert curve
-    (nearby labels for nearby points, as in the DIMACS10 files) or at random.
+    ``avg_degree`` (boundary effects included), unless ``radius`` is given. Pairs at distance
+    <= r are found by a parallel cell list (:func:`_rgg_cells`), the same edge set as
+    ``scipy.spatial.cKDTree.query_pairs`` (2^24 vertices, degree 13: seconds on 16 cores).
+    ``order`` labels the points along a Hilbert curve (nearby labels for nearby points, as in
+    the DIMACS10 files) or at random.
     """
     n = check_int("n", n, low=0, high=_MAX_N)
     check_choice("order", order, _ORDERS)
@@ -186,14 +505,80 @@ def random_geometric(n: int, avg_degree: float = 10.0, seed: Any = 0, *, radius:
     rng = _rng(seed)
     if n < 2:
         return _empty(n)
-    from scipy.spatial import cKDTree
-
     pts = _points(n, rng, order)
     r = radius if radius is not None else (_rgg_radius(n, avg_degree) if avg_degree > 0 else 0.0)
     if r <= 0:
         return _empty(n)
-    pairs = cKDTree(pts).query_pairs(r, output_type="ndarray")
-    return _pattern(pairs[:, 0], pairs[:, 1], (n, n), symmetric=True)
+    return _rgg_cells(pts, r)
+
+
+def _rgg_cells(pts: np.ndarray, r: float) -> sp.csr_array:
+    """Canonical CSR of the pairs at distance <= r, by a cell list (cells of side >= r).
+
+    The same test as ``cKDTree.query_pairs`` (``dx*dx + dy*dy <= r*r`` in float64), so the same
+    edge set; both directions are found per row, so the CSR is built directly (count pass,
+    prefix sum, fill pass with a per-row sort), in parallel over the points in label order.
+    """
+    n = len(pts)
+    # cells of side 1/g >= r (1 + 1e-9), so rounding never hides a neighbour two cells away;
+    # at most ~n cells (coarser cells stay correct)
+    g = max(1, int(min(1.0 / (r * (1.0 + 1e-9)), float(math.isqrt(n)))))
+    xs = np.ascontiguousarray(pts[:, 0])
+    ys = np.ascontiguousarray(pts[:, 1])
+    cell = np.minimum((xs * g).astype(np.int64), g - 1) * g + np.minimum((ys * g).astype(np.int64), g - 1)
+    order = np.argsort(cell, kind="stable")
+    start = np.zeros(g * g + 1, dtype=np.int64)
+    np.cumsum(np.bincount(cell, minlength=g * g), out=start[1:])
+    sx, sy = xs[order], ys[order]
+    it = np.int32 if n < 2**31 else np.int64
+    label = order.astype(it)
+    pos = np.empty(n, dtype=np.int64)
+    pos[order] = np.arange(n, dtype=np.int64)
+    r2 = r * r
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    none = np.zeros(0, dtype=it)
+    _rgg_rows_kernel(sx, sy, label, pos, cell, start, g, r2, indptr, none, False)  # degrees in indptr[1:]
+    np.cumsum(indptr, out=indptr)
+    indices = np.empty(int(indptr[-1]), dtype=it)
+    _rgg_rows_kernel(sx, sy, label, pos, cell, start, g, r2, indptr, indices, True)
+    it = np.int32 if max(n, len(indices)) < 2**31 else np.int64
+    a = sp.csr_array((np.ones(len(indices), dtype=np.bool_), indices.astype(it, copy=False), indptr.astype(it)),
+                     shape=(n, n))
+    a.has_sorted_indices = True
+    a.has_canonical_format = True
+    return a
+
+
+@numba.njit(cache=True, parallel=True)
+def _rgg_rows_kernel(sx, sy, label, pos, cell, start, g, r2, indptr, indices, write):  # pragma: no cover
+    """Row i of the RGG: the points of the 3 x 3 cells around point i within r, in label order.
+
+    ``write=False`` stores the degrees in indptr[1:]; ``write=True`` writes the neighbour labels
+    into indices[indptr[i]:indptr[i+1]] and sorts them. Points are visited in label order
+    (sequential writes; Hilbert labels make the reads local).
+    """
+    for i in numba.prange(len(pos)):
+        k = pos[i]
+        c = cell[i]
+        cx = c // g
+        cy = c - cx * g
+        x = sx[k]
+        y = sy[k]
+        w = indptr[i] if write else 0
+        for ax in range(max(cx - 1, 0), min(cx + 2, g)):
+            for ay in range(max(cy - 1, 0), min(cy + 2, g)):
+                b = ax * g + ay
+                for q in range(start[b], start[b + 1]):
+                    dx = x - sx[q]
+                    dy = y - sy[q]
+                    if dx * dx + dy * dy <= r2 and q != k:
+                        if write:
+                            indices[w] = label[q]
+                        w += 1
+        if write:
+            _sort_row_dev(indices, indptr[i], w)
+        else:
+            indptr[i + 1] = w
 
 
 # --------------------------------------------------------------------------- R-MAT
