@@ -288,6 +288,23 @@ def test_symmetric_start_rejects_unsymmetric_patterns():
 
 
 @pytest.mark.gpu
+def test_auto_bfs_follows_size_and_hubs():
+    """bfs=None: the frontier G-GR from FRONTIER_ROWS rows on graphs without hubs, else all rows."""
+    from matchflow.matching._gpu_gpr import FRONTIER_ROWS
+
+    n = FRONTIER_ROWS
+    big = sp.csr_array(sp.eye(n, format="csr") + sp.eye(n, k=1, format="csr"))  # bidiagonal: no hubs
+    rows = np.concatenate([np.arange(n), np.zeros(1024, np.int64)])
+    cols = np.concatenate([np.arange(n), np.arange(1024)])  # plus a row of degree 1024 > SKEW x ~1
+    hub = sp.coo_array((np.ones(len(rows)), (rows, cols)), shape=(n, n)).tocsr()
+    for a, want in ((big, "frontier"), (hub, "rows"), (sp.eye(1000, format="csr"), "rows")):
+        g = as_bipartite(sp.csr_array(a))
+        r, c, ic, st = _gpr(g, block_size=256)
+        assert st["bfs"] == want
+        assert np.count_nonzero(r >= 0) == min(g.shape)  # a perfect matching exists (the diagonal)
+
+
+@pytest.mark.gpu
 def test_initial_matching_none_and_given():
     from matchflow.matching._gpu_gpr import gpr_initial_matching
 

@@ -40,6 +40,7 @@ __all__ = ["gpr_match", "gpr_initial_matching", "validate_gpr_options", "to_devi
 GPR_VARIANTS = ("first", "noshrink", "shrink")
 GPR_INITS = ("none", "greedy", "karp-sipser", "symmetric", "auto")
 AUG_ROUNDS = 4  # init="symmetric": rounds of length-3 augmentations after the doubled undirected matching
+FRONTIER_ROWS = 1 << 23  # bfs=None: the frontier BFS from this many rows on (graphs without hubs)
 SKEW = 16  # init="auto": Karp-Sipser-style start when the largest degree exceeds SKEW x the average
 GPR_RELABELS = ("fixed", "adaptive")
 GPR_BFS = ("rows", "frontier")
@@ -201,7 +202,8 @@ def gpr_match(
     relabel : ("fixed", k) or ("adaptive", k), k > 0.
     block_size : threads per block, a power of two in 32..1024 (default 256).
     **opts : check_every (loops between host reads of the activity flag, default 4),
-        certify (final BFS proving maximality, default True), bfs ("frontier" or "rows"),
+        certify (final BFS proving maximality, default True), bfs ("frontier" or "rows"; default
+        "frontier" from 2^23 rows on graphs without hubs, else "rows"),
         max_loops, shrink_threshold (default 512), init_rounds, loop ("auto": "persistent" on a GPU,
         "host" in the simulator; "persistent": one cooperative kernel for the whole main loop;
         "host": one launch per phase), grid_size (persistent: cap on the blocks; default the
@@ -285,7 +287,7 @@ def _run(graph: Any, o: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, int, di
     loop_mode = o["loop"]
     if loop_mode == "auto":
         loop_mode = "host" if _is_simulator() else "persistent"
-    bfs = o["bfs"] or "rows"  # measured faster than "frontier" with both drivers (docs/notes/gpr.md)
+    bfs = o["bfs"] or "rows"  # None: decided below by _auto_bfs once the graph is on the device
     stats: dict[str, Any] = {"variant": o["variant"], "relabel": list(o["relabel"]), "init": o["init"],
                              "loop": loop_mode, "bfs": bfs, "grid_size": 0, "grid_syncs": 0,
                              "hub_degree": o["hub_degree"] if loop_mode == "persistent" else 0, "block_size": o["block_size"], "check_every": o["check_every"],
@@ -329,6 +331,8 @@ def _run(graph: Any, o: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, int, di
     t0 = time.perf_counter()
     launch(K.fill_kernel, m, mu_r, it(-1))
     launch(K.fill_kernel, n, mu_c, it(-1))
+    if o["bfs"] is None:
+        bfs = stats["bfs"] = _auto_bfs(dg, launch)
     if o["init"] == "auto":
         o = {**o, "init": _auto_init(dg, launch, read)}
         stats["init_used"] = o["init"]
@@ -655,12 +659,8 @@ def _symmetric_start(dg: DeviceBipartite, o: dict[str, Any], stats: dict[str, An
     stats["init_aug_rounds"] = aug
 
 
-def _auto_init(dg: DeviceBipartite, launch: Any, read: Any) -> str:
-    """init="auto": the Karp-Sipser-style start on graphs with hubs (largest degree > SKEW x average:
-    power-law graphs, where its degree-1 rule and warp scans pay); else on symmetric patterns the
-    doubled undirected matching (free rows and columns balanced in every region, as after the
-    sequential greedy: G-PR then needs few loops on meshes and roads); else the chunked greedy.
-    Measured in docs/notes/gpr.md (device rounds 6-7)."""
+def _skewed(dg: DeviceBipartite, launch: Any) -> bool:
+    """Largest row or column degree > SKEW x the average (hubs: power-law graphs); cached on ``dg``."""
     from numba import cuda  # noqa: PLC0415
 
     from . import _gpu_init_kernels as KI  # noqa: PLC0415
@@ -671,7 +671,29 @@ def _auto_init(dg: DeviceBipartite, launch: Any, read: Any) -> str:
         launch(KI.max_degree_kernel, dg.n_rows, dg.row_ptr, out, 1)
         dg.max_degree = int(out.copy_to_host().max())
     avg = dg.nnz / max(1, min(dg.n_rows, dg.n_cols))
-    if dg.max_degree > SKEW * max(avg, 1.0):
+    return dg.max_degree > SKEW * max(avg, 1.0)
+
+
+def _auto_bfs(dg: DeviceBipartite, launch: Any) -> str:
+    """bfs=None: the frontier G-GR on large graphs without hubs (>= FRONTIER_ROWS rows: scanning every
+    row at each of thousands of levels dominates there; delaunay_n24 1268 -> 391 ms), else the
+    paper's all-rows G-GR-KRNL (faster below that size and on hub graphs: docs/notes/gpr.md)."""
+    if dg.n_rows < FRONTIER_ROWS:
+        return "rows"
+    return "rows" if _skewed(dg, launch) else "frontier"
+
+
+def _auto_init(dg: DeviceBipartite, launch: Any, read: Any) -> str:
+    """init="auto": the Karp-Sipser-style start on graphs with hubs (largest degree > SKEW x average:
+    power-law graphs, where its degree-1 rule and warp scans pay); else on symmetric patterns the
+    doubled undirected matching (free rows and columns balanced in every region, as after the
+    sequential greedy: G-PR then needs few loops on meshes and roads); else the chunked greedy.
+    Measured in docs/notes/gpr.md (device rounds 6-7)."""
+    from numba import cuda  # noqa: PLC0415
+
+    from . import _gpu_init_kernels as KI  # noqa: PLC0415
+
+    if _skewed(dg, launch):
         return "karp-sipser"
     return "symmetric" if _is_symmetric(dg, launch, read) else "greedy"
 
