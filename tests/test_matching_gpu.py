@@ -293,7 +293,7 @@ def test_auto_bfs_follows_size_and_hubs():
     from matchflow.matching._gpu_gpr import FRONTIER_ROWS
 
     n = FRONTIER_ROWS
-    big = sp.csr_array(sp.eye(n, format="csr") + sp.eye(n, k=1, format="csr"))  # bidiagonal: no hubs
+    big = sp.eye(n, format="csr")  # symmetric, no hubs (the start is already perfect: a cheap test)
     rows = np.concatenate([np.arange(n), np.zeros(1024, np.int64)])
     cols = np.concatenate([np.arange(n), np.arange(1024)])  # plus a row of degree 1024 > SKEW x ~1
     hub = sp.coo_array((np.ones(len(rows)), (rows, cols)), shape=(n, n)).tocsr()

@@ -211,7 +211,7 @@ def _build_parser() -> argparse.ArgumentParser:
     s.add_argument("file", type=Path, help=".mtx[.gz], .graph (METIS), edge list (.el/.edges/.txt)")
     s.add_argument("--method", default="auto", help="auto (default), hopcroft-karp, push-relabel, pothen-fan, gpr (GPU)")
     s.add_argument("--backend", default="auto", choices=("auto", "cpu", "gpu"))
-    s.add_argument("--init", default="auto", help="initial matching: auto (default, measured rule), karp-sipser, greedy, none")
+    s.add_argument("--init", default="auto", help="initial matching: auto (default, measured rule; on the GPU also picks the symmetric start), karp-sipser, greedy, none")
     s.add_argument("--explicit-zeros", action="store_true", help="stored zeros are edges (SciPy csgraph convention)")
     s.add_argument("--option", "-O", action="append", metavar="KEY=VALUE", help="solver option, repeatable")
     s.add_argument("--out", "-o", type=Path, help="write the matching (row col pairs, 1-based, Matrix Market style)")

@@ -40,7 +40,7 @@ __all__ = ["gpr_match", "gpr_initial_matching", "validate_gpr_options", "to_devi
 GPR_VARIANTS = ("first", "noshrink", "shrink")
 GPR_INITS = ("none", "greedy", "karp-sipser", "symmetric", "auto")
 AUG_ROUNDS = 4  # init="symmetric": rounds of length-3 augmentations after the doubled undirected matching
-FRONTIER_ROWS = 1 << 23  # bfs=None: the frontier BFS from this many rows on (graphs without hubs)
+FRONTIER_ROWS = 1 << 22  # bfs=None: the frontier BFS from this many rows on (graphs without hubs)
 SKEW = 16  # init="auto": Karp-Sipser-style start when the largest degree exceeds SKEW x the average
 GPR_RELABELS = ("fixed", "adaptive")
 GPR_BFS = ("rows", "frontier")
@@ -203,7 +203,7 @@ def gpr_match(
     block_size : threads per block, a power of two in 32..1024 (default 256).
     **opts : check_every (loops between host reads of the activity flag, default 4),
         certify (final BFS proving maximality, default True), bfs ("frontier" or "rows"; default
-        "frontier" from 2^23 rows on graphs without hubs, else "rows"),
+        "frontier" from 2^22 rows on graphs without hubs, else "rows"),
         max_loops, shrink_threshold (default 512), init_rounds, loop ("auto": "persistent" on a GPU,
         "host" in the simulator; "persistent": one cooperative kernel for the whole main loop;
         "host": one launch per phase), grid_size (persistent: cap on the blocks; default the
@@ -676,7 +676,8 @@ def _skewed(dg: DeviceBipartite, launch: Any) -> bool:
 
 def _auto_bfs(dg: DeviceBipartite, launch: Any) -> str:
     """bfs=None: the frontier G-GR on large graphs without hubs (>= FRONTIER_ROWS rows: scanning every
-    row at each of thousands of levels dominates there; delaunay_n24 1268 -> 391 ms), else the
+    row at each of thousands of levels dominates there; delaunay_n24 1268 -> 421 ms, delaunay_n22
+    185 -> 117 ms, road_n22 81 -> 63 ms; rgg_n22 84 -> 91 ms is the one loss measured), else the
     paper's all-rows G-GR-KRNL (faster below that size and on hub graphs: docs/notes/gpr.md)."""
     if dg.n_rows < FRONTIER_ROWS:
         return "rows"
