@@ -362,20 +362,14 @@ def _run(graph: Any, o: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, int, di
         deg_r = cuda.device_array(m, dtype=np.int32)
         best = cuda.device_array(m, dtype=np.int64)
         hashed = it(o["init_ties"] == "hashed")
-        rnd = 0
-        while rnd < o["init_rounds"]:
-            last = rnd
-            for _ in range(min(o["check_every"], o["init_rounds"] - rnd)):
-                launch(KI.ks_degree_kernel, m, dg.row_ptr, dg.col_ind, mu_r, mu_c, deg_r, best)
-                launch(KI.ks_propose_kernel, n, dg.col_ptr, dg.row_ind, mu_r, mu_c, deg_r, best, hashed,
-                       it(rnd), flag)
-                launch(KI.ks_accept_kernel, m, mu_r, mu_c, best)
-                last = rnd
-                rnd += 1
-            if read(flag) != last:
-                break
+
+        def ks_round(rnd: int) -> None:
+            launch(KI.ks_degree_kernel, m, dg.row_ptr, dg.col_ind, mu_r, mu_c, deg_r, best)
+            launch(KI.ks_propose_kernel, n, dg.col_ptr, dg.row_ind, mu_r, mu_c, deg_r, best, hashed, it(rnd), flag)
+            launch(KI.ks_accept_kernel, m, mu_r, mu_c, best)
+
+        stats["init_rounds"] = _host_rounds(ks_round, o, read, flag)
         launch(KI.clear_dead_kernel, max(m, n), mu_r, mu_c)
-        stats["init_rounds"] = rnd
     if "init_cardinality" in stats:  # counted by the persistent start
         init_card = stats.pop("init_cardinality")
     else:
@@ -530,19 +524,26 @@ def _is_simulator() -> bool:
     return os.environ.get("NUMBA_ENABLE_CUDASIM", "") not in ("", "0")
 
 
-def _cooperative_kernel(K: Any, args: tuple, bs: int, mr: int | None) -> tuple[Any, int]:
-    """The persistent kernel compiled for ``args`` and its most co-resident blocks of ``bs`` threads.
+def _cooperative_kernel(kern: Any, args: tuple, bs: int, dg: DeviceBipartite, mr: int | None = None
+                        ) -> tuple[Any, int]:
+    """A persistent kernel compiled for ``args`` and its most co-resident blocks of ``bs`` threads,
+    cached per kernel, block size, register cap and index dtypes of ``dg``.
 
-    The kernel needs more than 128 registers per thread (measured: one block of 256 per H200
+    The G-PR kernel needs more than 128 registers per thread (measured: one block of 256 per H200
     SM), so a block of 512 or 1024 threads may not fit an SM at all: then gmax is 0 and the
-    caller falls back to the host loop.
+    caller falls back to one launch per phase.
     """
     from numba import cuda  # noqa: PLC0415
 
-    kern = K.pr_persistent_kernel if mr is None else cuda.jit(max_registers=mr)(K.pr_persistent_kernel.py_func)
-    spec = kern.specialize(*args)
-    kobj = next(iter(spec.overloads.values()))
-    return spec, int(kobj.max_cooperative_grid_blocks(bs))
+    key = (kern.py_func.__name__, bs, mr, str(dg.col_ptr.dtype), str(dg.row_ind.dtype), str(dg.row_ptr.dtype),
+           str(dg.col_ind.dtype))
+    if key not in _COOP_CACHE:
+        if mr is not None:
+            kern = cuda.jit(max_registers=mr)(kern.py_func)
+        spec = kern.specialize(*args)
+        kobj = next(iter(spec.overloads.values()))
+        _COOP_CACHE[key] = (spec, int(kobj.max_cooperative_grid_blocks(bs)))
+    return _COOP_CACHE[key]
 
 
 def _run_persistent(K: Any, dg: DeviceBipartite, o: dict[str, Any], bfs: str, stats: dict[str, Any], mu_r: Any,
@@ -575,10 +576,7 @@ def _run_persistent(K: Any, dg: DeviceBipartite, o: dict[str, Any], bfs: str, st
     if _is_simulator():
         grid = 1
     else:
-        key = (bs, mr, str(dg.col_ptr.dtype), str(dg.row_ind.dtype), str(dg.row_ptr.dtype), str(dg.col_ind.dtype))
-        if key not in _COOP_CACHE:
-            _COOP_CACHE[key] = _cooperative_kernel(K, args, bs, mr)
-        kern, gmax = _COOP_CACHE[key]
+        kern, gmax = _cooperative_kernel(K.pr_persistent_kernel, args, bs, dg, mr)
         if gmax < 1:
             if mr is not None:
                 raise ValueError(f"block_size={bs} with max_registers={mr} leaves no co-resident block for the "
@@ -601,6 +599,22 @@ def _run_persistent(K: Any, dg: DeviceBipartite, o: dict[str, Any], bfs: str, st
     if int(st[K.ST_STATUS]) != K.STATUS_OK:
         raise RuntimeError("G-PR left augmenting paths after 3 restarts; please report this bug")
     return True
+
+
+def _host_rounds(one_round: Any, o: dict[str, Any], read: Any, flag: Any) -> int:
+    """Rounds of a start launched from the host until one stamps no activity in ``flag`` (rounds write
+    their index there; the host reads it every ``check_every`` rounds) or ``init_rounds`` ran.
+    Returns the rounds launched (up to check_every - 1 idle ones after the last active)."""
+    rnd = 0
+    while rnd < o["init_rounds"]:
+        last = rnd
+        for _ in range(min(o["check_every"], o["init_rounds"] - rnd)):
+            one_round(rnd)
+            last = rnd
+            rnd += 1
+        if read(flag) != last:
+            break
+    return rnd
 
 
 def _is_symmetric(dg: DeviceBipartite, launch: Any, read: Any) -> bool:
@@ -633,18 +647,13 @@ def _symmetric_start(dg: DeviceBipartite, o: dict[str, Any], stats: dict[str, An
     mate = cuda.device_array(n, dtype=np.int32)
     pt = cuda.device_array(n, dtype=np.int32)
     launch(K.fill_kernel, n, mate, it(-1))
-    rnd = 0
-    while rnd < o["init_rounds"]:
-        last = rnd
-        for _ in range(min(o["check_every"], o["init_rounds"] - rnd)):
-            launch(KI.sym_propose_kernel, n, dg.row_ptr, dg.col_ind, mate, pt, it(rnd), flag)
-            launch(KI.sym_match_kernel, n, mate, pt)
-            last = rnd
-            rnd += 1
-        if read(flag) != last:
-            break
+
+    def handshake_round(rnd: int) -> None:
+        launch(KI.sym_propose_kernel, n, dg.row_ptr, dg.col_ind, mate, pt, it(rnd), flag)
+        launch(KI.sym_match_kernel, n, mate, pt)
+
+    stats["init_rounds"] = _host_rounds(handshake_round, o, read, flag)
     launch(KI.sym_double_kernel, n, dg.row_ptr, dg.col_ind, mate, mu_r, mu_c)
-    stats["init_rounds"] = rnd
     aug = o["init_aug_rounds"]
     if aug:
         cw = cuda.device_array(n, dtype=np.int64)
@@ -689,11 +698,7 @@ def _auto_init(dg: DeviceBipartite, launch: Any, read: Any) -> str:
     power-law graphs, where its degree-1 rule and warp scans pay); else on symmetric patterns the
     doubled undirected matching (free rows and columns balanced in every region, as after the
     sequential greedy: G-PR then needs few loops on meshes and roads); else the chunked greedy.
-    Measured in docs/notes/gpr.md (device rounds 6-7)."""
-    from numba import cuda  # noqa: PLC0415
-
-    from . import _gpu_init_kernels as KI  # noqa: PLC0415
-
+    Measured in docs/notes/gpr.md (device rounds 6-8)."""
     if _skewed(dg, launch):
         return "karp-sipser"
     return "symmetric" if _is_symmetric(dg, launch, read) else "greedy"
@@ -717,12 +722,7 @@ def _run_init_persistent(dg: DeviceBipartite, o: dict[str, Any], stats: dict[str
     args = (dg.row_ptr, dg.col_ind, dg.col_ptr, dg.row_ind, mu_r, mu_c, deg_r, best, sync, dstats, np.int64(m),
             np.int64(n), np.int64(o["init_rounds"]), np.int64(o["hub_degree"]),
             np.int32(o["init_ties"] == "hashed"))
-    key = ("init", bs, str(dg.col_ptr.dtype), str(dg.row_ind.dtype), str(dg.row_ptr.dtype), str(dg.col_ind.dtype))
-    if key not in _COOP_CACHE:
-        spec = KI.init_persistent_kernel.specialize(*args)
-        kobj = next(iter(spec.overloads.values()))
-        _COOP_CACHE[key] = (spec, int(kobj.max_cooperative_grid_blocks(bs)))
-    kern, gmax = _COOP_CACHE[key]
+    kern, gmax = _cooperative_kernel(KI.init_persistent_kernel, args, bs, dg)
     if gmax < 1:
         stats["init_fallback"] = f"block_size={bs}: no co-resident block for the persistent start"
         return False
