@@ -22,8 +22,9 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "results"
@@ -55,7 +56,7 @@ def machine_info() -> dict[str, Any]:
         except Exception:
             pass
     return {
-        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "host": platform.node(),
         "cpu": cpu,
         "cpu_cores": os.cpu_count(),

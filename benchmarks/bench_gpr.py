@@ -25,7 +25,14 @@ import scipy.io
 import scipy.sparse as sp
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
-from benchmarks._runner import REPO, geomean, machine_info, md_table, time_call, write_results
+from benchmarks._runner import (
+    REPO,
+    geomean,
+    machine_info,
+    md_table,
+    time_call,
+    write_results,
+)
 
 # name -> (H200 ms of ECL-MM, SciPy ms) from the task brief, for the report only
 REFERENCE_MS = {
@@ -235,7 +242,7 @@ def light_record(name: str, g, t_build: float, args, warm: list) -> dict:
     rec["times"] = light_times(rec)
     log(f"  CPU default {rec['cpu_default_ms']:.1f} ms, SciPy {rec.get('scipy_ms', float('nan')):.1f} ms, "
         f"maximum {ref}, greedy {ic0}, reps failed {bad}")
-    del dg
+    dg = None  # free the device copy
     return rec
 
 

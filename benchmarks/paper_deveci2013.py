@@ -53,7 +53,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from benchmarks._runner import md_table
 

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -141,7 +142,7 @@ def plot_profile(data: dict, path: Path, title: str = "Performance profile", sol
     n_inputs = int(np.isfinite(np.where(data["capped"][:, idx], np.nan, data["T"][:, idx])).any(axis=1).sum())
     fig, ax = plt.subplots(figsize=(7.5, 4.8), dpi=120)
     order = np.argsort(-rho[:, 0] - 1e-3 * rho.mean(axis=1))
-    for k, j in enumerate(order):
+    for j in order:
         s = data["solvers"][idx[j]]
         ax.step(taus, rho[j], where="post", lw=1.8, label=data["labels"].get(s, s), color=_color(data, s),
                 marker=_MARKERS[data['solvers'].index(s) % len(_MARKERS)], markevery=max(1, len(taus) // 12), ms=5)
@@ -173,7 +174,7 @@ def plot_speedup(data: dict, path: Path, baseline: str, title: str | None = None
     names = [s for s in (solvers or data["solvers"]) if s != baseline]
     fig, ax = plt.subplots(figsize=(7.5, 4.8), dpi=120)
     n_max = 0
-    for k, s in enumerate(names):
+    for s in names:
         j = data["solvers"].index(s)
         ok = np.isfinite(S[:, j])
         if not ok.any():

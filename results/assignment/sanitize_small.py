@@ -1,5 +1,6 @@
 """Small instance for compute-sanitizer (memcheck/racecheck) of the GPU Hungarian kernels."""
 import numpy as np
+
 from matchflow.assignment._gpu_hungarian import hungarian_gpu
 
 rng = np.random.default_rng(0)

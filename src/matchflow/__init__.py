@@ -5,14 +5,14 @@ Importing matchflow never touches CUDA; GPU entry points fail only when called.
 
 from __future__ import annotations
 
-from ._version import __version__
+from . import generators, io, verify
 from ._backend import GPUUnavailableError, gpu_available
 from ._graph import BipartiteGraph, Graph
-from ._results import AssignmentResult, MatchingResult
 from ._info import info
-from . import io, verify, generators
-from .matching import bipartite_matching, maximum_bipartite_matching
+from ._results import AssignmentResult, MatchingResult
+from ._version import __version__
 from .assignment import assignment, linear_sum_assignment
+from .matching import bipartite_matching, maximum_bipartite_matching
 
 __all__ = [
     "__version__",

@@ -12,7 +12,8 @@ the single entry point of the validation layer for graphs.
 
 from __future__ import annotations
 
-from typing import Any, Hashable, Iterable
+from collections.abc import Hashable, Iterable
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -139,7 +140,7 @@ class BipartiteGraph:
     def col_degrees(self) -> np.ndarray:
         return np.diff(self.col_ptr)
 
-    def transpose(self) -> "BipartiteGraph":
+    def transpose(self) -> BipartiteGraph:
         """Swap the roles of rows and columns (no copy)."""
         return BipartiteGraph(
             self.n_cols,
@@ -174,7 +175,7 @@ class BipartiteGraph:
     @classmethod
     def from_edges(
         cls, rows: Any, cols: Any, shape: tuple[int, int] | None = None
-    ) -> "BipartiteGraph":
+    ) -> BipartiteGraph:
         """Build from edge lists; duplicates are merged. ``shape`` defaults to max index + 1."""
         r = np.asarray(rows)
         c = np.asarray(cols)
@@ -188,7 +189,7 @@ class BipartiteGraph:
         return cls._from_coo(r, c, n_rows, n_cols)
 
     @classmethod
-    def from_csr(cls, indptr: Any, indices: Any, shape: tuple[int, int]) -> "BipartiteGraph":
+    def from_csr(cls, indptr: Any, indices: Any, shape: tuple[int, int]) -> BipartiteGraph:
         """Build from CSR arrays (validated; unsorted or duplicate indices are fixed)."""
         n_rows, n_cols = _check_shape(shape)
         indptr = np.asarray(indptr)
@@ -207,7 +208,7 @@ class BipartiteGraph:
     @classmethod
     def from_networkx(
         cls, G: Any, row_nodes: Iterable[Hashable], col_nodes: Iterable[Hashable] | None = None
-    ) -> "BipartiteGraph":
+    ) -> BipartiteGraph:
         """Build from a networkx graph with explicit node sets.
 
         Rows are ``row_nodes`` in the given order; columns are ``col_nodes`` (default:
@@ -246,14 +247,14 @@ class BipartiteGraph:
         return g
 
     @classmethod
-    def _from_coo(cls, r: np.ndarray, c: np.ndarray, n_rows: int, n_cols: int) -> "BipartiteGraph":
+    def _from_coo(cls, r: np.ndarray, c: np.ndarray, n_rows: int, n_cols: int) -> BipartiteGraph:
         # scipy's C++ coo->csr and sum_duplicates give sorted, duplicate-free CSR fast.
         a = sp.csr_array((np.ones(len(r), dtype=np.bool_), (r, c)), shape=(n_rows, n_cols))
         a.sum_duplicates()
         return cls._from_csr_trusted(a)
 
     @classmethod
-    def _from_csr_trusted(cls, a: sp.sparray) -> "BipartiteGraph":
+    def _from_csr_trusted(cls, a: sp.sparray) -> BipartiteGraph:
         if not a.has_canonical_format:
             a = a.copy()
             a.sum_duplicates()
@@ -371,7 +372,7 @@ class Graph:
         return f"Graph(n={self.n}, n_edges={self.n_edges}, {w})"
 
     @classmethod
-    def from_edges(cls, u: Any, v: Any, weights: Any = None, n: int | None = None) -> "Graph":
+    def from_edges(cls, u: Any, v: Any, weights: Any = None, n: int | None = None) -> Graph:
         u = np.asarray(u)
         v = np.asarray(v)
         if u.shape != v.shape:
@@ -390,7 +391,7 @@ class Graph:
         return cls._symmetrize(u, v, w, n)
 
     @classmethod
-    def _symmetrize(cls, u: np.ndarray, v: np.ndarray, w: np.ndarray | None, n: int) -> "Graph":
+    def _symmetrize(cls, u: np.ndarray, v: np.ndarray, w: np.ndarray | None, n: int) -> Graph:
         keep = u != v
         u, v = u[keep], v[keep]
         r = np.concatenate([u, v])

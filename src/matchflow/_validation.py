@@ -7,7 +7,8 @@ what to fix; tests pin the messages with ``pytest.raises(match=...)``.
 from __future__ import annotations
 
 import numbers
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 

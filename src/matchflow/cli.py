@@ -10,8 +10,8 @@ import contextlib
 import json
 import sys
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Iterator, Sequence
 
 __all__ = ["main"]
 

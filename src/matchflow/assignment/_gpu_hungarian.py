@@ -31,7 +31,6 @@ float64); after the solve a certificate kernel recomputes ``C - u - v`` from the
 from __future__ import annotations
 
 import functools
-import math
 import time
 from typing import Any
 
@@ -73,7 +72,7 @@ def choose_slack_dtype(cost_dtype: np.dtype, n: int, max_cost: float) -> np.dtyp
     return np.dtype(np.int64)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _kernels(slack_str: str, idx_str: str) -> dict[str, Any]:
     """Compile-time specialisation per slack dtype and zero-index dtype (closure constants)."""
     ST = types.float64 if slack_str == "float64" else (types.int32 if slack_str == "int32" else types.int64)
@@ -549,7 +548,7 @@ def _kernels(slack_str: str, idx_str: str) -> dict[str, Any]:
     return {k: val for k, val in loc.items() if k.endswith("_kernel")}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cert_kernel_int():
     @cuda.jit
     def certificate_int_kernel(C, u, v, star_col, n, out):
@@ -577,7 +576,7 @@ def _cert_kernel_int():
     return certificate_int_kernel
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cert_kernel_float():
     @cuda.jit
     def certificate_float_kernel(C, u, v, star_col, n, out):

@@ -20,7 +20,8 @@ Formats (extensions; what ``read`` returns):
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ._common import FormatError, PathOrFile, source_name
 from ._dimacs import FlowNetwork, read_dimacs_max, write_dimacs_max

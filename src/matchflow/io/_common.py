@@ -14,6 +14,8 @@ import numpy as np
 
 from . import _cpu_parse as _k
 
+_INT64 = np.dtype(np.int64)
+
 __all__ = ["FormatError", "PathOrFile", "Source", "format_records", "open_for_write", "parse_records", "read_source",
            "source_name"]
 
@@ -178,7 +180,7 @@ def parse_records(
     kinds: list[int],
     *,
     announced: int | None,
-    index_dtype: np.dtype = np.dtype(np.int64),
+    index_dtype: np.dtype = _INT64,
     lo: list[int | None] | None = None,
     hi: list[int | None] | None = None,
     shift: list[int] | None = None,

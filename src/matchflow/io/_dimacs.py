@@ -13,7 +13,15 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ._common import INDEX, INT, PathOrFile, format_records, open_for_write, parse_records, read_source
+from ._common import (
+    INDEX,
+    INT,
+    PathOrFile,
+    format_records,
+    open_for_write,
+    parse_records,
+    read_source,
+)
 
 __all__ = ["FlowNetwork", "read_dimacs_max", "write_dimacs_max"]
 

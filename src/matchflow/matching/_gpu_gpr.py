@@ -33,7 +33,14 @@ import numpy as np
 
 from .._backend import require_gpu
 from .._graph import BipartiteGraph
-from .._validation import check_bool, check_choice, check_int, check_options, check_real, type_name
+from .._validation import (
+    check_bool,
+    check_choice,
+    check_int,
+    check_options,
+    check_real,
+    type_name,
+)
 
 __all__ = ["gpr_match", "gpr_initial_matching", "validate_gpr_options", "to_device", "DeviceBipartite", "GPR_VARIANTS", "GPR_INITS"]
 

@@ -718,39 +718,6 @@ def fill_kernel(a, value):
 
 
 @cuda.jit
-def fix_matching_kernel(mu_r, mu_c):
-    """FixMatching: clear stale column mates and the unmatchable mark (-2 -> -1)."""
-    v = cuda.grid(1)
-    if v < mu_c.size:
-        w = mu_c[v]
-        if w < 0 or mu_r[w] != v:
-            mu_c[v] = -1
-
-
-@cuda.jit
-def list_unmatched_cols_kernel(mu_r, mu_c, out, count):
-    """The initial active list A_c: every column without a consistent mate."""
-    v = cuda.grid(1)
-    if v < mu_c.size:
-        w = mu_c[v]
-        if w < 0 or mu_r[w] != v:
-            mu_c[v] = -1
-            k = cuda.atomic.add(count, 0, 1)
-            out[k] = v
-
-
-@cuda.jit
-def certify_kernel(mu_r, mu_c, psi_c, inf, count):
-    """Counts unmatched columns reached by the final BFS (an augmenting path exists)."""
-    v = cuda.grid(1)
-    if v < mu_c.size:
-        w = mu_c[v]
-        if (w < 0 or mu_r[w] != v) and psi_c[v] < inf:
-            mu_c[v] = -1
-            cuda.atomic.add(count, 0, 1)
-
-
-@cuda.jit
 def count_matched_rows_kernel(mu_r, count):
     u = cuda.grid(1)
     if u < mu_r.size and mu_r[u] >= 0:

@@ -26,7 +26,14 @@ from __future__ import annotations
 
 from numba import cuda, int32, int64
 
-from ._gpu_gpr_kernels import FULL_MASK, PS_FLAG, PS_NSYNC, phase_end_dev, read_slot_dev, warp_hubs_dev  # noqa: F401
+from ._gpu_gpr_kernels import (  # noqa: F401
+    FULL_MASK,
+    PS_FLAG,
+    PS_NSYNC,
+    phase_end_dev,
+    read_slot_dev,
+    warp_hubs_dev,
+)
 
 KEY_MAX = 0x7FFFFFFFFFFFFFFF
 DEG_CAP = (1 << 20) - 1

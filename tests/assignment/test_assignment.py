@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from naive import assignment_bruteforce
 from scipy.optimize import linear_sum_assignment as scipy_lsa
 
 import matchflow
 from matchflow import AssignmentResult
 from matchflow.assignment._prepare import prepare
 from matchflow.verify import verify_assignment
-from naive import assignment_bruteforce
 
 METHODS = ["jv", "hungarian", "auction", "munkres"]
 I64 = np.iinfo(np.int64)

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from naive import assignment_bruteforce
 from scipy.optimize import linear_sum_assignment as scipy_lsa
 
 from matchflow.assignment._gpu_hungarian import choose_slack_dtype, hungarian_gpu
-from naive import assignment_bruteforce
 
 
 def _check(C: np.ndarray, col4row, u, v, *, exact: bool) -> None:

@@ -18,19 +18,18 @@ import scipy.io
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from naive import max_matching_bruteforce
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from matchflow import generators
 from matchflow._graph import BipartiteGraph, as_bipartite
 from matchflow.matching._gpu_gpr import GPR_INITS, GPR_VARIANTS, validate_gpr_options
 
-from naive import max_matching_bruteforce
-
 RELABELS = (("fixed", 2), ("adaptive", 0.3), ("adaptive", 0.7))
 STARTS = tuple(i for i in GPR_INITS if i != "symmetric")  # "symmetric" needs A == A^T: tested on its own
 LOOPS = ("persistent", "host")  # the two drivers of the same device functions
-HERE = Path(__file__).resolve().parent
-DEVDATA = HERE.parent / ".devdata"
+ROOT = Path(__file__).resolve().parents[2]  # the repository root
+DEVDATA = ROOT / ".devdata"
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -232,7 +231,7 @@ def test_initial_matching_valid_and_maximal(init, ties, loop):
 @pytest.mark.gpu
 def test_auto_start_follows_the_degree_skew():
     """init="auto": the Karp-Sipser-style start where a hub exceeds SKEW x the average degree, else greedy."""
-    from matchflow.matching._gpu_gpr import SKEW, gpr_match
+    from matchflow.matching._gpu_gpr import SKEW
 
     rng = np.random.default_rng(5)
     mesh = random_graph(rng, 2000, 2000, 3.0 / 2000)
@@ -308,7 +307,7 @@ def test_auto_bfs_follows_size_and_hubs():
 def test_initial_matching_none_and_given():
     from matchflow.matching._gpu_gpr import gpr_initial_matching
 
-    for name, g in GALLERY:
+    for _name, g in GALLERY:
         r, c, st = gpr_initial_matching(g, init="none", block_size=32)
         assert np.all(r == -1) and np.all(c == -1)
     g = as_bipartite(np.eye(5))
@@ -442,7 +441,7 @@ def test_hypothesis_rectangular_against_scipy(m, n, deg, seed, variant, bfs, loo
 
 
 def _real_files() -> list[Path]:
-    dirs = [DEVDATA, Path(os.environ.get("MATCHFLOW_DATA", HERE.parent.parent / "shared" / "data"))]
+    dirs = [DEVDATA, Path(os.environ.get("MATCHFLOW_DATA", ROOT.parent / "shared" / "data"))]
     for d in dirs:
         fs = sorted(d.glob("*.mtx.gz")) or sorted(list(d.glob("graphs/*.mtx.gz")) + list(d.glob("matrices/*.mtx.gz")))
         if fs:
@@ -508,7 +507,11 @@ def test_int64_index_arrays(loop):
     them (checked here on small graphs whose arrays are forced to int64, both drivers, every start)."""
     from numba import cuda
 
-    from matchflow.matching._gpu_gpr import DeviceBipartite, gpr_initial_matching, gpr_match
+    from matchflow.matching._gpu_gpr import (
+        DeviceBipartite,
+        gpr_initial_matching,
+        gpr_match,
+    )
 
     rng = np.random.default_rng(64)
     for m, n in ((700, 500), (300, 900)):

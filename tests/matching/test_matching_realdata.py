@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import functools
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 import scipy.io
 import scipy.sparse as sp
+from conftest import SHARED_DATA
 
 from matchflow import BipartiteGraph, bipartite_matching, maximum_bipartite_matching
 from matchflow.verify import verify_matching
-from conftest import SHARED_DATA
 
 
 def _manifest_rows() -> list[tuple[str, int, int]]:

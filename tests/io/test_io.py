@@ -148,7 +148,7 @@ def test_mtx_exact_reals_and_specials(tmp_path):
     vals = ["0.1", "-0", "1e-320", "4.9e-324", "1.7976931348623157e308", "2e308", "inf", "-Infinity", "nan",
             "123456789012345678901234567890", "0.30000000000000004", ".5", "5.", "+3.25E+2",
             "9007199254740993", "2.2250738585072011e-308", "0.000000000000000000000000001234"]
-    text = "%%MatrixMarket matrix array real general\n% specials\n{} 1\n".format(len(vals)) + "\n".join(vals) + "\n"
+    text = f"%%MatrixMarket matrix array real general\n% specials\n{len(vals)} 1\n" + "\n".join(vals) + "\n"
     got = mio.read(_write(tmp_path, "x.mtx", text))[:, 0]
     want = np.array([float(v) for v in vals])
     assert np.array_equal(got, want, equal_nan=True)

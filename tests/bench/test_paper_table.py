@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root, for `benchmarks`
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repo root, for `benchmarks`
 
 from benchmarks import datasets  # noqa: E402
 from benchmarks import paper_deveci2013 as p  # noqa: E402

@@ -554,7 +554,6 @@ def two_sided_match(g, mu_r, mu_c, iters=5, seed=1):
     k = np.minimum(np.maximum(k, rp[:-1]), rp[1:] - 1)
     has = deg > 0
     e_r = np.stack([np.nonzero(has)[0], ci[k[has]]])
-    cols_of = np.repeat(np.arange(n), np.diff(cp))
     w2 = r[ri]
     cs2 = np.cumsum(w2)
     start2 = np.concatenate(([0.0], cs2))[cp[:-1]]
@@ -1042,7 +1041,6 @@ def run_start(g, name: str) -> tuple[np.ndarray, np.ndarray, dict]:
 
 
 def load_graph(name: str):
-    import math as _m
 
     if name.startswith("rgg13_n"):
         from matchflow import generators
@@ -1072,7 +1070,7 @@ def main(argv: list[str] | None = None) -> int:
     for gname in a.graphs.split(","):
         t = time.perf_counter()
         g = load_graph(gname)
-        g.col_ptr  # build the CSC
+        _ = g.col_ptr  # build the CSC
         print(f"## {gname}: {g.n_rows} x {g.n_cols}, nnz {g.nnz} (load {time.perf_counter() - t:.1f} s)", flush=True)
         for s in starts:
             try:
