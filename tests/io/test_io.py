@@ -492,20 +492,20 @@ def test_edgelist_roundtrip(tmp_path_factory, edges, weighted, one_based, delim)
     v = np.array([e[1] for e in edges], dtype=np.int64)
     w = np.array([e[2] for e in edges], dtype=np.float64)
     p = tmp_path_factory.mktemp("el") / "e.edges"
-    mio.write(p, (u, v, w) if weighted else (u, v), one_based=one_based, delimiter=delim)
-    a = mio.read(p, one_based=one_based, bipartite=True)
+    mio.write(p, (u, v, w) if weighted else (u, v), index_base=int(one_based), delimiter=delim)
+    a = mio.read(p, index_base=int(one_based), bipartite=True)
     assert np.array_equal(a.coords[0], u) and np.array_equal(a.coords[1], v)
     assert np.array_equal(a.data, w) if weighted else a.dtype == np.bool_
     n = int(max(u.max(initial=-1), v.max(initial=-1))) + 1
-    assert mio.read(p, one_based=one_based).shape == (n, n)
+    assert mio.read(p, index_base=int(one_based)).shape == (n, n)
 
 
 def test_edgelist_comments_commas_and_shape(tmp_path):
     p = _write(tmp_path, "e.csv", "# SNAP style\n% also a comment\n1,2, 0.5\n\n3 1 2\n")
-    a = mio.read(p, one_based=True, shape=(4, 4))
+    a = mio.read(p, index_base=1, shape=(4, 4))
     assert a.shape == (4, 4)
     assert np.array_equal(a.toarray()[[0, 2], [1, 0]], [0.5, 2.0])
-    b = mio.read(p, one_based=True, weighted=True, format="edgelist")
+    b = mio.read(p, index_base=1, weighted=True, format="edgelist")
     assert b.shape == (3, 3) and b.nnz == 2
     g = mio.read(_write(tmp_path, "g.el", "0 1\n1 2\n"))
     assert g.dtype == np.bool_ and g.shape == (3, 3) and g.nnz == 2
@@ -531,7 +531,7 @@ def test_edgelist_graph_and_bipartite_inputs(tmp_path):
         ("0 1 1.0\n1 2\n", {}, r"file\.el: line 2: expected 3 fields, found 2 \(missing weight\)"),
         ("0 1\n1 x\n", {}, r"file\.el: line 2: non-numeric token 'x' where v"),
         ("0 1\n-1 2\n", {}, r"file\.el: line 2: u -1 is out of range \(must be >= 0\)"),
-        ("1 2\n0 2\n", {"one_based": True}, r"file\.el: line 2: u 0 is out of range \(must be >= 1\)"),
+        ("1 2\n0 2\n", {"index_base": 1}, r"file\.el: line 2: u 0 is out of range \(must be >= 1\)"),
         ("0 1\n0 5\n", {"shape": (3, 3)}, r"file\.el: line 2: v 5 is out of range \(must be <= 2\)"),
         ("0 1 a\n", {}, r"file\.el: line 1: non-numeric token 'a' where weight \(a number\)"),
     ],
@@ -597,8 +597,12 @@ def test_matching_writer_errors(tmp_path):
 
 # ----------------------------------------------------------------- dispatch
 def test_dispatch_errors(tmp_path):
-    with pytest.raises(ValueError, match=r"cannot tell the format of '.*data\.bin'.*accepted extensions: \.mtx"):
+    (tmp_path / "data.bin").write_bytes(b"1 2\n")
+    with pytest.raises(ValueError, match=r"cannot tell the format of '.*data\.bin' from its extension or its first "
+                                         r"line; accepted extensions: \.mtx"):
         mio.read(tmp_path / "data.bin")
+    with pytest.raises(FileNotFoundError, match=r"no such file: '.*data2\.bin'"):
+        mio.read(tmp_path / "data2.bin")
     with pytest.raises(ValueError, match=r"format must be one of .*got 'xml'"):
         mio.read(tmp_path / "a.mtx", format="xml")
     with pytest.raises(FileNotFoundError, match=r"no such file: '.*missing\.mtx'"):
@@ -616,5 +620,8 @@ def test_dispatch_format_override_and_compression(tmp_path, suffix):
     mio.write(p, a, format="matrixmarket")
     assert p.read_bytes()[:1] != b"%"  # compressed
     assert _same_sparse(mio.read(p, format="mtx"), a)
+    assert _same_sparse(mio.read(p), a)  # no telling extension: the %%MatrixMarket banner decides
+    q = tmp_path / ("edges.dat" + suffix)
+    mio.write(q, a, format="edgelist")
     with pytest.raises(ValueError, match=r"cannot tell the format"):
-        mio.read(p)
+        mio.read(q)

@@ -2,8 +2,17 @@
 
 :func:`read` and :func:`write` pick the format from the file name (``format=`` overrides);
 compressed files (gzip, bzip2, xz) are recognised by their magic bytes when reading and by
-the suffix (``.gz``, ``.bz2``, ``.xz``) when writing. Malformed files raise
-:class:`FormatError` (a ``ValueError``) naming the file and the line.
+the suffix (``.gz``, ``.bz2``, ``.xz``) when writing. A file whose extension says nothing
+precise (``.txt``, or an unknown one) but whose first line is a ``%%MatrixMarket`` or
+``%%MatchFlow matching`` banner is read in that format. Malformed files raise
+:class:`FormatError` (a ``ValueError``) naming the file and the line. Readers size every
+array from the data present, never from a header: a header that announces (or a vertex id
+that implies) far more vertices than the records need is a FormatError unless
+``max_vertices=`` allows it (:data:`SIZE_FLOOR`, :data:`SIZE_PER_RECORD`).
+
+Index base: Matrix Market, METIS and DIMACS files are 1-based by definition; matching
+files say their base in the banner (1-based unless ``0-based``); edge lists are read with
+``index_base=0``, ``1`` or ``"auto"`` (default; see :func:`read_edgelist`).
 
 Formats (extensions; what ``read`` returns):
 
@@ -15,6 +24,9 @@ Formats (extensions; what ``read`` returns):
   lines; ``scipy.sparse.coo_array``.
 * ``matching`` (``.matching``): matched pairs; ``row_match`` array (``as_result=True``:
   :class:`matchflow.MatchingResult`).
+
+:func:`read_cost_matrix` reads a dense cost matrix for the assignment solvers (``.npy``,
+delimited text, Matrix Market).
 """
 
 from __future__ import annotations
@@ -23,9 +35,11 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from ._common import FormatError, PathOrFile, source_name
-from ._dimacs import FlowNetwork, read_dimacs_max, write_dimacs_max
-from ._edgelist import read_edgelist, write_edgelist
+from .._graph import FlowNetwork
+from ._common import SIZE_FLOOR, SIZE_PER_RECORD, FormatError, PathOrFile, read_source, source_name
+from ._cost import read_cost_matrix
+from ._dimacs import read_dimacs_max, write_dimacs_max
+from ._edgelist import INDEX_BASES, read_edgelist, write_edgelist
 from ._matching import read_matching, write_matching
 from ._metis import read_metis, write_metis
 from ._mtx import read_mtx, write_mtx
@@ -34,7 +48,11 @@ __all__ = [
     "FORMATS",
     "FlowNetwork",
     "FormatError",
+    "INDEX_BASES",
+    "SIZE_FLOOR",
+    "SIZE_PER_RECORD",
     "read",
+    "read_cost_matrix",
     "read_dimacs_max",
     "read_edgelist",
     "read_matching",
@@ -77,6 +95,19 @@ FORMATS: dict[str, tuple[Callable[..., Any], Callable[..., None]]] = {
 }
 
 
+_ONE_BASED = ("mtx", "metis", "dimacs")
+_BANNERS = ((b"%%matrixmarket", "mtx"), (b"%%matchflow matching", "matching"))
+_VAGUE = (None, "edgelist")  # extension unknown, or a generic text one (.txt, .csv, ...)
+
+
+def _format_by_name(path: PathOrFile) -> str | None:
+    name = source_name(path).lower()
+    base, ext = os.path.splitext(name)
+    if ext in _COMPRESSED:
+        base, ext = os.path.splitext(base)
+    return _EXTENSIONS.get(ext)
+
+
 def _format_of(path: PathOrFile, format: str | None) -> str:
     if format is not None:
         if not isinstance(format, str):
@@ -85,25 +116,45 @@ def _format_of(path: PathOrFile, format: str | None) -> str:
         if f not in FORMATS:
             raise ValueError(f"format must be one of {tuple(FORMATS)} (or None to use the extension), got {format!r}")
         return f
-    name = source_name(path).lower()
-    base, ext = os.path.splitext(name)
-    if ext in _COMPRESSED:
-        base, ext = os.path.splitext(base)
-    if ext in _EXTENSIONS:
-        return _EXTENSIONS[ext]
+    f = _format_by_name(path)
+    if f is not None:
+        return f
     accepted = ", ".join(_EXTENSIONS)
     raise ValueError(
-        f"cannot tell the format of '{source_name(path)}' from its extension; accepted extensions: {accepted} "
-        f"(optionally followed by {', '.join(_COMPRESSED)}), or pass format= one of {tuple(FORMATS)}"
+        f"cannot tell the format of '{source_name(path)}' from its extension or its first line; accepted "
+        f"extensions: {accepted} (optionally followed by {', '.join(_COMPRESSED)}), or pass format= one of "
+        f"{tuple(FORMATS)}"
     )
 
 
-def read(path: PathOrFile, *, format: str | None = None, **kw: Any) -> Any:
-    """Read a graph, matrix, flow network or matching; the format comes from the extension.
+def _sniff(src: Any) -> str | None:
+    head = src.data[:64].lstrip().lower()
+    return next((f for banner, f in _BANNERS if head.startswith(banner)), None)
 
-    ``**kw`` go to the format's reader (e.g. ``one_based=True`` for edge lists).
+
+def read(path: PathOrFile, *, format: str | None = None, index_base: int | str | None = None, **kw: Any) -> Any:
+    """Read a graph, matrix, flow network or matching; the format comes from the extension
+    (or, for ``.txt`` and unknown extensions, from a ``%%`` banner on the first line).
+
+    ``index_base`` (0, 1 or "auto") applies to edge lists; the other formats fix their own
+    base (passing theirs, or "auto", is accepted). ``**kw`` go to the format's reader
+    (e.g. ``max_vertices=``, ``shape=``, ``bipartite=True`` for edge lists).
     """
-    return FORMATS[_format_of(path, format)][0](path, **kw)
+    f = _format_of(path, format) if format is not None or _format_by_name(path) not in _VAGUE else None
+    if f is None:  # look at the first line
+        src = read_source(path)
+        f = _sniff(src) or _format_by_name(path)
+        if f is None:
+            _format_of(path, None)  # raises the "cannot tell the format" error
+        path = src
+    if index_base is not None:
+        if f == "edgelist":
+            kw["index_base"] = index_base
+        elif not (index_base == "auto" or (f in _ONE_BASED and index_base == 1 and index_base is not True)):
+            what = "files say their base in the banner" if f == "matching" else "files are 1-based by definition"
+            raise ValueError(f"index_base={index_base!r} does not apply to {f} files ({f} {what}); "
+                             "it sets the base of edge lists")
+    return FORMATS[f][0](path, **kw)
 
 
 def write(path: PathOrFile, obj: Any, *, format: str | None = None, **kw: Any) -> None:

@@ -17,7 +17,16 @@ from . import _cpu_parse as _k
 _INT64 = np.dtype(np.int64)
 
 __all__ = ["FormatError", "PathOrFile", "Source", "format_records", "open_for_write", "parse_records", "read_source",
-           "source_name"]
+           "source_name", "SIZE_FLOOR", "SIZE_PER_RECORD"]
+
+#: A vertex count that only a header announces or a large vertex id implies may exceed what
+#: the records present need (the reader allocates arrays of that length) up to
+#: ``max(SIZE_FLOOR, SIZE_PER_RECORD * records)``; beyond, the reader raises FormatError unless
+#: the caller passes a larger ``max_vertices=`` (a decompression-bomb guard in the spirit of
+#: Pillow's ``MAX_IMAGE_PIXELS``).
+SIZE_FLOOR = 1 << 24
+SIZE_PER_RECORD = 16
+_I64_LIMIT = 2**63
 
 PathOrFile = Union[str, "os.PathLike[str]", IO[bytes]]
 
@@ -29,15 +38,16 @@ _XZ_MAGIC = b"\xfd7zXZ\x00"
 class FormatError(ValueError):
     """A malformed input file. ``path`` and ``line`` (1-based, or None) say where."""
 
-    def __init__(self, path: str, line: int | None, what: str) -> None:
+    def __init__(self, path: str, line: int | None, what: str, context: str = "") -> None:
         self.path = path
         self.line = line
         self.what = what
+        self.context = context
         where = f"{path}: line {line}: " if line is not None else f"{path}: "
-        super().__init__(where + what)
+        super().__init__(context + where + what)
 
     def __reduce__(self):  # picklable (multiprocessing, pytest-xdist)
-        return (type(self), (self.path, self.line, self.what))
+        return (type(self), (self.path, self.line, self.what, self.context))
 
 
 def source_name(src: Any) -> str:
@@ -86,6 +96,35 @@ class Source:
                 return s, line, nxt
             pos = nxt
 
+    def check_int64(self, line: int, what: str, value: int) -> int:
+        """``value`` (a size from a header) must fit in a signed 64-bit integer."""
+        if value >= _I64_LIMIT:
+            raise self.error(line, f"{what} {value} does not fit in a 64-bit integer")
+        return value
+
+    def check_size(self, line: int, what: str, value: int, records: int, records_name: str,
+                   max_vertices: int | None, hint: str = "pass max_vertices= to allow it") -> None:
+        """Refuse a vertex count ``value`` far beyond what ``records`` records need (see SIZE_FLOOR)."""
+        limit = max(SIZE_FLOOR, SIZE_PER_RECORD * records) if max_vertices is None else int(max_vertices)
+        if value > limit:
+            raise self.error(line, f"{what} is too large for the {records} {records_name} in the file: "
+                                   f"{value} vertices, at most {limit} ({hint})")
+
+    def record_line(self, pos: int, line: int, index: int, comments: str = "%") -> int:
+        """Line number of the ``index``-th data record (0-based) from byte ``pos``, whose line
+        number is ``line`` (blank and comment lines skipped; error paths only)."""
+        seen = -1
+        while True:
+            text, nxt = self.next_line(pos)
+            if text is None:
+                return max(line - 1, 1)
+            s = text.strip()
+            if s and s[0] not in comments:
+                seen += 1
+                if seen == index:
+                    return line
+            pos, line = nxt, line + 1
+
     def line_of(self, pos: int) -> int:
         """1-based line number of byte offset ``pos`` (used on error paths only)."""
         return self.data.count(b"\n", 0, pos) + 1
@@ -131,6 +170,8 @@ def _decompress(name: str, raw: bytes) -> bytes:
 
 def read_source(src: PathOrFile) -> Source:
     """Read a path or a binary file object completely; gzip/bzip2/xz are recognised by magic bytes."""
+    if isinstance(src, Source):
+        return src
     name = source_name(src)
     if isinstance(src, (str, os.PathLike)):
         p = Path(src)

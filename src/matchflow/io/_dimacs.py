@@ -2,17 +2,17 @@
 
 Node ids are 1-based in the file and 0-based in :class:`FlowNetwork`. The reader checks
 one problem line, exactly one source and one sink (distinct), arcs in range,
-non-negative integer capacities and that the arc count matches ``m``.
+non-negative integer capacities and that the arc count matches ``m``. The container
+:class:`FlowNetwork` lives in :mod:`matchflow._graph` (solvers never import I/O modules).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 
+from .._graph import FlowNetwork
 from ._common import (
     INDEX,
     INT,
@@ -26,52 +26,11 @@ from ._common import (
 __all__ = ["FlowNetwork", "read_dimacs_max", "write_dimacs_max"]
 
 
-@dataclass(repr=False)
-class FlowNetwork:
-    """A max-flow instance: ``n`` nodes, arcs ``tails[k] -> heads[k]`` with ``capacities[k]``.
+def read_dimacs_max(path: PathOrFile, *, max_vertices: int | None = None) -> FlowNetwork:
+    """Read a DIMACS max-flow file (optionally compressed) into a :class:`FlowNetwork`.
 
-    All arrays are int64 and 0-based; ``source``/``sink`` are node ids. Parallel arcs and
-    self-loops are kept as in the file.
-    """
-
-    n: int
-    source: int
-    sink: int
-    tails: np.ndarray
-    heads: np.ndarray
-    capacities: np.ndarray
-
-    def __post_init__(self) -> None:
-        self.n = int(self.n)
-        self.source = int(self.source)
-        self.sink = int(self.sink)
-        self.tails = np.ascontiguousarray(self.tails, dtype=np.int64)
-        self.heads = np.ascontiguousarray(self.heads, dtype=np.int64)
-        self.capacities = np.ascontiguousarray(self.capacities, dtype=np.int64)
-        if not (self.tails.shape == self.heads.shape == self.capacities.shape) or self.tails.ndim != 1:
-            raise ValueError(
-                "tails, heads and capacities must be 1-D arrays of one length, got shapes "
-                f"{self.tails.shape}, {self.heads.shape} and {self.capacities.shape}"
-            )
-
-    @property
-    def m(self) -> int:
-        """Number of arcs."""
-        return int(len(self.tails))
-
-    def to_scipy(self) -> sp.csr_array:
-        """The ``n x n`` capacity matrix (parallel arcs summed, self-loops dropped), int64 CSR."""
-        keep = self.tails != self.heads
-        a = sp.csr_array((self.capacities[keep], (self.tails[keep], self.heads[keep])), shape=(self.n, self.n))
-        a.sum_duplicates()
-        return a
-
-    def __repr__(self) -> str:
-        return f"FlowNetwork(n={self.n}, m={self.m}, source={self.source}, sink={self.sink})"
-
-
-def read_dimacs_max(path: PathOrFile) -> FlowNetwork:
-    """Read a DIMACS max-flow file (optionally compressed) into a :class:`FlowNetwork`."""
+    Capacities are int64. A node count beyond ``max(SIZE_FLOOR, 16 * arcs)`` is refused
+    unless ``max_vertices=`` allows it (the network allocates one entry per node)."""
     src = read_source(path)
     if len(src.data) == 0:
         raise src.error(1, "empty file (expected a 'p max <nodes> <arcs>' line)")
@@ -102,6 +61,8 @@ def read_dimacs_max(path: PathOrFile) -> FlowNetwork:
                 raise src.error(line, f"bad problem line {text[:60]!r}: non-numeric token") from None
             if n < 0 or m < 0:
                 raise src.error(line, f"bad problem line {text[:60]!r}: counts must be non-negative")
+            src.check_int64(line, "node count", n)
+            src.check_int64(line, "arc count", m)
             p_line = line
         elif kind == "n":
             if not p_line:
@@ -136,6 +97,7 @@ def read_dimacs_max(path: PathOrFile) -> FlowNetwork:
     )
     if count != m:
         raise src.error(src.last_line(), f"end of file after {count} arcs, but the problem line (line {p_line}) announces {m}")
+    src.check_size(p_line, f"node count {n}", n, count, "arcs", max_vertices)
     return FlowNetwork(n, ends["s"][0], ends["t"][0], idx[0], idx[1], ints[0])
 
 
@@ -148,22 +110,15 @@ def write_dimacs_max(path: PathOrFile, net: FlowNetwork, *, comment: str | None 
     if comment:
         out += [f"c {s}\n" for s in comment.splitlines()]
     out.append(f"p max {net.n} {net.m}\nn {net.source + 1} s\nn {net.sink + 1} t\n")
-    body = format_records([net.tails + 1, net.heads + 1, net.capacities], prefix="a ")
+    body = format_records([net.tails + 1, net.heads + 1, net.capacities.astype(np.int64)], prefix="a ")
     open_for_write(path, "".join(out).encode() + body)
 
 
 def _check_network(net: Any) -> None:
-    n = net.n
-    for name in ("source", "sink"):
-        v = getattr(net, name)
-        if not 0 <= v < n:
-            raise ValueError(f"{name} must be a node id in 0..{n - 1}, got {v}")
-    if net.source == net.sink:
-        raise ValueError(f"source and sink must differ, both are {net.source}")
-    for name in ("tails", "heads"):
-        a = getattr(net, name)
-        if a.size and (a.min() < 0 or a.max() >= n):
-            bad = int(a.min()) if a.min() < 0 else int(a.max())
-            raise ValueError(f"{name} holds node id {bad}, out of range 0..{n - 1}")
-    if net.capacities.size and net.capacities.min() < 0:
-        raise ValueError(f"capacities must be non-negative, got {int(net.capacities.min())}")
+    # the container validated ids, source/sink and signs; DIMACS capacities are integers
+    c = net.capacities
+    if c.dtype.kind == "f":
+        if c.size and not np.all((c == np.round(c)) & (np.abs(c) < 2.0**63)):
+            raise ValueError("DIMACS capacities must be integers; the network holds fractional capacities")
+    elif c.dtype == np.uint64 and c.size and c.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"capacity {int(c.max())} does not fit in a 64-bit signed integer")

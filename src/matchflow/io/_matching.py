@@ -1,12 +1,14 @@
 """A small text format for matchings (``.matching``), Matrix Market in spirit::
 
-    %%MatchFlow matching
+    %%MatchFlow matching [1-based|0-based]
     % any comment lines
     <n_rows> <n_cols> <cardinality>
-    <row> <col>          one line per matched pair, 1-based, sorted by row
+    <row> <col>          one line per matched pair, sorted by row
     ...
 
-The reader checks the pair count, the ranges and that no row or column is matched twice.
+Pairs are 1-based (like Matrix Market) unless the banner says ``0-based``. The reader checks
+the pair count, the ranges and that no row or column is matched twice; sizes of more than
+``max(SIZE_FLOOR, 16 * pairs)`` vertices are refused unless ``max_vertices=`` allows them.
 """
 
 from __future__ import annotations
@@ -37,13 +39,17 @@ def write_matching(
     n_rows: int | None = None,
     n_cols: int | None = None,
     comment: str | None = None,
+    index_base: int = 1,
 ) -> None:
     """Write a matching: a :class:`MatchingResult`, an :class:`AssignmentResult`, or a
     ``row_match`` array (``row_match[i]`` = column of row ``i``, -1 if unmatched).
 
     ``n_cols`` (and for an AssignmentResult ``n_rows``) default to the largest index + 1;
-    a MatchingResult knows its shape.
+    a MatchingResult knows its shape. ``index_base`` (1, the default, or 0) numbers the pairs;
+    the banner records it, so :func:`read_matching` reads either back.
     """
+    if index_base not in (0, 1) or isinstance(index_base, bool):
+        raise ValueError(f"index_base must be 0 or 1, got {index_base!r}")
     if isinstance(matching, MatchingResult):
         rows, cols = matching.matched_pairs
         shape = matching.shape
@@ -75,14 +81,16 @@ def write_matching(
             raise ValueError("a row is matched twice")
         if len(np.unique(cols)) != len(cols):
             raise ValueError("a column is matched twice: this is not a matching")
-    head = [_BANNER + "\n", "% rows cols pairs, then one 'row col' line per matched pair (1-based)\n"]
+    banner = _BANNER + (" 0-based" if index_base == 0 else "")
+    head = [banner + "\n", f"% rows cols pairs, then one 'row col' line per matched pair ({index_base}-based)\n"]
     if comment:
         head += [f"% {s}\n" for s in comment.splitlines()]
     head.append(f"{n_rows} {n_cols} {len(rows)}\n")
-    open_for_write(path, "".join(head).encode() + format_records([rows + 1, cols + 1]))
+    open_for_write(path, "".join(head).encode() + format_records([rows + index_base, cols + index_base]))
 
 
-def read_matching(path: PathOrFile, *, as_result: bool = False) -> np.ndarray | MatchingResult:
+def read_matching(path: PathOrFile, *, as_result: bool = False,
+                  max_vertices: int | None = None) -> np.ndarray | MatchingResult:
     """Read a matching file.
 
     Returns ``row_match`` (int64, length ``n_rows``, the column of each row or -1), or with
@@ -94,8 +102,11 @@ def read_matching(path: PathOrFile, *, as_result: bool = False) -> np.ndarray | 
     if len(src.data) == 0:
         raise src.error(1, f"empty file (expected a '{_BANNER}' header)")
     banner, pos = src.next_line(0)
-    if banner.strip().lower() != _BANNER.lower():
-        raise src.error(1, f"bad header {banner[:60]!r}: expected '{_BANNER}'")
+    words = banner.strip().lower().split()
+    if words[:2] != _BANNER.lower().split() or len(words) > 3 or words[2:] not in ([], ["1-based"], ["0-based"]):
+        raise src.error(1, f"bad header {banner[:60]!r}: expected '{_BANNER}' (optionally followed by "
+                           "'1-based' or '0-based')")
+    base = 0 if words[2:] == ["0-based"] else 1
     s, line, nxt = src.next_data_line(pos, 1, "missing size line 'n_rows n_cols pairs'")
     parts = s.split()
     try:
@@ -104,13 +115,16 @@ def read_matching(path: PathOrFile, *, as_result: bool = False) -> np.ndarray | 
         vals = []
     if len(vals) != 3 or min(vals) < 0:
         raise src.error(line, f"bad size line {s[:60]!r}: expected 3 non-negative integers 'n_rows n_cols pairs'")
-    n_rows, n_cols, k = vals
+    n_rows, n_cols, k = (src.check_int64(line, what, v) for what, v in zip(("n_rows", "n_cols", "pairs"), vals))
     idx, _, _, count = parse_records(
         src, nxt, line + 1, [INDEX, INDEX], announced=k,
-        lo=[1, 1], hi=[n_rows, n_cols], shift=[1, 1], names=["row", "column"], what="pairs",
+        lo=[base, base], hi=[n_rows - 1 + base, n_cols - 1 + base], shift=[base, base], names=["row", "column"],
+        what="pairs",
     )
     if count != k:
         raise src.error(src.last_line(), f"end of file after {count} pairs, but the size line announces {k}")
+    for what, v in (("n_rows", n_rows), ("n_cols", n_cols)):
+        src.check_size(line, f"{what} {v}", v, count, "pairs", max_vertices)
     rows, cols = idx[0], idx[1]
     row_match = np.full(n_rows, -1, dtype=np.int64)
     col_match = np.full(n_cols, -1, dtype=np.int64)
@@ -120,8 +134,8 @@ def read_matching(path: PathOrFile, *, as_result: bool = False) -> np.ndarray | 
         if twice.size:
             x = int(twice[0])
             at = np.flatnonzero(a == x)[:2]
-            raise src.error(_pair_line(src, nxt, line + 1, int(at[1])),
-                            f"{what} {x + 1} is matched twice (pairs {int(at[0]) + 1} and {int(at[1]) + 1})")
+            raise src.error(src.record_line(nxt, line + 1, int(at[1])),
+                            f"{what} {x + base} is matched twice (pairs {int(at[0]) + 1} and {int(at[1]) + 1})")
     row_match[rows] = cols
     col_match[cols] = rows
     if not as_result:
@@ -129,17 +143,3 @@ def read_matching(path: PathOrFile, *, as_result: bool = False) -> np.ndarray | 
     return MatchingResult(row_match=row_match, col_match=col_match, cardinality=int(k), cover_rows=None,
                           cover_cols=None, method="file", backend="none", seconds=0.0)
 
-
-def _pair_line(src, pos: int, line: int, index: int) -> int:
-    """Line number of the ``index``-th pair (0-based) after ``pos`` (error path only)."""
-    seen = -1
-    while True:
-        text, nxt = src.next_line(pos)
-        if text is None:
-            return line
-        s = text.strip()
-        if s and not s.startswith("%"):
-            seen += 1
-            if seen == index:
-                return line
-        pos, line = nxt, line + 1

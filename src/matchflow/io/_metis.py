@@ -56,7 +56,7 @@ def read_metis(path: PathOrFile, *, vertex_data: bool = False) -> Graph | tuple[
                                                                                    np.ndarray | None]:
     """Read a METIS graph file (optionally compressed) into a :class:`matchflow.Graph`.
 
-    The graph's ``weights`` are the edge weights (float64) when ``fmt`` has them, else None.
+    The graph's ``weights`` are the edge weights (int64, as in the file) when ``fmt`` has them, else None.
     With ``vertex_data=True`` returns ``(graph, vertex_weights, vertex_sizes)``: an
     ``(n, ncon)`` int64 array and an ``(n,)`` int64 array, each None when absent.
     """
@@ -65,6 +65,10 @@ def read_metis(path: PathOrFile, *, vertex_data: bool = False) -> Graph | tuple[
     lines_left = src.count_lines_from(pos)
     if n > lines_left:
         raise src.error(hline, f"the header announces {n} vertices but only {lines_left} lines follow")
+    numbers_left = src.max_records(pos, 1)  # each number needs two bytes ("1 "): a bound from the data
+    if n * ncon > numbers_left:
+        raise src.error(hline, f"the header announces ncon={ncon} vertex weights for each of the {n} vertices "
+                               f"({n * ncon} numbers) but the file holds at most {numbers_left} numbers")
     cap = min(2 * m, src.max_records(pos, 2 if has_ew else 1))
     xadj = np.zeros(n + 1, dtype=np.int64)
     adj = np.empty(cap, dtype=np.int64)
@@ -113,7 +117,7 @@ def read_metis(path: PathOrFile, *, vertex_data: bool = False) -> Graph | tuple[
             u, v = divmod(int(fs[badw[0]]), n)
             raise src.error(int(vline[u]), f"edge ({u + 1}, {v + 1}) has weight {int(wf[badw[0]])} here but "
                                            f"{int(wr[badw[0]])} on line {int(vline[v])}")
-        weights = wf.astype(np.float64)
+        weights = wf  # int64, as in the file
     g = Graph(n, xadj, adj[order], weights)
     if not vertex_data:
         return g

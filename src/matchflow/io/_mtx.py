@@ -79,6 +79,8 @@ def _parse_header(src: Source) -> tuple[str, str, str, int, int, int, int, int]:
         raise src.error(line, f"bad size line {s[:60]!r}: non-numeric token") from None
     if any(v < 0 for v in vals):
         raise src.error(line, f"bad size line {s[:60]!r}: sizes must be non-negative")
+    for what, v in zip(("rows", "columns", "entries"), vals):
+        src.check_int64(line, f"bad size line: {what}", v)
     m, n = vals[0], vals[1]
     nnz = vals[2] if fmt == "coordinate" else -1
     if sym != "general" and m != n:

@@ -1,0 +1,131 @@
+"""The flow network container: arcs with capacities, a source and a sink, and the residual CSR.
+
+Every input arc ``u -> v`` (capacity ``c``) becomes a pair of residual arcs: ``u -> v`` with
+capacity ``c`` and ``v -> u`` with capacity 0, each pointing at the other through ``rev``
+(the usual push-relabel layout, Goldberg & Tarjan 1988; Cherkassky & Goldberg 1997).
+Self-loops carry no flow and get no residual arcs; parallel and antiparallel arcs are kept.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._validation import to_host_array, type_name
+from ._common import check_index_array, check_weights, index_dtype, native
+
+
+class FlowNetwork:
+    """A max-flow instance: ``n`` nodes, arcs ``tails[k] -> heads[k]`` with ``capacities[k]``.
+
+    ``tails``/``heads`` are int64 node ids (0-based); ``capacities`` keep the input's dtype
+    (integers stay integers, floats stay floats; native byte order), non-negative and finite.
+    The residual graph (built on first use) is a CSR over the nodes: ``indptr`` (n + 1),
+    ``head`` (the arc's head), ``rev`` (the position of the paired reverse arc), ``cap`` (the
+    residual capacity at zero flow) and ``arc`` (the input arc of a forward slot, -1 for a
+    reverse slot); arcs of one tail are in input order, forward slots before reverse ones.
+    """
+
+    __slots__ = ("n", "source", "sink", "tails", "heads", "capacities", "_residual")
+
+    def __init__(self, n: int, source: int, sink: int, tails: Any, heads: Any, capacities: Any) -> None:
+        self.n = int(n)
+        if self.n < 2:
+            raise ValueError(f"n must be at least 2 (a source and a sink), got {self.n}")
+        for what, v in (("source", source), ("sink", sink)):
+            if not 0 <= int(v) < self.n:
+                raise ValueError(f"{what} must be a node id in 0..{self.n - 1}, got {int(v)}")
+        self.source, self.sink = int(source), int(sink)
+        if self.source == self.sink:
+            raise ValueError(f"source and sink must differ, both are {self.source}")
+        t, h, c = np.asarray(tails), np.asarray(heads), np.asarray(capacities)
+        if not (t.shape == h.shape == c.shape) or t.ndim != 1:
+            raise ValueError("tails, heads and capacities must be 1-D arrays of one length, got shapes "
+                             f"{t.shape}, {h.shape} and {c.shape}")
+        self.tails = np.ascontiguousarray(_node_ids("tails", t, self.n), dtype=np.int64)
+        self.heads = np.ascontiguousarray(_node_ids("heads", h, self.n), dtype=np.int64)
+        if c.size == 0:
+            c = c.astype(np.int64)
+        self.capacities = check_weights("capacities", c, len(c), nonnegative=True)
+        self._residual: tuple[np.ndarray, ...] | None = None
+
+    # ---------------------------------------------------------------- views
+    @property
+    def m(self) -> int:
+        """Number of input arcs."""
+        return int(len(self.tails))
+
+    def _build(self) -> tuple[np.ndarray, ...]:
+        if self._residual is None:
+            keep = np.flatnonzero(self.tails != self.heads)
+            k = len(keep)
+            it = index_dtype(self.n, 2 * k)
+            tail = np.concatenate([self.tails[keep], self.heads[keep]])
+            head = np.concatenate([self.heads[keep], self.tails[keep]])
+            cap = np.concatenate([self.capacities[keep], np.zeros(k, dtype=self.capacities.dtype)])
+            arc = np.concatenate([keep, np.full(k, -1, dtype=np.int64)])
+            pair = np.concatenate([np.arange(k, 2 * k), np.arange(k)])
+            order = np.argsort(tail, kind="stable")
+            pos = np.empty(2 * k, dtype=np.int64)
+            pos[order] = np.arange(2 * k)
+            indptr = np.zeros(self.n + 1, dtype=np.int64)
+            np.cumsum(np.bincount(tail, minlength=self.n), out=indptr[1:])
+            self._residual = (indptr.astype(it), head[order].astype(it), pos[pair[order]].astype(it),
+                              np.ascontiguousarray(cap[order]), arc[order])
+        return self._residual
+
+    indptr = property(lambda self: self._build()[0], doc="Residual CSR pointers (n + 1).")
+    head = property(lambda self: self._build()[1], doc="Head node of each residual arc.")
+    rev = property(lambda self: self._build()[2], doc="Position of each residual arc's reverse arc.")
+    cap = property(lambda self: self._build()[3], doc="Residual capacity at zero flow (input dtype).")
+    arc = property(lambda self: self._build()[4], doc="Input arc of each forward slot, -1 for reverse slots.")
+
+    def to_scipy(self) -> sp.csr_array:
+        """The ``n x n`` capacity matrix (parallel arcs summed, self-loops dropped), input dtype, CSR."""
+        keep = self.tails != self.heads
+        a = sp.csr_array((self.capacities[keep], (self.tails[keep], self.heads[keep])), shape=(self.n, self.n))
+        a.sum_duplicates()
+        return a
+
+    def __repr__(self) -> str:
+        return f"FlowNetwork(n={self.n}, m={self.m}, source={self.source}, sink={self.sink})"
+
+    # --------------------------------------------------------- constructors
+    @classmethod
+    def from_edges(cls, n: int, source: int, sink: int, tails: Any, heads: Any, capacities: Any) -> FlowNetwork:
+        """Arcs ``tails[k] -> heads[k]`` with ``capacities[k]`` (same as the constructor)."""
+        return cls(n, source, sink, tails, heads, capacities)
+
+    @classmethod
+    def from_scipy(cls, a: Any, source: int, sink: int) -> FlowNetwork:
+        """One arc per stored nonzero ``a[u, v]`` of a square scipy.sparse capacity matrix
+        (duplicates summed, stored zeros dropped; dtype kept)."""
+        if not sp.issparse(a):
+            raise TypeError(f"a must be a scipy.sparse matrix or array, got {type_name(a)}")
+        if a.ndim != 2 or a.shape[0] != a.shape[1]:
+            raise ValueError(f"a must be a square capacity matrix, got shape {a.shape}")
+        csr = sp.csr_array(a, copy=True)
+        csr.sum_duplicates()
+        coo = csr.tocoo()
+        keep = coo.data != 0
+        return cls(a.shape[0], source, sink, coo.coords[0][keep], coo.coords[1][keep],
+                   native(np.asarray(coo.data[keep])))
+
+    @classmethod
+    def from_dense(cls, a: Any, source: int, sink: int) -> FlowNetwork:
+        """One arc per nonzero entry of a square dense capacity matrix (dtype kept)."""
+        arr = to_host_array(a, "a")
+        if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+            raise ValueError(f"a must be a square capacity matrix, got shape {arr.shape}")
+        r, c = np.nonzero(arr)
+        return cls(arr.shape[0], source, sink, r, c, native(arr[r, c]))
+
+
+def _node_ids(name: str, a: np.ndarray, n: int) -> np.ndarray:
+    try:
+        return check_index_array(name, a, n, "n")
+    except ValueError as exc:
+        bad = int(a.min()) if a.size and a.min() < 0 else int(a.max())
+        raise ValueError(f"{name} holds node id {bad}, out of range 0..{n - 1}") from exc
