@@ -46,8 +46,8 @@ class FlowNetwork:
                              f"{t.shape}, {h.shape} and {c.shape}")
         self.tails = np.ascontiguousarray(_node_ids("tails", t, self.n), dtype=np.int64)
         self.heads = np.ascontiguousarray(_node_ids("heads", h, self.n), dtype=np.int64)
-        if c.size == 0:
-            c = c.astype(np.int64)
+        if c.size == 0 and c.dtype.kind not in "iuf":
+            c = c.astype(np.int64)  # an empty list: integer capacities
         self.capacities = check_weights("capacities", c, len(c), nonnegative=True)
         self._residual: tuple[np.ndarray, ...] | None = None
 
