@@ -12,6 +12,7 @@ import scipy.sparse as sp
 from scipy.optimize import linear_sum_assignment as scipy_lsa
 from scipy.sparse.csgraph import maximum_bipartite_matching as scipy_mbm
 
+import matchflow
 from matchflow.cli import main
 
 POWER = str(resources.files("matchflow") / "data" / "power.mtx.gz")
@@ -92,8 +93,11 @@ def test_assign_npy_and_csv(capsys, tmp_path):
                         "--out", str(tmp_path / "a.txt"))
     r, k = scipy_lsa(c, maximize=True)
     assert code == 0 and json.loads(out)["cost"] == c[r, k].sum()
-    pairs = np.loadtxt(tmp_path / "a.txt", dtype=int)
-    assert pairs.shape == (30, 2) and c[pairs[:, 0], pairs[:, 1]].sum() == c[r, k].sum()
+    from matchflow import io
+
+    rm = io.read(tmp_path / "a.txt")  # the matching file, 1-based like match --out
+    assert rm.shape == (30,) and c[np.arange(30), rm].sum() == c[r, k].sum()
+    assert (tmp_path / "a.txt").read_text().splitlines()[0] == "%%MatchFlow matching"
 
 
 def test_assign_infeasible_is_a_clear_error(capsys, tmp_path):
@@ -107,3 +111,88 @@ def test_demo_quick_runs_and_verifies(capsys):
     code, out, _ = _run(capsys, "demo", "--quick", "--backend", "cpu")
     assert code == 0
     assert "All results verified" in out and "power" in out
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    out, _ = capsys.readouterr()
+    assert e.value.code == 0 and out.strip() == f"matchflow {matchflow.__version__}"
+
+
+@pytest.mark.parametrize("base", ["1", "0"])
+def test_match_and_assign_out_read_back_with_one_convention(capsys, tmp_path, base):
+    """Both --out files are matching files (1-based unless --out-index-base 0), read back by io.read."""
+    from matchflow import io
+
+    m_out, a_out = tmp_path / "m.txt", tmp_path / "a.out"
+    code, out, err = _run(capsys, "match", POWER, "--backend", "cpu", "--json", "-q", "--out", str(m_out),
+                          "--out-index-base", base)
+    assert code == 0, err
+    d = json.loads(out)
+    rm = io.read(m_out)  # before: .txt was taken for an edge list
+    assert isinstance(rm, np.ndarray) and int((rm >= 0).sum()) == d["cardinality"] == 4366
+    assert d["written_index_base"] == int(base)
+    a = sp.csr_array(scipy.io.mmread(POWER))
+    assert np.all(a[np.flatnonzero(rm >= 0), rm[rm >= 0]] != 0)
+    c = np.random.default_rng(7).integers(0, 9, size=(5, 7))
+    np.save(tmp_path / "c.npy", c)
+    code, out, err = _run(capsys, "assign", str(tmp_path / "c.npy"), "--backend", "cpu", "--json", "-q",
+                          "--out", str(a_out), "--out-index-base", base)
+    assert code == 0, err
+    rm = io.read_matching(a_out, as_result=True)
+    assert rm.shape == (5, 7) and c[np.arange(5), rm.row_match].sum() == json.loads(out)["cost"]
+    first = m_out.read_text().splitlines()[0]
+    assert first == a_out.read_text().splitlines()[0] == "%%MatchFlow matching" + (" 0-based" if base == "0" else "")
+
+
+def test_times_separate_solve_from_startup(capsys, tmp_path):
+    np.save(tmp_path / "c.npy", np.arange(16).reshape(4, 4) % 5)
+    code, out, _ = _run(capsys, "assign", str(tmp_path / "c.npy"), "--backend", "cpu", "--json", "-q")
+    d = json.loads(out)
+    assert code == 0 and {"seconds", "startup", "seconds_read", "seconds_verify", "total"} <= set(d)
+    assert d["total"] >= d["seconds"] + d["startup"] + d["seconds_read"] + d["seconds_verify"] >= 0
+    code, out, _ = _run(capsys, "match", POWER, "--backend", "cpu", "-q")
+    assert code == 0 and "s solve  (start-up" in out and "total" in out
+
+
+@pytest.mark.parametrize("dtype", [">i8", ">i4", ">i2", ">u2", ">f8"])
+def test_assign_big_endian_npy(capsys, tmp_path, dtype):
+    c = np.array([[4, 1, 3], [2, 0, 5], [3, 2, 2]], dtype=dtype)
+    np.save(tmp_path / "be.npy", c)
+    code, out, err = _run(capsys, "assign", str(tmp_path / "be.npy"), "--backend", "cpu", "--json", "-q")
+    assert code == 0, err  # before: a numba TypingError traceback
+    assert json.loads(out)["cost"] == 5
+
+
+def test_match_edge_list_index_base(capsys, tmp_path):
+    p = tmp_path / "tri.txt"
+    p.write_text("1 2\n2 3\n3 1\n")
+    code, out, _ = _run(capsys, "match", str(p), "--backend", "cpu", "--json", "-q")
+    d = json.loads(out)
+    assert code == 0 and d["shape"] == [3, 3] and d["deficiency"] == 0  # before: 4 x 4, deficiency 1
+    code, out, _ = _run(capsys, "match", str(p), "--backend", "cpu", "--json", "-q", "--index-base", "0")
+    assert json.loads(out)["shape"] == [4, 4] and json.loads(out)["deficiency"] == 1
+    with pytest.raises(SystemExit):
+        main(["match", str(p), "--index-base", "2"])
+    assert "must be auto, 0 or 1, got '2'" in capsys.readouterr().err
+
+
+def test_match_metis_graph(capsys, tmp_path):
+    p = tmp_path / "c4.graph"
+    p.write_text("4 4\n2 4\n1 3\n2 4\n1 3\n")
+    code, out, err = _run(capsys, "match", str(p), "--backend", "cpu", "--json", "-q")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["cardinality"] == 4 and d["certificate"]["maximum"]
+
+
+def test_method_help_comes_from_the_method_tables(capsys):
+    from matchflow.assignment._api import METHODS as A
+    from matchflow.matching._api import METHODS as M
+
+    for cmd, methods in (("match", M), ("assign", A)):
+        with pytest.raises(SystemExit):
+            main([cmd, "--help"])
+        out = " ".join(capsys.readouterr().out.split())
+        assert "one of: " + ", ".join(methods) in out
