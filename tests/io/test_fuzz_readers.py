@@ -145,6 +145,39 @@ def test_huge_and_bad_numbers_in_every_header_field(seeds, tmp_path, seed_name):
             _check_read(data[:i] + new + data[j:], fmt, tmp_path, f"{seed_name}_{t}_{k}")
 
 
+@pytest.mark.parametrize("suffix", [".csv", ".txt", ".mtx", ".npy"])
+def test_mutated_cost_matrices_read_or_raise_format_error(seeds, tmp_path, suffix):
+    import io
+
+    rng = np.random.default_rng(4242 + len(suffix) * 7 + ord(suffix[1]))
+    c = rng.integers(-50, 50, size=(6, 5))
+    if suffix == ".npy":
+        buf = io.BytesIO()
+        np.save(buf, c.astype(">f8") if rng.random() < 0.5 else c)
+        data = buf.getvalue()
+    elif suffix == ".mtx":
+        data = seeds["mtx"]
+    else:
+        sep = "," if suffix == ".csv" else " "
+        data = ("# costs\n" + "\n".join(sep.join(map(str, row)) for row in c / 4) + "\n").encode()
+    mio.read_cost_matrix(_put(tmp_path, "seed" + suffix, data))
+    for k in range(150):
+        m = _mutate(data, rng)
+        p = _put(tmp_path, f"f{k}{suffix}" + (".gz" if m[:2] == b"\x1f\x8b" and suffix != ".npy" else ""), m)
+        try:
+            mio.read_cost_matrix(p)
+        except FormatError as exc:
+            assert str(p) in str(exc) and str(exc).startswith("cannot read a cost matrix from ")
+        except Exception as exc:  # noqa: BLE001 - the point of the test
+            raise AssertionError(f"read_cost_matrix raised {type(exc).__name__}: {exc} on {m[:300]!r}") from exc
+
+
+def _put(tmp_path, name: str, data: bytes):
+    p = tmp_path / name
+    p.write_bytes(data)
+    return p
+
+
 def pyio_bytes(data: bytes):
     import io
 

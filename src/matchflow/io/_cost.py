@@ -52,7 +52,11 @@ def read_cost_matrix(path: str | os.PathLike[str], *, max_entries: int | None = 
     elif base.endswith(_MTX):
         a = _read_mtx(p, max_entries)
     elif base.endswith(_TEXT):
-        a = _read_text(read_source(p))
+        try:
+            src = read_source(p)
+        except FormatError as exc:  # corrupt compressed data
+            raise FormatError(exc.path, exc.line, exc.what, context=_CTX) from exc
+        a = _read_text(src)
     else:
         raise _error(str(p), None, "unknown extension; expected .npy, .csv, .txt, .tsv, .dat or .mtx "
                                    "(text and Matrix Market optionally .gz, .bz2 or .xz)")
@@ -77,8 +81,8 @@ def _read_npy(p: Path) -> np.ndarray:
         return np.load(p, allow_pickle=False)
     except FormatError:
         raise
-    except (ValueError, OSError, EOFError, TypeError) as exc:
-        raise _error(str(p), None, f"not a valid .npy file ({exc})") from exc
+    except Exception as exc:  # NumPy's header parser raises ValueError, SyntaxError, TokenError, ...
+        raise _error(str(p), None, f"not a valid .npy file ({type(exc).__name__}: {exc})") from exc
 
 
 def _read_mtx(p: Path, max_entries: int | None) -> np.ndarray:
