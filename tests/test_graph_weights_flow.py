@@ -163,3 +163,22 @@ def test_flow_network_validation(args, err, msg):
         FlowNetwork.from_dense(np.ones((2, 3)), 0, 1)
     with pytest.raises(TypeError, match=r"a must be a scipy.sparse matrix or array, got list"):
         FlowNetwork.from_scipy([[0, 1], [0, 0]], 0, 1)
+
+
+def test_round_trips_through_scipy_keep_arrays_and_dtypes():
+    rng = np.random.default_rng(11)
+    r, c = rng.integers(0, 6, 25), rng.integers(0, 4, 25)
+    g = BipartiteGraph.from_edges(r, c, shape=(6, 4), weights=rng.integers(-9, 9, 25).astype(np.int16))
+    for fmt in ("csr", "csc"):
+        h = as_bipartite(g.to_scipy(fmt), weighted=True, explicit_zeros=True)
+        assert np.array_equal(h.row_ptr, g.row_ptr) and np.array_equal(h.col_ind, g.col_ind)
+        assert h.weights.dtype == np.int16 and np.array_equal(h.weights, g.weights)
+    u, v = rng.integers(0, 7, 30), rng.integers(0, 7, 30)
+    gg = Graph.from_edges(u, v, weights=rng.random(30).astype(np.float32), n=7)
+    back = as_graph(gg.to_scipy())
+    assert back.weights.dtype == np.float32 and np.array_equal(back.indptr, gg.indptr)
+    assert np.array_equal(back.indices, gg.indices) and np.array_equal(back.weights, gg.weights)
+    net = FlowNetwork(5, 0, 4, [0, 0, 1, 2, 3, 3], [1, 1, 2, 3, 4, 3], np.array([2, 3, 4, 5, 6, 7], np.uint32))
+    again = FlowNetwork.from_scipy(net.to_scipy(), 0, 4)  # parallel arcs summed, the self-loop dropped
+    assert again.m == 4 and again.capacities.dtype == np.uint32
+    assert np.array_equal(again.to_scipy().toarray(), net.to_scipy().toarray())

@@ -7,6 +7,7 @@ import gzip
 import lzma
 import os
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, Union
 
@@ -102,12 +103,13 @@ class Source:
             raise self.error(line, f"{what} {value} does not fit in a 64-bit integer")
         return value
 
-    def check_size(self, line: int, what: str, value: int, records: int, records_name: str,
+    def check_size(self, line: int | Callable[[], int], what: str, value: int, records: int, records_name: str,
                    max_vertices: int | None, hint: str = "pass max_vertices= to allow it") -> None:
-        """Refuse a vertex count ``value`` far beyond what ``records`` records need (see SIZE_FLOOR)."""
+        """Refuse a vertex count ``value`` far beyond what ``records`` records need (see SIZE_FLOOR).
+        ``line`` may be a callable, evaluated on the error path only."""
         limit = max(SIZE_FLOOR, SIZE_PER_RECORD * records) if max_vertices is None else int(max_vertices)
         if value > limit:
-            raise self.error(line, f"{what} is too large for the {records} {records_name} in the file: "
+            raise self.error(line() if callable(line) else line, f"{what} is too large for the {records} {records_name} in the file: "
                                    f"{value} vertices, at most {limit} ({hint})")
 
     def record_line(self, pos: int, line: int, index: int, comments: str = "%") -> int:

@@ -132,9 +132,9 @@ def read_edgelist(
         for name, a in (("u", u), ("v", v)):
             top = int(a.max()) + 1 if count else 0
             if count:
-                k = int(np.argmax(a))
-                src.check_size(src.record_line(0, 1, k, "#%"), f"vertex id {top - 1 + base} ({name})", top, count,
-                               "edges", max_vertices, "pass shape= or max_vertices= to allow it")
+                src.check_size(lambda a=a: src.record_line(0, 1, int(np.argmax(a)), "#%"),
+                               f"vertex id {top - 1 + base} ({name})", top, count, "edges", max_vertices,
+                               "pass shape= or max_vertices= to allow it")
             sizes.append(top)
         shape = tuple(sizes) if bipartite else (max(sizes),) * 2
     it = index_dtype(*shape)
