@@ -24,7 +24,8 @@ rigorous bound ``cost - optimum <= gap_bound = sum(assigned h + e) + sum(delta) 
 ``tol = (n + 4) * sum_i (e[i, col(i)] + e[i, j_i]) + (n_rows + n_cols + 8) * 2**-1068`` (``j_i``: the row's minimising column): the
 rounding of the arithmetic a solver does on the entries the assignment and the duals use
 (``n`` additions per dual),
-never the largest entry of the matrix. A tampered assignment or dual that moves the cost by
+never the largest entry of the matrix (rounding errors flow between rows through shared
+duals, so the test is on the whole assignment, not row by row). A tampered assignment or dual that moves the cost by
 more than that rounding is rejected.
 """
 
