@@ -246,7 +246,7 @@ def test_internal_certificate_catches_a_wrong_solver(monkeypatch):
     monkeypatch.setattr(_cpu_hungarian, "hungarian_solve", wrong)
     cf = np.array([[1.0, 5.0, 9.0], [4.0, 2.0, 8.0], [7.0, 6.0, 3.0]])
     res = matchflow.assignment(cf, method="hungarian", backend="cpu")
-    assert res.cost == 6.0 and res.stats["resolved_by_jv"] == "hungarian" and verify_assignment(cf, res).optimal
+    assert res.cost == 6.0 and res.stats["resolved_by"] == "jv (after hungarian)" and verify_assignment(cf, res).optimal
     with pytest.warns(RuntimeWarning, match="no valid integer certificate"):
         res = matchflow.assignment(cf.astype(int), method="hungarian", backend="cpu")
     assert res.cost == 6 and verify_assignment(cf.astype(int), res).optimal

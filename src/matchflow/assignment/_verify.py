@@ -25,7 +25,12 @@ rigorous bound ``cost - optimum <= gap_bound = sum(assigned h + e) + sum(delta) 
 rounding of the arithmetic a solver does on the entries the assignment and the duals use
 (``n`` additions per dual),
 never the largest entry of the matrix (rounding errors flow between rows through shared
-duals, so the test is on the whole assignment, not row by row). A tampered assignment or dual that moves the cost by
+duals, so the test is on the whole assignment, not row by row). Square duals are first
+centred along their one free direction ``(u + t, v - t)``, so a common offset (a solver's
+prices near a big-M) cannot widen the tolerance. Duals far larger than the entries they
+price still widen it to their own rounding (``gap_bound`` stays rigorous);
+``tol_entries`` reports the tolerance of the entries alone, and ``assignment()`` re-solves
+with JV whenever an answer passes only thanks to large duals. A tampered assignment or dual that moves the cost by
 more than that rounding is rejected.
 """
 
@@ -40,7 +45,7 @@ import numpy as np
 from .._results import AssignmentResult
 
 __all__ = ["verify_assignment", "AssignmentCertificate", "min_reduced_cost", "float_gap_bound", "square_certificate",
-           "total_cost"]
+           "total_cost", "exact_difference", "centre_duals"]
 
 
 @dataclass
@@ -56,6 +61,7 @@ class AssignmentCertificate:
     max_assigned_slack: float | int | None = None
     tol: float = 0.0
     gap_bound: float | int | None = None  # rigorous bound on cost - optimum (floats: see module doc)
+    tol_entries: float | int | None = None  # floats: the tolerance of the entries alone (no dual magnitudes)
     problems: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
@@ -87,10 +93,11 @@ _ERR_ABS = 2.0**-1073
 
 
 @numba.njit(cache=True)
-def _float_bound_kernel(C, sign, col_of_row, u, v, delta, slack_up, err_used):
+def _float_bound_kernel(C, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries):
     """Per row i: ``delta[i]`` = max(0, -min_j lower(reduced cost)) over allowed entries,
     ``slack_up[i]`` = upper bound of the assigned pair's reduced cost (0 if unassigned),
-    ``err_used[i]`` = e at the assigned pair + e at the row's minimising entry.
+    ``err_used[i]`` = e at the assigned pair + e at the row's minimising entry;
+    ``err_entries[i]``: the same without the duals' magnitudes (the entries' own rounding).
     Returns (min lower bound, its i, its j)."""
     nr, nc = C.shape
     gmin = np.inf
@@ -117,8 +124,10 @@ def _float_bound_kernel(C, sign, col_of_row, u, v, delta, slack_up, err_used):
             if j == ja:
                 slack_up[i] = h + e
                 err_used[i] += e
+                err_entries[i] += _ERR_REL * abs(c) + _ERR_ABS
         if jbest >= 0:
             err_used[i] += ebest
+            err_entries[i] += _ERR_REL * abs(sign * C[i, jbest]) + _ERR_ABS
             if best < 0:
                 delta[i] = -best
             else:
@@ -156,9 +165,10 @@ def float_gap_bound(a: np.ndarray, sign: int, r: np.ndarray, c: np.ndarray, u: n
     delta = np.zeros(nr)
     slack = np.zeros(nr)
     err = np.zeros(nr)
+    err_c = np.zeros(nr)
     with np.errstate(all="ignore"):
         mlb, mi, mj = _float_bound_kernel(np.ascontiguousarray(a, dtype=np.float64), float(sign), col_of_row,
-                                          u, v, delta, slack, err)
+                                          u, v, delta, slack, err, err_c)
     row_used = col_of_row >= 0
     col_used = np.zeros(nc, dtype=bool)
     col_used[c] = True
@@ -179,6 +189,9 @@ def float_gap_bound(a: np.ndarray, sign: int, r: np.ndarray, c: np.ndarray, u: n
     # + a few subnormal ulps per term for the upward roundings of the sums above
     tol = _up((max(nr, nc) + 4) * _sum_up(err[row_used].tolist()) + (nr + nc + 8) * 2.0**-1068)
     max_slack = float(slack[row_used].max()) if row_used.any() else 0.0
+    # the stricter tolerance of the entries alone (duals' magnitudes excluded): assignment() asks
+    # a second solver when an answer only passes thanks to large duals
+    parts["tol_entries"] = _up((max(nr, nc) + 4) * _sum_up(err_c[row_used].tolist()) + (nr + nc + 8) * 2.0**-1068)
     return gap, tol, (float(mlb) if mi >= 0 else None), (int(mi), int(mj)), max_slack, parts
 
 
@@ -306,6 +319,7 @@ def verify_assignment(
             cert.optimal = False
             cert.problems = ["non-finite dual (NaN or inf) in u or v"]
             return _finish(cert, raise_on_error)
+        u_f, v_f = centre_duals(u_f, v_f)
         return _finish(_float_optimality(cert, a, sign, r, c, u_f, v_f), raise_on_error)
     primal = sign * total
     uu = [int(t) for t in u.tolist()]
@@ -348,6 +362,20 @@ def verify_assignment(
     return _finish(cert, raise_on_error)
 
 
+def centre_duals(u: np.ndarray, v: np.ndarray):
+    """Square duals have one free direction ``(u - t, v + t)``: centre it, so that duals
+    inflated by a common offset cannot widen the tolerance (their rounding stays visible).
+    Rectangular duals are pinned by the sign conditions and returned unchanged."""
+    if u.size != v.size or not u.size:
+        return u, v
+    t = 0.5 * (0.5 * (float(u.max()) + float(u.min())) - 0.5 * (float(v.max()) + float(v.min())))
+    with np.errstate(all="ignore"):
+        u_t, v_t = u - t, v + t
+    if np.isfinite(u_t).all() and np.isfinite(v_t).all():
+        return u_t, v_t
+    return u, v
+
+
 def _float_optimality(cert: AssignmentCertificate, a: np.ndarray, sign: int, r: np.ndarray, c: np.ndarray,
                       u: np.ndarray, v: np.ndarray) -> AssignmentCertificate:
     """Float duals: the rigorous gap bound of :func:`float_gap_bound` against its tolerance."""
@@ -364,6 +392,7 @@ def _float_optimality(cert: AssignmentCertificate, a: np.ndarray, sign: int, r: 
     cert.gap_bound = gap_bound
     cert.min_reduced_cost = mlb
     cert.max_assigned_slack = max_slack
+    cert.tol_entries = parts["tol_entries"]
     opt: list[str] = []
     if not gap_bound <= tol:
         if parts["dual_infeasibility"] > tol / 2 and mlb is not None and mlb < 0:
@@ -394,6 +423,19 @@ def square_certificate(C: np.ndarray, x: np.ndarray, u: np.ndarray, v: np.ndarra
     if not np.array_equal(C[np.arange(n), x], u64 + v64[x]):
         return False
     return min_reduced_cost(C, 1, u64, v64)[0] >= 0
+
+
+def exact_difference(a: np.ndarray, maximize: bool, first, second) -> int:
+    """Sign of ``total(first) - total(second)`` of the minimisation problem, exactly
+    (``math.fsum`` rounds the exact sum of the float entries once: the sign is exact)."""
+    ra, ca = first
+    rb, cb = second
+    sg = -1.0 if maximize else 1.0
+    try:
+        d = math.fsum([sg * float(t) for t in a[ra, ca].tolist()] + [-sg * float(t) for t in a[rb, cb].tolist()])
+    except (OverflowError, ValueError):
+        return 0
+    return (d > 0) - (d < 0)
 
 
 def total_cost(a: np.ndarray, r: np.ndarray, c: np.ndarray):
