@@ -29,7 +29,7 @@ duals, so the test is on the whole assignment, not row by row). Square duals are
 centred along their one free direction ``(u + t, v - t)``, so a common offset (a solver's
 prices near a big-M) cannot widen the tolerance. Duals far larger than the entries they
 price still widen it to their own rounding (``gap_bound`` stays rigorous);
-``tol_entries`` reports the tolerance of the entries alone, and ``assignment()`` re-solves
+``tol_entries`` reports the tolerance of the assigned entries alone, and ``assignment()`` re-solves
 with JV whenever an answer passes only thanks to large duals. A tampered assignment or dual that moves the cost by
 more than that rounding is rejected.
 """
@@ -97,7 +97,7 @@ def _float_bound_kernel(C, sign, col_of_row, u, v, delta, slack_up, err_used, er
     """Per row i: ``delta[i]`` = max(0, -min_j lower(reduced cost)) over allowed entries,
     ``slack_up[i]`` = upper bound of the assigned pair's reduced cost (0 if unassigned),
     ``err_used[i]`` = e at the assigned pair + e at the row's minimising entry;
-    ``err_entries[i]``: the same without the duals' magnitudes (the entries' own rounding).
+    ``err_entries[i]``: the rounding of the assigned entry alone (no dual magnitudes).
     Returns (min lower bound, its i, its j)."""
     nr, nc = C.shape
     gmin = np.inf
@@ -127,7 +127,6 @@ def _float_bound_kernel(C, sign, col_of_row, u, v, delta, slack_up, err_used, er
                 err_entries[i] += _ERR_REL * abs(c) + _ERR_ABS
         if jbest >= 0:
             err_used[i] += ebest
-            err_entries[i] += _ERR_REL * abs(sign * C[i, jbest]) + _ERR_ABS
             if best < 0:
                 delta[i] = -best
             else:
@@ -189,7 +188,7 @@ def float_gap_bound(a: np.ndarray, sign: int, r: np.ndarray, c: np.ndarray, u: n
     # + a few subnormal ulps per term for the upward roundings of the sums above
     tol = _up((max(nr, nc) + 4) * _sum_up(err[row_used].tolist()) + (nr + nc + 8) * 2.0**-1068)
     max_slack = float(slack[row_used].max()) if row_used.any() else 0.0
-    # the stricter tolerance of the entries alone (duals' magnitudes excluded): assignment() asks
+    # the stricter tolerance of the assigned entries alone (no dual magnitudes): assignment() asks
     # a second solver when an answer only passes thanks to large duals
     parts["tol_entries"] = _up((max(nr, nc) + 4) * _sum_up(err_c[row_used].tolist()) + (nr + nc + 8) * 2.0**-1068)
     return gap, tol, (float(mlb) if mi >= 0 else None), (int(mi), int(mj)), max_slack, parts
