@@ -37,6 +37,7 @@ more than that rounding is rejected.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 
 import numba
@@ -250,7 +251,7 @@ def verify_assignment(
     *,
     maximize: bool | None = None,
     raise_on_error: bool = True,
-    rtol: float = 1e-9,
+    rtol: float | None = None,
 ) -> AssignmentCertificate:
     """Check that an assignment is valid and, given duals, optimal (see the module docstring).
 
@@ -258,7 +259,12 @@ def verify_assignment(
     ``v`` and ``maximize`` come from it unless given). ``maximize=None`` means "as in the
     result", else False. Raises ``ValueError`` listing the problems when
     ``raise_on_error`` is true; otherwise returns the certificate with ``problems`` filled.
+    ``rtol`` is deprecated and ignored (the float tolerance is derived, module docstring).
     """
+    if rtol is not None:
+        warnings.warn("verify_assignment(rtol=...) has no effect: the float tolerance follows from the "
+                      "arithmetic of the entries used (see matchflow.assignment._verify)", DeprecationWarning,
+                      stacklevel=2)
     from ._prepare import as_cost_matrix
 
     if isinstance(row_ind, AssignmentResult):
