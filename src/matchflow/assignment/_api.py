@@ -22,7 +22,7 @@ from .._backend import gpu_reason, resolve_backend
 from .._results import AssignmentResult
 from .._validation import check_bool, check_choice, check_int, check_options, check_real
 from ._prepare import InfeasibleError, Prepared, as_cost_matrix, prepare  # noqa: F401
-from ._verify import centre_duals, exact_difference, square_certificate, total_cost, verify_assignment
+from ._verify import centre_duals, certify, exact_difference, square_certificate, total_cost
 
 __all__ = ["assignment", "linear_sum_assignment", "read_cost_matrix", "METHODS"]
 
@@ -273,7 +273,7 @@ def _float_certificate(a: np.ndarray, maximize: bool, prep: Prepared, x, u, v):
         if np.isfinite(uu).all() and np.isfinite(vv).all():
             uu, vv = centre_duals(uu, vv)
             polish_duals_kernel(am, col_of_row, uu, vv, a.shape[0] <= a.shape[1])
-        cert = verify_assignment(a_s, r, c, uu, vv, maximize=maximize, raise_on_error=False)
+        cert = certify(a_s, r, c, uu, vv, maximize, False)
         if prep.scale != 1.0:
             uu, vv = uu / prep.scale, vv / prep.scale
     return cert, uu, vv

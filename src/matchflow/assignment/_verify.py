@@ -46,7 +46,7 @@ import numpy as np
 from .._results import AssignmentResult
 
 __all__ = ["verify_assignment", "AssignmentCertificate", "min_reduced_cost", "float_gap_bound", "square_certificate",
-           "total_cost", "exact_difference", "centre_duals"]
+           "total_cost", "exact_difference", "centre_duals", "certify"]
 
 
 @dataclass
@@ -145,6 +145,11 @@ def _up(t: float) -> float:
     return float(np.nextafter(t, np.inf)) if t > 0 else 0.0
 
 
+def _ups(t: np.ndarray) -> list:
+    """Each non-negative float rounded up by one ulp (covers the rounding that produced it)."""
+    return np.where(t > 0, np.nextafter(t, np.inf), 0.0).tolist()
+
+
 def _sum_up(terms: list) -> float:
     """An upper bound of a sum of non-negative floats (inf on overflow)."""
     try:
@@ -172,17 +177,15 @@ def float_gap_bound(a: np.ndarray, sign: int, r: np.ndarray, c: np.ndarray, u: n
     row_used = col_of_row >= 0
     col_used = np.zeros(nc, dtype=bool)
     col_used[c] = True
-    terms_slack = [_up(max(t, 0.0)) for t in slack[row_used].tolist()]
-    terms_delta = [_up(t) for t in delta.tolist()]
-    terms_sign = []
-    if nr > nc:  # rows are the "<= 1" side: u' = min(u - delta, 0) (delta counted here)
-        terms_delta = []
-        for i in range(nr):
-            ui, di = float(u[i]), float(delta[i])
-            terms_sign.append(_up(max(di, ui)) if row_used[i] else _up(max(di - ui, 0.0)))
-    if nr < nc:  # columns are the "<= 1" side: v' = min(v, 0)
-        for j in range(nc):
-            terms_sign.append(_up(max(v[j], 0.0)) if col_used[j] else _up(max(-v[j], 0.0)))
+    terms_slack = _ups(np.maximum(slack[row_used], 0.0))
+    terms_delta = _ups(delta)
+    terms_sign: list = []
+    with np.errstate(all="ignore"):
+        if nr > nc:  # rows are the "<= 1" side: u' = min(u - delta, 0) (delta counted here)
+            terms_delta = []
+            terms_sign = _ups(np.where(row_used, np.maximum(delta, u), np.maximum(delta - u, 0.0)))
+        if nr < nc:  # columns are the "<= 1" side: v' = min(v, 0)
+            terms_sign = _ups(np.where(col_used, np.maximum(v, 0.0), np.maximum(-v, 0.0)))
     parts = {"dual_infeasibility": _sum_up(terms_delta), "assigned_slack": _sum_up(terms_slack),
              "sign_conditions": _sum_up(terms_sign)}
     gap = _sum_up(list(parts.values()))
@@ -277,7 +280,12 @@ def verify_assignment(
     if col_ind is None:
         raise TypeError("verify_assignment needs col_ind (or an AssignmentResult as second argument)")
     maximize = bool(maximize)
-    a = as_cost_matrix(cost, maximize)
+    return certify(as_cost_matrix(cost, maximize), row_ind, col_ind, u, v, maximize, raise_on_error)
+
+
+def certify(a: np.ndarray, row_ind, col_ind, u, v, maximize: bool, raise_on_error: bool) -> AssignmentCertificate:
+    """:func:`verify_assignment` on a matrix already validated by ``as_cost_matrix`` (the
+    check ``assignment()`` runs on every answer)."""
     nr, nc = a.shape
     r = _as_index("row_ind", row_ind)
     c = _as_index("col_ind", col_ind)
