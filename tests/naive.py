@@ -42,3 +42,56 @@ def assignment_bruteforce(cost: np.ndarray, maximize: bool = False) -> float | N
     if n_r == 0:
         return 0.0
     return best
+
+
+def assignment_bruteforce_exact(cost: np.ndarray, maximize: bool = False):
+    """Exact optimum (a ``Fraction``; +inf entries forbidden) of a tiny (rectangular) assignment,
+    summing the float entries without rounding; None if infeasible."""
+    from fractions import Fraction
+
+    c = np.asarray(cost, dtype=float)
+    if c.shape[0] > c.shape[1]:
+        c = c.T
+    n_r, n_c = c.shape
+    if n_r == 0:
+        return Fraction(0)
+    best = None
+    for cols in itertools.permutations(range(n_c), n_r):
+        vals = [c[i, j] for i, j in enumerate(cols)]
+        if any(not np.isfinite(x) for x in vals):
+            continue
+        s = sum((Fraction(float(x)) for x in vals), Fraction(0))
+        if best is None or (s > best if maximize else s < best):
+            best = s
+    return best
+
+
+def exact_total(cost: np.ndarray, rows, cols):
+    """The exact (Fraction) total of the chosen entries."""
+    from fractions import Fraction
+
+    c = np.asarray(cost, dtype=float)
+    return sum((Fraction(float(c[i, j])) for i, j in zip(rows, cols)), Fraction(0))
+
+
+def assignment_limit_bruteforce(cost: np.ndarray, limit: float, maximize: bool = False) -> float:
+    """lap's ``cost_limit`` optimum of a tiny matrix: over all partial matchings, the sum of the
+    matched entries plus ``limit / 2`` per unmatched row and per unmatched column."""
+    c = np.asarray(cost, dtype=float)
+    n_r, n_c = c.shape
+    best = None
+
+    def rec(i: int, used: frozenset, acc: float, matched: int) -> None:
+        nonlocal best
+        if i == n_r:
+            total = acc + limit / 2 * ((n_r - matched) + (n_c - matched))
+            if best is None or (total > best if maximize else total < best):
+                best = total
+            return
+        rec(i + 1, used, acc, matched)
+        for j in range(n_c):
+            if j not in used and np.isfinite(c[i, j]):
+                rec(i + 1, used | {j}, acc + c[i, j], matched + 1)
+
+    rec(0, frozenset(), 0.0, 0)
+    return best

@@ -20,6 +20,7 @@ __all__ = [
     "check_options",
     "is_cupy_array",
     "is_torch_tensor",
+    "native_array",
     "to_host_array",
     "type_name",
 ]
@@ -108,3 +109,18 @@ def to_host_array(x: Any, name: str) -> np.ndarray:
         return np.asarray(x)
     except Exception as exc:
         raise TypeError(f"{name} cannot be converted to an array: {type_name(x)} ({exc})") from exc
+
+
+def native_array(a: np.ndarray, name: str) -> np.ndarray:
+    """``a`` in native byte order with a dtype the Numba kernels compile for.
+
+    Big-endian (or otherwise non-native) ``>i8``, ``>i4``, ``>i2``, ``>u2``, ``>f8``, ...
+    arrays are converted to the same kind and width in native order (one copy, exact);
+    bool, native integers and native floats are returned unchanged (no copy). Every
+    family's door calls this after :func:`to_host_array`. Non-numeric dtypes are left
+    to the caller's own type check (``name`` is kept for the callers' messages).
+    """
+    dt = a.dtype
+    if dt.kind in "biufc" and not dt.isnative:
+        return a.astype(dt.newbyteorder("="))
+    return a

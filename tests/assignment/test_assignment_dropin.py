@@ -126,3 +126,22 @@ def test_result_unpacks_like_scipy():
     c = np.array([[4, 1, 3], [2, 0, 5], [3, 2, 2]])
     row_ind, col_ind = matchflow.assignment(c)
     assert c[row_ind, col_ind].sum() == 5
+
+
+def test_scipy_keyword_names_and_positional_use():
+    """Issue 8: SciPy's parameter is ``cost_matrix``; positional use keeps working."""
+    c = np.array([[4, 1, 3], [2, 0, 5], [3, 2, 2]])
+    for args, kw in (((c,), {}), ((), {"cost_matrix": c}), ((c, True), {}), ((), {"cost_matrix": c, "maximize": True})):
+        r, k = matchflow.linear_sum_assignment(*args, **kw)
+        r0, k0 = scipy_lsa(*args, **kw)
+        assert r.dtype == r0.dtype and c[r, k].sum() == c[r0, k0].sum()
+    with pytest.raises(TypeError, match="unexpected keyword argument 'cost'"):
+        matchflow.linear_sum_assignment(cost=c)
+
+
+@pytest.mark.parametrize("dt", [">i8", ">i4", ">i2", ">u2", ">f8", ">f4"])
+def test_big_endian_like_scipy(dt):
+    c = np.array([[1, 2], [3, 4], [0, 9]]).astype(dt)
+    r, k = matchflow.linear_sum_assignment(c)
+    r0, k0 = scipy_lsa(c)
+    assert r.dtype == r0.dtype and c[r, k].sum() == c[r0, k0].sum()

@@ -147,3 +147,106 @@ def test_read_errors_name_the_file(tmp_path):
     np.save(tmp_path / "v.npy", np.arange(3))
     with pytest.raises(ValueError, match=r"v.npy: expected a 2-D matrix, got 1-D"):
         read_cost_matrix(tmp_path / "v.npy")
+
+
+# ---------------------------------------------------------------- soundness: tampered certificates
+
+def test_non_finite_duals_fail():
+    """Issue 13 item 2, verbatim: NaN duals certified a cost of 4 when the optimum is 2."""
+    nan = np.nan
+    cert = verify_assignment([[1, 2], [2, 1]], [0, 1], [1, 0], [nan, nan], [nan, nan], raise_on_error=False)
+    assert cert.valid and not cert.optimal and "non-finite dual" in cert.problems[0]
+    for bad in (np.inf, -np.inf, nan):
+        with pytest.raises(ValueError, match=r"non-finite dual \(NaN or inf\) in u or v"):
+            verify_assignment([[1.0, 2.0], [2.0, 1.0]], [0, 1], [0, 1], [1.0, bad], [0.0, 0.0])
+
+
+def test_float_tolerance_does_not_follow_the_largest_entry():
+    """Issue 8: a 1e16 entry used to give a tolerance of 1e7, hiding a gap of 1."""
+    c = np.array([[2, 1, 5, np.inf, 2, 1], [1, 1e16, 7, 0, np.inf, 7]])
+    res = matchflow.assignment(c)
+    cert = verify_assignment(c, res)
+    assert cert.optimal and cert.tol < 1e-12 and cert.gap_bound <= cert.tol
+    assert not verify_assignment(c, [0, 1], [1, 0], res.u, res.v, raise_on_error=False).optimal
+
+
+def _smallest_gap(c: np.ndarray) -> float:
+    """The smallest positive gap between two costs (floats: of a row, the entries its dual meets)."""
+    vals = np.unique(c[np.isfinite(c)])
+    return float(np.diff(vals).min()) if vals.size > 1 else 1.0
+
+
+def _tamper_cases():
+    rng = np.random.default_rng(1313)
+    for trial in range(80):
+        nr, nc = (int(t) for t in rng.integers(2, 7, size=2))
+        kind = trial % 4
+        if kind == 0:
+            c = rng.integers(0, 50, size=(nr, nc))
+        elif kind == 1:
+            c = rng.random((nr, nc))
+        elif kind == 2:
+            c = rng.random((nr, nc)) * 10.0 ** rng.integers(-8, 15, size=(nr, nc))
+        else:
+            c = rng.normal(size=(nr, nc)) * 1e6
+            c[rng.random((nr, nc)) < 0.25] = np.inf
+        yield trial, c, bool(trial % 3 == 0)
+
+
+def test_every_tampered_certificate_is_rejected():
+    """Swap two columns, nudge one dual by the smallest gap, NaN, inf: all rejected."""
+    rejected = {"swap": 0, "nudge": 0, "nan": 0, "inf": 0}
+    for trial, c, maximize in _tamper_cases():
+        try:
+            res = matchflow.assignment(c, maximize=maximize)
+        except ValueError:
+            continue
+        assert verify_assignment(c, res).optimal
+        r, k, u, v = res.row_ind, res.col_ind, np.asarray(res.u), np.asarray(res.v)
+        g = _smallest_gap(c)
+        # swap the columns of two assigned rows: rejected unless the swapped assignment is also optimal
+        k2 = k.copy()
+        k2[[0, 1]] = k2[[1, 0]]
+        sw = c[r, k2].sum()
+        worse = (sw < res.cost) if maximize else (sw > res.cost)
+        cert = verify_assignment(c, r, k2, u, v, maximize=maximize, raise_on_error=False)
+        if np.isfinite(c[r, k2]).all() and worse and abs(sw - res.cost) >= g / 2:
+            assert not cert.optimal, (trial, sw, res.cost)
+            rejected["swap"] += 1
+        # nudge one dual up by the smallest gap: that line's tight pair turns infeasible. Rejected
+        # whenever the gap exceeds the certificate's rounding tolerance (always for integers)
+        side_u = c.shape[0] <= c.shape[1]
+        d = (u if side_u else v).astype(c.dtype if c.dtype.kind == "i" else np.float64).copy()
+        d[0 if side_u else k[0]] += g if c.dtype.kind == "i" else type(d[0])(g)
+        uu, vv = (d, v) if side_u else (u, d)
+        if g > verify_assignment(c, res).tol:
+            assert not verify_assignment(c, r, k, uu, vv, maximize=maximize, raise_on_error=False).optimal, trial
+            rejected["nudge"] += 1
+        for bad, key in ((np.nan, "nan"), (np.inf, "inf")):
+            d = u.astype(np.float64).copy()
+            d[-1] = bad
+            assert not verify_assignment(c, r, k, d, v, maximize=maximize, raise_on_error=False).optimal
+            rejected[key] += 1
+    assert min(rejected.values()) >= 20 and rejected["nudge"] >= 60, rejected
+
+
+def test_internal_certificate_catches_a_wrong_solver(monkeypatch):
+    """assignment() checks every answer with the same sound check: a solver returning a
+    suboptimal assignment is re-solved (floats: JV; integers: the exact big-integer Hungarian)."""
+    from matchflow.assignment import _cpu_hungarian
+
+    good = _cpu_hungarian.hungarian_solve
+
+    def wrong(C):
+        x, u, v, st = good(C)
+        x = x.copy()
+        x[[0, 1]] = x[[1, 0]]
+        return x, u, v, st
+
+    monkeypatch.setattr(_cpu_hungarian, "hungarian_solve", wrong)
+    cf = np.array([[1.0, 5.0, 9.0], [4.0, 2.0, 8.0], [7.0, 6.0, 3.0]])
+    res = matchflow.assignment(cf, method="hungarian", backend="cpu")
+    assert res.cost == 6.0 and res.stats["resolved_by"] == "jv (after hungarian)" and verify_assignment(cf, res).optimal
+    with pytest.warns(RuntimeWarning, match="no valid integer certificate"):
+        res = matchflow.assignment(cf.astype(int), method="hungarian", backend="cpu")
+    assert res.cost == 6 and verify_assignment(cf.astype(int), res).optimal

@@ -22,6 +22,7 @@ from .._backend import gpu_reason, resolve_backend
 from .._results import AssignmentResult
 from .._validation import check_bool, check_choice, check_int, check_options, check_real
 from ._prepare import InfeasibleError, Prepared, as_cost_matrix, prepare  # noqa: F401
+from ._verify import centre_duals, certify, exact_difference, square_certificate, total_cost
 
 __all__ = ["assignment", "linear_sum_assignment", "read_cost_matrix", "METHODS"]
 
@@ -117,52 +118,21 @@ def _solve_gpu(prep: Prepared, options: dict):
     return (np.asarray(col4row, dtype=np.int64), np.asarray(u).astype(dt), np.asarray(v).astype(dt), dict(stats))
 
 
-def _square_certificate(C: np.ndarray, x: np.ndarray, u: np.ndarray, v: np.ndarray, rtol: float = 1e-9) -> bool:
-    """Duals of the prepared square problem: feasible and tight (exact for int64)."""
-    from ._verify import min_reduced_cost
-
-    n = C.shape[0]
-    if n == 0:
-        return True
-    if x.shape != (n,) or np.unique(x).size != n or x.min() < 0 or x.max() >= n:
-        return False
-    if C.dtype.kind == "i":
-        lim = 2**61
-        if max(abs(int(u.min())), abs(int(u.max())), abs(int(v.min())), abs(int(v.max()))) >= lim:
-            return False
-        u64, v64 = u.astype(np.int64), v.astype(np.int64)
-        if not np.array_equal(C[np.arange(n), x], u64 + v64[x]):
-            return False
-        return min_reduced_cost(C, 1, u64, v64)[0] >= 0
-    tol = rtol * max(float(C.max()), float(np.abs(u).max()), float(np.abs(v).max()))
-    if np.abs(C[np.arange(n), x] - u - v[x]).max() > tol:
-        return False
-    return min_reduced_cost(C, 1, u, v)[0] >= -tol
-
-
-def _total_cost(a: np.ndarray, r: np.ndarray, c: np.ndarray):
-    vals = a[r, c]
-    if a.dtype.kind in "biu":
-        if vals.size and (abs(int(vals.min())) + abs(int(vals.max()))) * max(1, vals.size) >= 2**63:
-            return sum(int(t) for t in vals.tolist())
-        return int(vals.astype(np.int64).sum()) if vals.size else 0
-    with np.errstate(over="ignore"):
-        return float(vals.sum()) if vals.size else 0.0
-
-
 def assignment(
     cost,
     *,
     maximize: bool = False,
     method: str = "auto",
     backend: str = "auto",
+    cost_limit: float | None = None,
+    extend_cost: bool | None = None,
     **options,
 ) -> AssignmentResult:
     """Optimal linear assignment of a dense (rectangular) cost matrix, with dual potentials.
 
     Parameters
     ----------
-    cost : array_like (n_rows, n_cols), bool / integer / float
+    cost : array_like (n_rows, n_cols), bool / integer / float (any byte order)
         ``+inf`` marks a forbidden pair (``-inf`` when ``maximize``), like SciPy.
     maximize : bool
         Maximise the total instead of minimising it.
@@ -170,8 +140,21 @@ def assignment(
         ``jv``: Jonker-Volgenant; ``hungarian``: O(n^3) Kuhn-Munkres with potentials;
         ``auction``: Bertsekas with eps-scaling and an exact JV cleanup; ``munkres``: the
         O(n^4) six-step reference of Lopes et al. (small n only); ``lopes``: GPU
-        Hungarian of Lopes et al.; ``auto``: :func:`_choose_method` (JV on the CPU).
+        Hungarian of Lopes et al.; ``auto``: :func:`_choose_method` (JV on the CPU; never
+        the auction).
     backend : {"auto", "cpu", "gpu"}
+    cost_limit : float, optional
+        lap/lapx semantics: a pair costing more than ``cost_limit`` is never worth it;
+        leaving one row and one column unassigned costs ``cost_limit`` (each side
+        ``cost_limit / 2``, lap's construction: the ``(n_rows + n_cols)``-square matrix
+        ``[[cost, L/2], [L/2, 0]]``, see :func:`._prepare.limit_extended`). Rows and columns
+        may stay unassigned; ``stats["limit_certificate"]`` holds the extended problem's
+        solution and duals (its ``verify()`` checks them). With ``maximize``: a row stays
+        unassigned rather than earn less than ``cost_limit``.
+    extend_cost : bool, optional
+        lapx's flag. ``None``/``True``: rectangular matrices are solved directly (our
+        rectangular support is lapx's ``extend_cost=True``); ``False``: a non-square
+        matrix raises ``ValueError`` as in lapx.
     **options
         ``jv``: ``arr_passes`` (int, default 2); ``auction``: ``theta`` (eps divisor,
         default 5), ``eps_final`` (floats only); ``lopes``: passed to the GPU module.
@@ -190,21 +173,39 @@ def assignment(
     -----
     Integers are solved exactly in int64 (rule in :mod:`matchflow.assignment._prepare`:
     overflow-free bound, else gcd reduction, else exact big-integer Hungarian; every
-    int64 solution is certified with exact duals). Floats are solved in float64; the
-    kernels compare exactly, and certificates use the relative tolerance
-    ``1e-9 * max(|cost|, |u|, |v|)``. Unlike SciPy (which converts to float64), integer
-    costs above 2**53 are therefore handled exactly.
+    int64 solution is certified with exact duals). Floats are solved in float64 on the
+    caller's costs (the preparation never rounds an entry: see :mod:`._prepare`) and the
+    answer is certified on the caller's matrix by :func:`matchflow.verify.verify_assignment`'s
+    rigorous gap bound (``stats["gap_bound"]``: ``cost - optimum <= gap_bound``); a method
+    whose answer is not proved within 64 times the rounding of the entries it uses (large
+    duals can widen ``verify_assignment``'s tolerance) is compared with
+    JV's, then the Hungarian's (exact comparison of the totals; the cheaper is kept, then the
+    better proved: ``stats["resolved_by"]``), and a warning says when the final answer
+    fails the certificate.
     """
     t0 = time.perf_counter()
     maximize = check_bool("maximize", maximize)
     if not isinstance(method, str) or method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     a = as_cost_matrix(cost, maximize)
+    if extend_cost is not None:
+        extend_cost = check_bool("extend_cost", extend_cost)
+        if not extend_cost and a.shape[0] != a.shape[1]:
+            raise ValueError(f"Square cost array expected, got shape {a.shape}; pass extend_cost=True "
+                             "(or leave it out) to solve a rectangular matrix")
+    if cost_limit is not None:
+        from ._prepare import limit_extended, limit_result
+
+        lim = check_real("cost_limit", cost_limit)
+        ext = limit_extended(a, lim, maximize)
+        res = assignment(ext, maximize=maximize, method=method, backend=backend, **options)
+        return limit_result(a, ext, res, maximize, lim, t0)
     method, be = _resolve(method, backend, a)
     opts = _check_method_options(method, options)
-    prep = prepare(a, maximize)
+    prep = exact_prep = prepare(a, maximize)
+    if be == "gpu" and not prep.is_int and not prep.stats.get("shift_exact", True):
+        prep = prepare(a, maximize, force_shift=True)  # the GPU Hungarian needs C >= 0
     stats: dict = {"n": prep.n}
-    x = u = v = None
     used = method
     if prep.bigint is not None:
         from ._cpu_hungarian import hungarian_bigint
@@ -216,45 +217,81 @@ def assignment(
         used, be = "hungarian-bigint", "cpu"
         stats.update(st)
     else:
-        if be == "gpu":
-            x, u, v, st = _solve_gpu(prep, opts)
-        else:
-            x, u, v, st = _solve_cpu(method, prep.C, opts)
+        x, u, v, st = _solve_gpu(prep, opts) if be == "gpu" else _solve_cpu(method, prep.C, opts)
         stats.update(st)
-        ok = _square_certificate(prep.C, x, u, v)
-        if not ok:
-            if prep.is_int:
-                # only possible through an overflow or a solver bug: redo exactly
-                from ._cpu_hungarian import hungarian_bigint
+        if prep.is_int and not square_certificate(prep.C, x, u, v):
+            # only possible through an overflow or a solver bug: redo exactly
+            from ._cpu_hungarian import hungarian_bigint
 
-                warnings.warn(f"method={method!r} on {be} returned no valid integer certificate; "
-                              "re-solving with the exact big-integer Hungarian", RuntimeWarning, stacklevel=2)
-                big = prep.bigint or [[int(t) for t in row] for row in prep.C.tolist()]
-                x, u, v, st = hungarian_bigint(big)
-                used, be = "hungarian-bigint", "cpu"
-                stats.update(st)
-            else:
-                warnings.warn(f"method={method!r} on {be}: float duals fail the 1e-9 relative tolerance",
-                              RuntimeWarning, stacklevel=2)
-                stats["certificate_warning"] = True
+            warnings.warn(f"method={method!r} on {be} returned no valid integer certificate; "
+                          "re-solving with the exact big-integer Hungarian", RuntimeWarning, stacklevel=2)
+            big = prep.bigint or [[int(t) for t in row] for row in prep.C.tolist()]
+            x, u, v, st = hungarian_bigint(big)
+            used, be = "hungarian-bigint", "cpu"
+            stats.update(st)
     row_ind, col_ind, uu, vv = prep.recover(x, u, v)
-    total = _total_cost(a, row_ind, col_ind)
+    if not prep.is_int:
+        cert, uu, vv = _float_certificate(a, maximize, prep, x, u, v)
+        for other in ("jv", "hungarian"):
+            if cert.optimal and cert.gap_bound <= 64.0 * cert.tol_entries:
+                break
+            if other == used:
+                continue
+            # not proved within 64x the rounding of the entries it uses: ask another solver (its
+            # duals grow from zero along paths), keep the exactly cheaper answer, then the proved one
+            x2, u2, v2, st2 = _solve_cpu(other, exact_prep.C, {})
+            r2, c2, _, _ = exact_prep.recover(x2, None, None)
+            cert2, uu2, vv2 = _float_certificate(a, maximize, exact_prep, x2, u2, v2)
+            d = exact_difference(a, maximize, (r2, c2), (row_ind, col_ind))
+            if d < 0 or (d == 0 and cert2.optimal and not cert.optimal):
+                stats.update(st2)
+                stats["resolved_by"] = f"{other} (after {used})"
+                used, be = other, "cpu"
+                row_ind, col_ind, uu, vv, cert = r2, c2, uu2, vv2, cert2
+        stats["gap_bound"] = cert.gap_bound
+        if not cert.optimal:
+            warnings.warn(f"method={used!r} on {be}: the float certificate's gap bound {cert.gap_bound} exceeds "
+                          f"its rounding tolerance {cert.tol}", RuntimeWarning, stacklevel=2)
+            stats["certificate_warning"] = True
+    total = total_cost(a, row_ind, col_ind)
     return AssignmentResult(row_ind=row_ind, col_ind=col_ind, cost=total, u=uu, v=vv, method=used, backend=be,
                             seconds=time.perf_counter() - t0, maximize=maximize, stats=stats)
 
 
-def linear_sum_assignment(cost, maximize=False) -> tuple[np.ndarray, np.ndarray]:
+def _float_certificate(a: np.ndarray, maximize: bool, prep: Prepared, x, u, v):
+    """Prove optimality on the caller's costs (times the exact power of two ``prep.scale``
+    when the magnitudes need it) with the same sound check as ``verify_assignment``, after
+    recomputing one side's duals from the other's there. Returns (certificate, u, v)."""
+    from ._prepare import polish_duals_kernel
+
+    r, c, uu, vv = prep.recover(x, u, v, scaled=True)
+    with np.errstate(all="ignore"):
+        a_s = a.astype(np.float64) * prep.scale if prep.scale != 1.0 else a.astype(np.float64, copy=False)
+        am = np.ascontiguousarray(-a_s if maximize else a_s)
+        col_of_row = np.full(a.shape[0], -1, dtype=np.int64)
+        col_of_row[r] = c
+        if np.isfinite(uu).all() and np.isfinite(vv).all():
+            uu, vv = centre_duals(uu, vv)
+            polish_duals_kernel(am, col_of_row, uu, vv, a.shape[0] <= a.shape[1])
+        cert = certify(a_s, r, c, uu, vv, maximize, False)
+        if prep.scale != 1.0:
+            uu, vv = uu / prep.scale, vv / prep.scale
+    return cert, uu, vv
+
+
+def linear_sum_assignment(cost_matrix, maximize=False) -> tuple[np.ndarray, np.ndarray]:
     """Drop-in replacement for ``scipy.optimize.linear_sum_assignment``.
 
-    Same arguments, same return ``(row_ind, col_ind)`` (int64, sorted by row; the smaller
-    side fully assigned), same errors ("expected a matrix (2-D array), got a 1 array",
-    "matrix contains invalid numeric entries", "cost matrix is infeasible", SciPy's
-    TypeError for non-real dtypes). ``maximize`` is read by truthiness like SciPy.
-    Integer costs are solved exactly (SciPy rounds them to float64); float ties may be
-    broken differently but the total is optimal.
+    Same arguments (``cost_matrix``, ``maximize``, by position or keyword), same return
+    ``(row_ind, col_ind)`` (int64, sorted by row; the smaller side fully assigned), same
+    errors ("expected a matrix (2-D array), got a 1 array", "matrix contains invalid
+    numeric entries", "cost matrix is infeasible", SciPy's TypeError for non-real dtypes).
+    ``maximize`` is read by truthiness like SciPy. Integer costs are solved exactly (SciPy
+    rounds them to float64); float ties may be broken differently but the total is optimal.
+    Non-native byte orders (``>i8``, ``>f8``, ...) are accepted like SciPy.
     """
     maximize = bool(maximize)
-    a = as_cost_matrix(cost, maximize)
+    a = as_cost_matrix(cost_matrix, maximize)
     if a.size == 0:
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
     res = assignment(a, maximize=maximize)

@@ -12,8 +12,15 @@ Exactness:
 * integers: costs are multiplied by ``n + 1`` (when int64 allows) and the last phase
   runs at ``eps = 1``, so ``n * eps < 1`` in the original units and the assignment is
   optimal (Bertsekas' theorem);
-* floats: the last phase runs at ``eps = max_cost * 1e-9 / n`` (``eps_final=`` option),
-  which leaves an eps-optimal assignment.
+* floats: the last phase runs at ``eps = range * 1e-9 / n`` (``eps_final=`` option), never
+  below ``2**-40 * n * (max |c| + range)`` (an epsilon under the prices' ulp cannot separate
+  bids: subnormal costs or ``eps_final=1e-30`` would bid forever), which leaves an
+  eps-optimal assignment.
+
+Termination: every bid raises a price by at least one ulp, the bids of all phases are
+bounded (``max_bids``; when exhausted the cleanup below finishes from the current
+prices), and each kernel call makes at most ``2**20`` bids, so Ctrl-C is seen between
+calls.
 
 In both cases a *cleanup* turns the prices into exact duals: ``v = -p`` (in original
 units), each assigned column's price is raised until its row sits on a minimum reduced
@@ -34,17 +41,25 @@ __all__ = ["auction_solve"]
 
 
 @numba.njit(cache=True)
-def _auction_phase_kernel(C, p, x, y, eps, stats):
-    """One epsilon phase from an empty assignment; returns the number of bids."""
-    n = C.shape[0]
-    free = np.empty(n, dtype=np.int64)
+def _auction_start_kernel(x, y, free):
+    """Empty assignment, every row free (the start of an epsilon phase); returns n."""
+    n = x.shape[0]
     for i in range(n):
         x[i] = -1
         y[i] = -1
         free[i] = n - 1 - i
-    nfree = n
+    return n
+
+
+@numba.njit(cache=True)
+def _auction_bids_kernel(C, p, x, y, eps, free, nfree, max_bids, stats):
+    """At most ``max_bids`` bids of the current phase; returns the free rows left (0: phase done).
+
+    Every bid raises its column's price by at least one ulp (``eps`` below a price's ulp
+    would otherwise leave ties unbroken forever), so each call ends."""
+    n = C.shape[0]
     bids = 0
-    while nfree > 0:
+    while nfree > 0 and bids < max_bids:
         nfree -= 1
         i = free[nfree]
         w1 = C[i, 0] + p[0]
@@ -62,7 +77,10 @@ def _auction_phase_kernel(C, p, x, y, eps, stats):
                     j2 = j1
                     w1 = w
                     j1 = j
-        p[j1] += (w2 - w1) + eps
+        old = p[j1]
+        p[j1] = old + ((w2 - w1) + eps)
+        if p[j1] <= old:
+            p[j1] = np.nextafter(np.float64(old), np.inf)  # floats only: integer eps >= 1
         k = y[j1]
         y[j1] = i
         x[i] = j1
@@ -72,17 +90,19 @@ def _auction_phase_kernel(C, p, x, y, eps, stats):
             nfree += 1
         bids += 1
     stats[1] += bids
-    stats[2] += 1
-    return bids
+    return nfree
 
 
 @numba.njit(cache=True)
 def _tighten_kernel(C, x, y, v, free):
     """Raise each assigned column's dual to its row's second-best reduced cost, then free
-    the rows not on a minimum reduced cost column. Returns the number of freed rows."""
+    the rows not on a minimum reduced cost column (and the rows the auction left free).
+    Returns the number of free rows."""
     n = C.shape[0]
     for i in range(n):
         j0 = x[i]
+        if j0 < 0:
+            continue
         first = True
         s2 = C[i, 0] - v[0]
         for j in range(n):
@@ -97,6 +117,10 @@ def _tighten_kernel(C, x, y, v, free):
     nfree = 0
     for i in range(n):
         j0 = x[i]
+        if j0 < 0:
+            free[nfree] = i
+            nfree += 1
+            continue
         r = C[i, j0] - v[j0]
         for j in range(n):
             if C[i, j] - v[j] < r:
@@ -108,8 +132,15 @@ def _tighten_kernel(C, x, y, v, free):
     return nfree
 
 
-def auction_solve(C: np.ndarray, theta: float = 5.0, eps_final: float | None = None):
-    """Solve the square LAP on ``C`` (int64 or float64). Returns (col4row, u, v, stats)."""
+_CHUNK = 1 << 20  # bids per kernel call: Python checks signals (Ctrl-C) between calls
+
+
+def auction_solve(C: np.ndarray, theta: float = 5.0, eps_final: float | None = None, max_bids: int | None = None):
+    """Solve the square LAP on ``C`` (int64 or float64). Returns (col4row, u, v, stats).
+
+    ``max_bids`` (default ``max(10**7, 50 n**2)``) bounds the bidding over all phases; when it
+    runs out the exact cleanup finishes from the current prices (``stats['bid_limit_hit']``).
+    """
     n = C.shape[0]
     x = np.full(n, -1, dtype=np.int64)
     y = np.full(n, -1, dtype=np.int64)
@@ -128,13 +159,25 @@ def auction_solve(C: np.ndarray, theta: float = 5.0, eps_final: float | None = N
     else:
         factor = 1
         Cs = C
-        scale = float(B) if B > 0 else 1.0
-        eps_end = float(eps_final) if eps_final is not None else scale * 1e-9 / n
+        mag = float(np.abs(C).max())
+        scale = float(C.max() - C.min()) or mag or 1.0
+        # epsilon below the prices' ulp cannot separate bids: floor it at 2**-40 of the magnitudes
+        floor = max(2.0**-40 * (mag + scale) * n, 2.0**-1060)
+        eps_end = max(float(eps_final) if eps_final is not None else scale * 1e-9 / n, floor)
         eps = max(eps_end, scale / max(theta, 2.0))
+    budget = max(10**7, 50 * n * n) if max_bids is None else int(max_bids)
     p = np.zeros(n, dtype=C.dtype)
+    free = np.empty(n, dtype=np.int64)
     phases = 0
-    while True:
-        _auction_phase_kernel(Cs, p, x, y, C.dtype.type(eps), st)
+    limit_hit = False
+    while not limit_hit:
+        nfree = _auction_start_kernel(x, y, free)
+        while nfree > 0:
+            if int(st[1]) >= budget:
+                limit_hit = True
+                break
+            nfree = _auction_bids_kernel(Cs, p, x, y, C.dtype.type(eps), free, nfree,
+                                         min(_CHUNK, budget - int(st[1])), st)
         phases += 1
         if eps <= eps_end:
             break
@@ -153,5 +196,5 @@ def auction_solve(C: np.ndarray, theta: float = 5.0, eps_final: float | None = N
         raise RuntimeError("auction cleanup found no augmenting path (internal error)")
     u = C[np.arange(n), x] - v[x]
     stats = {"augmentations": int(st2[0]), "iterations": bids, "dual_updates": phases,
-             "cleanup_rows": int(nfree), "cost_factor": int(factor)}
+             "cleanup_rows": int(nfree), "cost_factor": int(factor), "bid_limit_hit": limit_hit}
     return x, u, v, stats

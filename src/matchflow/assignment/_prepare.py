@@ -7,12 +7,14 @@ of dtype ``int64`` (integer and bool input) or ``float64`` (float input):
 
 1. ``maximize=True`` negates the matrix (the solvers always minimise);
 2. the global minimum of the allowed entries is subtracted (``C >= 0``; no row/column
-   reduction, so every method starts from the same matrix);
-3. float matrices whose range would overflow are scaled by an exact power of two;
+   reduction, so every method starts from the same matrix) -- for floats only when the
+   subtraction is exact for every entry (checked with TwoSum); otherwise floats keep the
+   caller's costs (``shift = 0``, negative entries allowed), since ``1e12 + 2e-5 == 1e12``
+   would turn distinct costs into ties;
+3. float matrices whose magnitudes would overflow are scaled by an exact power of two;
 4. forbidden entries (``+inf`` when minimising, ``-inf`` when maximising) become a big-M
-   value ``M = S + 1`` (integers) or ``M = 2 S + 1`` (floats), where ``S`` is an upper
-   bound on the cost of any full assignment over allowed entries (the smaller of the
-   sums of row maxima and of column maxima). Any assignment through a forbidden entry
+   value with ``M > n * b - (n - 1) * a`` for allowed entries in ``[a, b]`` (floats:
+   ``M = 2 (|b| + (n + 1)(b - a)) + 1`` with ``a <= 0 <= b``). Any assignment through a forbidden entry
    then costs more than every assignment through allowed entries, so once feasibility
    has been proved (a maximum bipartite matching on the allowed pattern, run first) the
    optimum never uses M. The solution is checked again afterwards;
@@ -37,9 +39,10 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from .._validation import to_host_array
+from .._validation import native_array, to_host_array
 
-__all__ = ["as_cost_matrix", "prepare", "Prepared", "InfeasibleError", "INT_SAFE"]
+__all__ = ["as_cost_matrix", "prepare", "Prepared", "InfeasibleError", "INT_SAFE", "limit_extended",
+           "LimitCertificate"]
 
 INT_SAFE = 2**62
 _FLOAT_SAFE = 2.0**900  # keeps (n + 2) * M far below the float64 overflow threshold
@@ -84,23 +87,74 @@ def _shift_int_kernel(a, C, base, negate):
 
 @numba.njit(cache=True)
 def _shift_float_kernel(a, C, lo, scale, negate):
-    """C[:nr, :nc] = (sign * a) * scale - lo * scale; forbidden -> 0 (set to M later)."""
+    """C[:nr, :nc] = (sign * a) * scale - lo * scale; forbidden -> 0 (set to M later).
+
+    Returns True when every allowed entry was transformed exactly (Knuth's TwoSum error
+    of the subtraction is zero and the power-of-two scaling lost no bit)."""
     n = C.shape[0]
     nr, nc = a.shape
     sg = -1.0 if negate else 1.0
     los = lo * scale
+    exact = True
     for i in range(n):
         for j in range(n):
             if i < nr and j < nc:
                 t = a[i, j]
                 if t - t != 0:
                     C[i, j] = 0.0
-                elif scale == 1.0:
-                    C[i, j] = sg * t - lo
-                else:
-                    C[i, j] = (sg * t) * scale - los
+                    continue
+                p = (sg * t) * scale
+                if scale != 1.0 and p / scale != sg * t:
+                    exact = False
+                q = -los
+                s = p + q
+                bp = s - p
+                err = (p - (s - bp)) + (q - bp)
+                if err != 0.0:
+                    exact = False
+                C[i, j] = s
             else:
                 C[i, j] = 0.0
+    return exact
+
+
+@numba.njit(cache=True)
+def polish_duals_kernel(A, col_of_row, u, v, rows_equal):
+    """Recompute the duals of the "= 1" side from the other side's, on the caller's
+    (minimisation) matrix ``A`` (+inf forbidden): one rounding per dual instead of the
+    solver's chain of updates. ``rows_equal`` (n_rows <= n_cols): the column duals are
+    clipped to ``<= 0`` (0 on unassigned columns when rectangular) and
+    ``u[i] = min_j A[i, j] - v[j]``; otherwise the same with rows and columns swapped."""
+    nr, nc = A.shape
+    if rows_equal:
+        used = np.zeros(nc, dtype=np.bool_)
+        for i in range(nr):
+            if col_of_row[i] >= 0:
+                used[col_of_row[i]] = True
+        if nr < nc:
+            for j in range(nc):
+                if not used[j] or v[j] > 0:
+                    v[j] = 0.0
+        for i in range(nr):
+            best = np.inf
+            for j in range(nc):
+                h = A[i, j] - v[j]
+                if h < best:
+                    best = h
+            if best < np.inf:
+                u[i] = best
+    else:
+        for i in range(nr):
+            if col_of_row[i] < 0 or u[i] > 0:
+                u[i] = 0.0
+        for j in range(nc):
+            best = np.inf
+            for i in range(nr):
+                h = A[i, j] - u[i]
+                if h < best:
+                    best = h
+            if best < np.inf:
+                v[j] = best
 
 
 class InfeasibleError(ValueError):
@@ -118,7 +172,7 @@ def as_cost_matrix(cost, maximize: bool = False) -> np.ndarray:
     TypeError. NaN, and ``-inf`` when minimising / ``+inf`` when maximising, raise
     ``ValueError("matrix contains invalid numeric entries")``.
     """
-    a = to_host_array(cost, "cost")
+    a = native_array(to_host_array(cost, "cost"), "cost")
     if a.ndim != 2:
         raise ValueError(f"expected a matrix (2-D array), got a {a.ndim} array")
     if not np.can_cast(a.dtype, np.float64, casting="safe"):
@@ -162,14 +216,15 @@ class Prepared:
     def n(self) -> int:
         return max(self.n_rows, self.n_cols)
 
-    def recover(self, col4row: np.ndarray, u: np.ndarray | None, v: np.ndarray | None):
+    def recover(self, col4row: np.ndarray, u: np.ndarray | None, v: np.ndarray | None, scaled: bool = False):
         """Map the square solution to (row_ind, col_ind, u, v) on the user's matrix.
 
         ``u``/``v`` are returned as duals of the minimisation problem on
         ``C_min = cost`` (or ``-cost`` when maximising) with the rectangular conditions of
         :func:`matchflow.verify.verify_assignment`: for ``n_rows <= n_cols`` the column
         duals are ``<= 0`` and ``0`` on unassigned columns; for ``n_rows > n_cols`` the
-        row duals are ``<= 0`` and ``0`` on unassigned rows.
+        row duals are ``<= 0`` and ``0`` on unassigned rows. ``scaled=True`` (floats): the
+        duals of ``cost * scale`` instead (finite where ``cost``'s own may overflow).
         """
         nr, nc = self.n_rows, self.n_cols
         col4row = np.asarray(col4row, dtype=np.int64)
@@ -209,12 +264,13 @@ class Prepared:
                 vv = [x + s for x in vv]
             return row_ind, col_ind, _int_array(uu), _int_array(vv)
         with np.errstate(over="ignore"):  # duals of entries near +-1e308 may not fit float64
-            uu = uu / self.scale
-            vv = vv / self.scale
+            sc = 1.0 if scaled else self.scale
+            uu = uu / sc
+            vv = vv / sc
             if nr <= nc:
-                uu = uu + self.shift
+                uu = uu + self.shift * (self.scale / sc)
             else:
-                vv = vv + self.shift
+                vv = vv + self.shift * (self.scale / sc)
         return row_ind, col_ind, uu, vv
 
 
@@ -229,9 +285,14 @@ def _int_array(xs: list) -> np.ndarray:
 
 
 def _feasible(allowed: np.ndarray) -> bool:
-    """True when a matching of the allowed pattern saturates the smaller side."""
+    """True when a matching of the allowed pattern saturates the smaller side.
+
+    Runs matchflow's own CPU matcher (greedy + Hopcroft-Karp with the PF+ finish): SciPy's
+    ``maximum_bipartite_matching`` is exponential on the Hopcroft-Karp ladder pattern.
+    """
     import scipy.sparse as sp
-    from scipy.sparse.csgraph import maximum_bipartite_matching
+
+    from ..matching import maximum_bipartite_matching
 
     nr, nc = allowed.shape
     if nr == 0 or nc == 0:
@@ -245,24 +306,22 @@ def _feasible(allowed: np.ndarray) -> bool:
     return int((m >= 0).sum()) == nr
 
 
-def prepare(a: np.ndarray, maximize: bool = False) -> Prepared:
+def prepare(a: np.ndarray, maximize: bool = False, force_shift: bool = False) -> Prepared:
     """Build the square problem for a validated matrix ``a`` (see the module docstring).
 
     A square C-contiguous int64 / float64 matrix whose minimum is 0 (minimising, no
     forbidden entry) is used as is, without a copy: the solvers never write to ``C``.
+    ``force_shift`` subtracts the float minimum even when that rounds entries (only for a
+    solver that needs ``C >= 0``; its answer is then re-checked on the caller's costs).
     """
     nr, nc = a.shape
     n = max(nr, nc)
     if a.dtype.kind in "biu":
         return _prepare_int(a, maximize, n)
-    return _prepare_float(a, maximize, n)
+    return _prepare_float(a, maximize, n, force_shift)
 
 
-def _assignment_bound(rows_max: np.ndarray, cols_max: np.ndarray):
-    return min(rows_max.sum(), cols_max.sum())
-
-
-def _prepare_float(a: np.ndarray, maximize: bool, n: int) -> Prepared:
+def _prepare_float(a: np.ndarray, maximize: bool, n: int, force_shift: bool = False) -> Prepared:
     nr, nc = a.shape
     if a.dtype not in (np.float64, np.float32):
         a = a.astype(np.float64)
@@ -278,27 +337,36 @@ def _prepare_float(a: np.ndarray, maximize: bool, n: int) -> Prepared:
         allowed = np.isfinite(a)
         if not _feasible(allowed):
             raise InfeasibleError()
-    # exact power-of-two scaling when the range (times n) could overflow float64
+    # exact power-of-two scaling when the magnitudes (times n) could overflow float64
     scale = 1.0
-    span = hi * 0.5 - lo * 0.5  # no overflow
-    if span > 0 and span * 2.0 * (n + 2) * 4 > _FLOAT_SAFE:
-        k = math.ceil(math.log2(span) + math.log2(8.0 * (n + 2)) - math.log2(_FLOAT_SAFE)) + 2
+    big = max(abs(lo), abs(hi))
+    if big > 0 and big * 16.0 * (n + 2) * 4 > _FLOAT_SAFE:
+        k = math.ceil(math.log2(big) + math.log2(64.0 * (n + 2)) - math.log2(_FLOAT_SAFE)) + 2
         scale = 2.0**-k
-    if (nr == nc and not maximize and not forbidden and lo == 0.0 and a.dtype == np.float64
+    # the global-minimum shift (C >= 0, which the GPU Hungarian needs) only when it is exact
+    # for every allowed entry: 1e12 + 2e-5 == 1e12 would turn distinct costs into ties
+    shifted = True
+    if (nr == nc and not maximize and not forbidden and lo == 0.0 and scale == 1.0 and a.dtype == np.float64
             and a.flags.c_contiguous):
         C = a
     else:
         C = np.empty((n, n), dtype=np.float64)
-        if n:
-            _shift_float_kernel(a, C, lo, scale, maximize)
+        if n and not _shift_float_kernel(a, C, lo, scale, maximize) and not force_shift:
+            shifted = False
+            _shift_float_kernel(a, C, 0.0, scale, maximize)
+    shift = lo if shifted else 0.0
     big_m = None
     if allowed is not None:
         sub = C[:nr, :nc]
-        bound = _assignment_bound(sub.max(axis=1), sub.max(axis=0)) if sub.size else 0.0
-        big_m = 2.0 * float(bound) + 1.0
+        fin = sub[allowed]
+        b = max(float(fin.max()), 0.0) if fin.size else 0.0
+        w = b - min(float(fin.min()), 0.0) if fin.size else 0.0
+        # any assignment through M costs more than n * b >= every allowed-only assignment
+        big_m = 2.0 * (abs(b) + (n + 1) * w) + 1.0
         sub[~allowed] = big_m
-    return Prepared(C=C, n_rows=nr, n_cols=nc, is_int=False, maximize=maximize, shift=lo, scale=scale, gcd=1,
-                    big_m=big_m, allowed=allowed, int64_ok=True)
+    return Prepared(C=C, n_rows=nr, n_cols=nc, is_int=False, maximize=maximize, shift=shift, scale=scale, gcd=1,
+                    big_m=big_m, allowed=allowed, int64_ok=True,
+                    stats={"shift_exact": shifted})
 
 
 def _prepare_int(a: np.ndarray, maximize: bool, n: int) -> Prepared:
@@ -343,3 +411,64 @@ def _prepare_int(a: np.ndarray, maximize: bool, n: int) -> Prepared:
         bigint = [row + [0] * (n - nc) for row in bigint] + [[0] * n for _ in range(n - nr)]
     return Prepared(C=C, n_rows=nr, n_cols=nc, is_int=True, maximize=maximize, shift=shift, scale=1.0, gcd=g,
                     big_m=None, allowed=None, int64_ok=int64_ok, bigint=bigint)
+
+
+# ---------------------------------------------------------------- lap/lapx cost_limit
+
+def limit_extended(a: np.ndarray, cost_limit: float, maximize: bool = False) -> np.ndarray:
+    """lap's ``cost_limit`` construction: the ``(n_rows + n_cols)``-square matrix
+    ``[[a, L/2], [L/2, 0]]``: leaving row ``i`` and column ``j`` both unassigned costs
+    ``L``, so no pair costing more than ``L`` is used. Integer ``a`` with an even integer
+    ``L`` stays integer (exact); otherwise float64. ``maximize``: the same with ``-a``."""
+    nr, nc = a.shape
+    half = cost_limit / 2.0
+    as_int = a.dtype.kind in "biu" and float(cost_limit).is_integer() and int(cost_limit) % 2 == 0
+    if as_int:
+        half_v = int(cost_limit) // 2
+        dt = np.result_type(a.dtype if a.dtype.kind != "b" else np.int64, np.int64)
+        if dt == np.uint64 or abs(half_v) >= 2**62:
+            as_int = False
+    dt = dt if as_int else np.float64
+    ext = np.zeros((nr + nc, nr + nc), dtype=dt)
+    ext[:nr, :nc] = a
+    ext[:nr, nc:] = half_v if as_int else half
+    ext[nr:, :nc] = half_v if as_int else half
+    return ext
+
+
+class LimitCertificate:
+    """The extended problem of a ``cost_limit`` solve: its matrix, solution and duals."""
+
+    def __init__(self, cost, row_ind, col_ind, u, v, maximize):
+        self.cost, self.row_ind, self.col_ind, self.u, self.v = cost, row_ind, col_ind, u, v
+        self.maximize = maximize
+
+    def verify(self, **kw):
+        """:func:`matchflow.verify.verify_assignment` on the extended problem."""
+        from ._verify import verify_assignment
+
+        return verify_assignment(self.cost, self.row_ind, self.col_ind, self.u, self.v, maximize=self.maximize, **kw)
+
+    def __repr__(self) -> str:
+        return f"LimitCertificate(n={self.cost.shape[0]})"
+
+
+def limit_result(a: np.ndarray, ext: np.ndarray, res, maximize: bool, lim: float, t0: float):
+    """The user's pairs of a ``cost_limit`` solve; the extended certificate goes to stats."""
+    import time
+
+    from .._results import AssignmentResult
+    from ._verify import total_cost
+
+    nr, nc = a.shape
+    keep = (res.row_ind < nr) & (res.col_ind < nc)
+    row_ind, col_ind = res.row_ind[keep], res.col_ind[keep]
+    stats = dict(res.stats)
+    stats["cost_limit"] = lim
+    stats["unassigned_rows"] = int(nr - row_ind.size)
+    stats["limit_certificate"] = LimitCertificate(ext, res.row_ind, res.col_ind, res.u, res.v, maximize)
+    u = res.u[:nr] if res.u is not None else None
+    v = res.v[:nc] if res.v is not None else None
+    return AssignmentResult(row_ind=row_ind, col_ind=col_ind, cost=total_cost(a, row_ind, col_ind), u=u, v=v,
+                            method=res.method, backend=res.backend, seconds=time.perf_counter() - t0,
+                            maximize=maximize, stats=stats)

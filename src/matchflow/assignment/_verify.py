@@ -12,12 +12,32 @@ entries (``+inf`` in Cm) excluded, an assignment is *optimal* when duals ``u`` (
 * no gap: ``|primal - (sum(u) + sum(v))| <= n * tol`` (implied by the above; reported).
 
 ``tol = 0`` (exact integer arithmetic, Python integers when int64 could overflow) for
-integer matrices with integer duals; for floats ``tol = rtol * max(|Cm|, |u|, |v|)`` over
-allowed entries, ``rtol = 1e-9`` by default.
+integer matrices with integer duals.
+
+Floats (or non-integral duals): non-finite duals fail. Every reduced cost is computed as
+``h = fl(fl(Cm - u) - v)`` with the rigorous rounding bound
+``e = 2.0000001 * 2**-53 * (|Cm| + |u| + |v|) + 2**-1073``, so the exact reduced cost lies
+in ``[h - e, h + e]``. Lowering each row dual by ``delta_i = max(0, -min_j (h - e))`` and
+clipping the sign-constrained side to ``<= 0`` gives exactly feasible duals, whence the
+rigorous bound ``cost - optimum <= gap_bound = sum(assigned h + e) + sum(delta) +
+(sign-condition terms)``. The certificate is *optimal* when ``gap_bound <= tol``, with
+``tol = (n + 4) * sum_i (e[i, col(i)] + e[i, j_i]) + (n_rows + n_cols + 8) * 2**-1068`` (``j_i``: the row's minimising column): the
+rounding of the arithmetic a solver does on the entries the assignment and the duals use
+(``n`` additions per dual),
+never the largest entry of the matrix (rounding errors flow between rows through shared
+duals, so the test is on the whole assignment, not row by row). Square duals are first
+centred along their one free direction ``(u + t, v - t)``, so a common offset (a solver's
+prices near a big-M) cannot widen the tolerance. Duals far larger than the entries they
+price still widen it to their own rounding (``gap_bound`` stays rigorous);
+``tol_entries`` reports the tolerance of the assigned entries alone, and ``assignment()`` re-solves
+with JV whenever an answer passes only thanks to large duals. A tampered assignment or dual that moves the cost by
+more than that rounding is rejected.
 """
 
 from __future__ import annotations
 
+import math
+import warnings
 from dataclasses import dataclass, field
 
 import numba
@@ -25,7 +45,8 @@ import numpy as np
 
 from .._results import AssignmentResult
 
-__all__ = ["verify_assignment", "AssignmentCertificate", "min_reduced_cost"]
+__all__ = ["verify_assignment", "AssignmentCertificate", "min_reduced_cost", "float_gap_bound", "square_certificate",
+           "total_cost", "exact_difference", "centre_duals", "certify"]
 
 
 @dataclass
@@ -40,6 +61,8 @@ class AssignmentCertificate:
     min_reduced_cost: float | int | None = None
     max_assigned_slack: float | int | None = None
     tol: float = 0.0
+    gap_bound: float | int | None = None  # rigorous bound on cost - optimum (floats: see module doc)
+    tol_entries: float | int | None = None  # floats: the tolerance of the entries alone (no dual magnitudes)
     problems: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
@@ -64,6 +87,115 @@ def _min_reduced_kernel(C, sign, u, v):
                 bi = i
                 bj = j
     return best, bi, bj
+
+
+_ERR_REL = 2.0000001 * 2.0**-53
+_ERR_ABS = 2.0**-1073
+
+
+@numba.njit(cache=True)
+def _float_bound_kernel(C, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries):
+    """Per row i: ``delta[i]`` = max(0, -min_j lower(reduced cost)) over allowed entries,
+    ``slack_up[i]`` = upper bound of the assigned pair's reduced cost (0 if unassigned),
+    ``err_used[i]`` = e at the assigned pair + e at the row's minimising entry;
+    ``err_entries[i]``: the rounding of the assigned entry alone (no dual magnitudes).
+    Returns (min lower bound, its i, its j)."""
+    nr, nc = C.shape
+    gmin = np.inf
+    gi = -1
+    gj = -1
+    for i in range(nr):
+        best = np.inf
+        ebest = 0.0
+        jbest = -1
+        ja = col_of_row[i]
+        slack_up[i] = 0.0
+        err_used[i] = 0.0
+        for j in range(nc):
+            c = sign * C[i, j]
+            if c - c != 0:
+                continue
+            h = (c - u[i]) - v[j]
+            e = _ERR_REL * (abs(c) + abs(u[i]) + abs(v[j])) + _ERR_ABS
+            lb = h - e
+            if jbest < 0 or lb < best:
+                best = lb
+                ebest = e
+                jbest = j
+            if j == ja:
+                slack_up[i] = h + e
+                err_used[i] += e
+                err_entries[i] += _ERR_REL * abs(c) + _ERR_ABS
+        if jbest >= 0:
+            err_used[i] += ebest
+            if best < 0:
+                delta[i] = -best
+            else:
+                delta[i] = 0.0
+            if best < gmin:
+                gmin = best
+                gi = i
+                gj = jbest
+        else:
+            delta[i] = 0.0
+    return gmin, gi, gj
+
+
+def _up(t: float) -> float:
+    return float(np.nextafter(t, np.inf)) if t > 0 else 0.0
+
+
+def _ups(t: np.ndarray) -> list:
+    """Each non-negative float rounded up by one ulp (covers the rounding that produced it)."""
+    return np.where(t > 0, np.nextafter(t, np.inf), 0.0).tolist()
+
+
+def _sum_up(terms: list) -> float:
+    """An upper bound of a sum of non-negative floats (inf on overflow)."""
+    try:
+        return _up(math.fsum(terms))
+    except OverflowError:
+        return math.inf
+
+
+def float_gap_bound(a: np.ndarray, sign: int, r: np.ndarray, c: np.ndarray, u: np.ndarray, v: np.ndarray):
+    """Rigorous bound on ``cost - optimum`` from float duals (module docstring).
+
+    Returns ``(gap_bound, tol, min_lower_reduced_cost, (i, j), max_assigned_slack_up, parts)``;
+    ``parts`` names the contributions (dual infeasibility, assigned slack, sign terms).
+    Sound whenever every sum below stays finite (an infinite bound simply fails)."""
+    nr, nc = a.shape
+    col_of_row = np.full(nr, -1, dtype=np.int64)
+    col_of_row[r] = c
+    delta = np.zeros(nr)
+    slack = np.zeros(nr)
+    err = np.zeros(nr)
+    err_c = np.zeros(nr)
+    with np.errstate(all="ignore"):
+        mlb, mi, mj = _float_bound_kernel(np.ascontiguousarray(a, dtype=np.float64), float(sign), col_of_row,
+                                          u, v, delta, slack, err, err_c)
+    row_used = col_of_row >= 0
+    col_used = np.zeros(nc, dtype=bool)
+    col_used[c] = True
+    terms_slack = _ups(np.maximum(slack[row_used], 0.0))
+    terms_delta = _ups(delta)
+    terms_sign: list = []
+    with np.errstate(all="ignore"):
+        if nr > nc:  # rows are the "<= 1" side: u' = min(u - delta, 0) (delta counted here)
+            terms_delta = []
+            terms_sign = _ups(np.where(row_used, np.maximum(delta, u), np.maximum(delta - u, 0.0)))
+        if nr < nc:  # columns are the "<= 1" side: v' = min(v, 0)
+            terms_sign = _ups(np.where(col_used, np.maximum(v, 0.0), np.maximum(-v, 0.0)))
+    parts = {"dual_infeasibility": _sum_up(terms_delta), "assigned_slack": _sum_up(terms_slack),
+             "sign_conditions": _sum_up(terms_sign)}
+    gap = _sum_up(list(parts.values()))
+    # + a few subnormal ulps per term for the upward roundings of the sums above
+    tol = _up((max(nr, nc) + 4) * _sum_up(err[row_used].tolist()) + (nr + nc + 8) * 2.0**-1068)
+    max_slack = float(slack[row_used].max()) if row_used.any() else 0.0
+    # the stricter tolerance of the assigned entries alone (no dual magnitudes): assignment() asks
+    # a second solver when an answer only passes thanks to large duals
+    parts["tol_entries"] = _up((max(nr, nc) + 4) * _sum_up(err_c[row_used].tolist()) + (nr + nc + 8) * 2.0**-1068)
+    return gap, tol, (float(mlb) if mi >= 0 else None), (int(mi), int(mj)), max_slack, parts
 
 
 def min_reduced_cost(Cm_src: np.ndarray, sign: int, u: np.ndarray, v: np.ndarray):
@@ -122,7 +254,7 @@ def verify_assignment(
     *,
     maximize: bool | None = None,
     raise_on_error: bool = True,
-    rtol: float = 1e-9,
+    rtol: float | None = None,
 ) -> AssignmentCertificate:
     """Check that an assignment is valid and, given duals, optimal (see the module docstring).
 
@@ -130,7 +262,12 @@ def verify_assignment(
     ``v`` and ``maximize`` come from it unless given). ``maximize=None`` means "as in the
     result", else False. Raises ``ValueError`` listing the problems when
     ``raise_on_error`` is true; otherwise returns the certificate with ``problems`` filled.
+    ``rtol`` is deprecated and ignored (the float tolerance is derived, module docstring).
     """
+    if rtol is not None:
+        warnings.warn("verify_assignment(rtol=...) has no effect: the float tolerance follows from the "
+                      "arithmetic of the entries used (see matchflow.assignment._verify)", DeprecationWarning,
+                      stacklevel=2)
     from ._prepare import as_cost_matrix
 
     if isinstance(row_ind, AssignmentResult):
@@ -143,7 +280,12 @@ def verify_assignment(
     if col_ind is None:
         raise TypeError("verify_assignment needs col_ind (or an AssignmentResult as second argument)")
     maximize = bool(maximize)
-    a = as_cost_matrix(cost, maximize)
+    return certify(as_cost_matrix(cost, maximize), row_ind, col_ind, u, v, maximize, raise_on_error)
+
+
+def certify(a: np.ndarray, row_ind, col_ind, u, v, maximize: bool, raise_on_error: bool) -> AssignmentCertificate:
+    """:func:`verify_assignment` on a matrix already validated by ``as_cost_matrix`` (the
+    check ``assignment()`` runs on every answer)."""
     nr, nc = a.shape
     r = _as_index("row_ind", row_ind)
     c = _as_index("col_ind", col_ind)
@@ -180,27 +322,28 @@ def verify_assignment(
         raise ValueError(f"u and v must have shapes ({nr},) and ({nc},), got {u.shape} and {v.shape}")
     sign = -1 if maximize else 1
     exact = is_int and _is_integral(u) and _is_integral(v)
+    if not exact:
+        try:
+            u_f = u.astype(np.float64)
+            v_f = v.astype(np.float64)
+        except (TypeError, ValueError, OverflowError):
+            u_f = v_f = np.array([np.nan])
+        if not (np.isfinite(u_f).all() and np.isfinite(v_f).all()):
+            cert.optimal = False
+            cert.problems = ["non-finite dual (NaN or inf) in u or v"]
+            return _finish(cert, raise_on_error)
+        u_f, v_f = centre_duals(u_f, v_f)
+        return _finish(_float_optimality(cert, a, sign, r, c, u_f, v_f), raise_on_error)
     primal = sign * total
-    if exact:
-        uu = [int(t) for t in u.tolist()]
-        vv = [int(t) for t in v.tolist()]
-        lim = 2**62
-        ok64 = all(-lim < t < lim for t in uu + vv)
-        u_arr = np.array(uu, dtype=np.int64) if ok64 else np.array(uu, dtype=object)
-        v_arr = np.array(vv, dtype=np.int64) if ok64 else np.array(vv, dtype=object)
-        tol = 0
-        dual = sum(uu) + sum(vv)
-        slacks = [sign * int(a[i, j]) - uu[i] - vv[j] for i, j in zip(r.tolist(), c.tolist())]
-    else:
-        u_arr = u.astype(np.float64)
-        v_arr = v.astype(np.float64)
-        fin = a[np.isfinite(a)] if not is_int else a
-        scale = max(float(np.abs(fin).max()) if fin.size else 0.0,
-                    float(np.abs(u_arr).max()) if u_arr.size else 0.0,
-                    float(np.abs(v_arr).max()) if v_arr.size else 0.0)
-        tol = float(rtol) * scale
-        dual = float(u_arr.sum() + v_arr.sum())
-        slacks = (sign * a[r, c].astype(np.float64) - u_arr[r] - v_arr[c]).tolist()
+    uu = [int(t) for t in u.tolist()]
+    vv = [int(t) for t in v.tolist()]
+    lim = 2**62
+    ok64 = all(-lim < t < lim for t in uu + vv)
+    u_arr = np.array(uu, dtype=np.int64) if ok64 else np.array(uu, dtype=object)
+    v_arr = np.array(vv, dtype=np.int64) if ok64 else np.array(vv, dtype=object)
+    tol = 0
+    dual = sum(uu) + sum(vv)
+    slacks = [sign * int(a[i, j]) - uu[i] - vv[j] for i, j in zip(r.tolist(), c.tolist())]
     cert.tol = tol
     cert.dual_value = dual
     cert.gap = primal - dual
@@ -226,9 +369,97 @@ def verify_assignment(
             opt.append(f"unassigned {side} has a nonzero dual {max(free_vals)}")
     if abs(cert.gap) > tol * max(1, len(r)):
         opt.append(f"duality gap {cert.gap} (primal {primal}, dual {dual})")
+    cert.gap_bound = cert.gap if not opt else None
     cert.optimal = not opt
     cert.problems = problems + opt
     return _finish(cert, raise_on_error)
+
+
+def centre_duals(u: np.ndarray, v: np.ndarray):
+    """Square duals have one free direction ``(u - t, v + t)``: centre it, so that duals
+    inflated by a common offset cannot widen the tolerance (their rounding stays visible).
+    Rectangular duals are pinned by the sign conditions and returned unchanged."""
+    if u.size != v.size or not u.size:
+        return u, v
+    t = 0.5 * (0.5 * (float(u.max()) + float(u.min())) - 0.5 * (float(v.max()) + float(v.min())))
+    with np.errstate(all="ignore"):
+        u_t, v_t = u - t, v + t
+    if np.isfinite(u_t).all() and np.isfinite(v_t).all():
+        return u_t, v_t
+    return u, v
+
+
+def _float_optimality(cert: AssignmentCertificate, a: np.ndarray, sign: int, r: np.ndarray, c: np.ndarray,
+                      u: np.ndarray, v: np.ndarray) -> AssignmentCertificate:
+    """Float duals: the rigorous gap bound of :func:`float_gap_bound` against its tolerance."""
+    gap_bound, tol, mlb, (mi, mj), max_slack, parts = float_gap_bound(a, sign, r, c, u, v)
+    with np.errstate(all="ignore"):
+        try:
+            dual = float(math.fsum(u.tolist()) + math.fsum(v.tolist()))
+        except OverflowError:
+            dual = math.inf
+    primal = sign * float(cert.cost)
+    cert.tol = tol
+    cert.dual_value = dual
+    cert.gap = primal - dual
+    cert.gap_bound = gap_bound
+    cert.min_reduced_cost = mlb
+    cert.max_assigned_slack = max_slack
+    cert.tol_entries = parts["tol_entries"]
+    opt: list[str] = []
+    if not gap_bound <= tol:
+        if parts["dual_infeasibility"] > tol / 2 and mlb is not None and mlb < 0:
+            opt.append(f"dual infeasible: reduced cost {mlb} < 0 at ({mi}, {mj})")
+        if parts["assigned_slack"] > tol / 2:
+            opt.append(f"not complementary: an assigned pair has reduced cost up to {max_slack}")
+        if parts["sign_conditions"] > tol / 2:
+            side = "column" if a.shape[0] < a.shape[1] else "row"
+            opt.append(f"{side} duals violate the rectangular sign conditions (<= 0, 0 when unassigned)")
+        opt.append(f"duality gap bound {gap_bound} > tolerance {tol} (primal {primal}, dual {dual})")
+    cert.optimal = not opt
+    cert.problems = cert.problems + opt
+    return cert
+
+
+def square_certificate(C: np.ndarray, x: np.ndarray, u: np.ndarray, v: np.ndarray) -> bool:
+    """Exact certificate of an int64 square solution (feasible and tight duals); floats are
+    certified on the caller's matrix by :func:`verify_assignment` instead (always True here)."""
+    n = C.shape[0]
+    if n == 0 or C.dtype.kind != "i":
+        return True
+    if x.shape != (n,) or np.unique(x).size != n or x.min() < 0 or x.max() >= n:
+        return False
+    lim = 2**61
+    if max(abs(int(u.min())), abs(int(u.max())), abs(int(v.min())), abs(int(v.max()))) >= lim:
+        return False
+    u64, v64 = u.astype(np.int64), v.astype(np.int64)
+    if not np.array_equal(C[np.arange(n), x], u64 + v64[x]):
+        return False
+    return min_reduced_cost(C, 1, u64, v64)[0] >= 0
+
+
+def exact_difference(a: np.ndarray, maximize: bool, first, second) -> int:
+    """Sign of ``total(first) - total(second)`` of the minimisation problem, exactly
+    (``math.fsum`` rounds the exact sum of the float entries once: the sign is exact)."""
+    ra, ca = first
+    rb, cb = second
+    sg = -1.0 if maximize else 1.0
+    try:
+        d = math.fsum([sg * float(t) for t in a[ra, ca].tolist()] + [-sg * float(t) for t in a[rb, cb].tolist()])
+    except (OverflowError, ValueError):
+        return 0
+    return (d > 0) - (d < 0)
+
+
+def total_cost(a: np.ndarray, r: np.ndarray, c: np.ndarray):
+    """Total of the user's entries: exact Python int for integers, float otherwise."""
+    vals = a[r, c]
+    if a.dtype.kind in "biu":
+        if vals.size and (abs(int(vals.min())) + abs(int(vals.max()))) * max(1, vals.size) >= 2**63:
+            return sum(int(t) for t in vals.tolist())
+        return int(vals.astype(np.int64).sum()) if vals.size else 0
+    with np.errstate(over="ignore"):
+        return float(vals.sum()) if vals.size else 0.0
 
 
 def _finish(cert: AssignmentCertificate, raise_on_error: bool) -> AssignmentCertificate:
