@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from scipy.optimize import linear_sum_assignment as scipy_lsa
 
 import matchflow
-from matchflow.assignment._api import read_cost_matrix
+from matchflow.io import read_cost_matrix
 from matchflow.verify import verify_assignment
 
 C = np.array([[4, 1, 3], [2, 0, 5], [3, 2, 2]])

@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import native_array
+
 _I32_MAX = np.iinfo(np.int32).max
 
 #: dtypes kept as given for weights and capacities (native byte order); anything else is refused
@@ -19,8 +21,7 @@ def index_dtype(*sizes: int) -> np.dtype:
 
 def native(a: np.ndarray) -> np.ndarray:
     """``a`` in native byte order (one exact copy for ``>i8``, ``>f4``, ...; no copy otherwise)."""
-    # TODO(merge): the "assign" branch adds _validation.native_array; use it here instead.
-    return a.astype(a.dtype.newbyteorder("=")) if not a.dtype.isnative else a
+    return native_array(a, "array")
 
 
 def check_index_array(name: str, a: Any, bound: int, bound_name: str) -> np.ndarray:

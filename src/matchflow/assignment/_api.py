@@ -2,7 +2,7 @@
 
 * :func:`linear_sum_assignment` — drop-in for ``scipy.optimize.linear_sum_assignment``;
 * :func:`assignment` — the full solver with method/backend choice, duals and statistics;
-* :func:`read_cost_matrix` — dense ``.npy``, ``.csv``/``.txt``, Matrix Market (CLI hook).
+* ``read_cost_matrix`` moved to :func:`matchflow.io.read_cost_matrix` (re-exported here for old imports).
 
 All methods solve the same prepared square problem (:mod:`._prepare`), so CPU and GPU
 see identical inputs; every integer solution is certified with exact duals before it is
@@ -14,13 +14,13 @@ from __future__ import annotations
 import os
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 
 from .._backend import gpu_reason, resolve_backend
 from .._results import AssignmentResult
 from .._validation import check_bool, check_choice, check_int, check_options, check_real
+from ..io import read_cost_matrix  # noqa: F401 - moved to matchflow.io; kept here for old imports
 from ._prepare import InfeasibleError, Prepared, as_cost_matrix, prepare  # noqa: F401
 from ._verify import centre_duals, certify, exact_difference, square_certificate, total_cost
 
@@ -296,59 +296,3 @@ def linear_sum_assignment(cost_matrix, maximize=False) -> tuple[np.ndarray, np.n
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
     res = assignment(a, maximize=maximize)
     return res.row_ind, res.col_ind
-
-
-def read_cost_matrix(path) -> np.ndarray:
-    """Read a dense cost matrix: ``.npy``; ``.csv``/``.txt``/``.tsv``/``.dat`` (comma or
-    whitespace separated, ``#`` comments; integers kept as int64); Matrix Market ``.mtx``
-    (``.gz`` allowed): *array* format as is, *coordinate* format with missing entries
-    forbidden (``+inf``). Errors name the file."""
-    p = Path(path)
-    if not p.exists():
-        raise FileNotFoundError(f"cost matrix file not found: {p}")
-    name = p.name.lower()
-    try:
-        if name.endswith(".npy"):
-            a = np.load(p, allow_pickle=False)
-        elif name.endswith((".mtx", ".mtx.gz", ".mm", ".mm.gz")):
-            a = _read_mtx(p)
-        elif name.endswith((".csv", ".txt", ".tsv", ".dat", ".csv.gz", ".txt.gz")):
-            a = _read_text(p)
-        else:
-            raise ValueError("unknown extension; expected .npy, .csv, .txt, .tsv, .dat or .mtx[.gz]")
-    except (OSError, ValueError, TypeError) as exc:
-        if isinstance(exc, FileNotFoundError):
-            raise
-        raise ValueError(f"cannot read a cost matrix from {p}: {exc}") from exc
-    a = np.asarray(a)
-    if a.ndim != 2:
-        raise ValueError(f"cannot read a cost matrix from {p}: expected a 2-D matrix, got {a.ndim}-D shape {a.shape}")
-    return a
-
-
-def _read_text(p: Path) -> np.ndarray:
-    import gzip
-
-    opener = gzip.open if p.name.lower().endswith(".gz") else open
-    with opener(p, "rt") as f:
-        lines = [ln for ln in f if ln.strip() and not ln.lstrip().startswith("#")]
-    delim = "," if lines and "," in lines[0] else None
-    try:
-        return np.loadtxt(lines, delimiter=delim, dtype=np.int64, ndmin=2)
-    except ValueError:
-        return np.loadtxt(lines, delimiter=delim, dtype=np.float64, ndmin=2)
-
-
-def _read_mtx(p: Path) -> np.ndarray:
-    import scipy.io
-    import scipy.sparse as sp
-
-    m = scipy.io.mmread(str(p))
-    if not sp.issparse(m):
-        return np.asarray(m)
-    coo = sp.coo_array(m)
-    if coo.dtype.kind == "c":
-        raise ValueError("complex Matrix Market files are not cost matrices")
-    out = np.full(coo.shape, np.inf, dtype=np.float64)
-    out[coo.row, coo.col] = coo.data.astype(np.float64)
-    return out
