@@ -13,7 +13,7 @@ OUT="${OUT:-$PWD/gpu-round-out}"
 mkdir -p "$OUT"
 SECTIONS="${*:-info tests sanitize bench bench-assign}"
 export PYTHONUNBUFFERED=1
-export NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=0
+# numba-cuda performance warnings are silenced inside the library (matchflow._cuda.quiet), not here
 status=0
 
 section() { echo; echo "=================== $* ($(date -u +%H:%M:%S))"; }
