@@ -6,13 +6,20 @@ import contextlib
 import os
 import warnings
 from collections.abc import Iterator
+from typing import Any
 
-__all__ = ["is_simulator", "quiet"]
+__all__ = ["is_simulator", "is_device_array", "quiet"]
 
 
 def is_simulator() -> bool:
     """True under numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``): no warp intrinsics, no grid sync."""
     return os.environ.get("NUMBA_ENABLE_CUDASIM", "") not in ("", "0")
+
+
+def is_device_array(x: Any) -> bool:
+    """An array in GPU memory: one exposing ``__cuda_array_interface__`` (numba, CuPy, PyTorch), or a
+    device array of numba's CUDA simulator (which has no such interface)."""
+    return hasattr(x, "__cuda_array_interface__") or type(x).__name__ == "FakeCUDAArray"
 
 
 @contextlib.contextmanager

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .._cuda import is_simulator, quiet, validate_gpu_options
+from .._cuda import is_device_array, is_simulator, quiet, validate_gpu_options
 from .._validation import check_options
 
 __all__ = ["hungarian_gpu", "choose_slack_dtype", "validate_hungarian_options", "HungarianGPUError"]
@@ -96,9 +96,9 @@ class _HungarianRun:
 
         self.o = o
         self.t0 = time.perf_counter()
-        self.on_device = (not isinstance(C, np.ndarray)) and hasattr(C, "__cuda_array_interface__")
+        self.on_device = (not isinstance(C, np.ndarray)) and is_device_array(C)
         if self.on_device:
-            self.dC = cuda.as_cuda_array(C)
+            self.dC = cuda.as_cuda_array(C) if hasattr(C, "__cuda_array_interface__") else C
             shape, dtype = tuple(self.dC.shape), np.dtype(self.dC.dtype)
         else:
             C = np.ascontiguousarray(C)
