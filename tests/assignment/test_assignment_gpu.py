@@ -187,11 +187,12 @@ def test_numba_performance_warnings_stay_inside():
     caller, and the caller's warning filters are left as they were."""
     import warnings
 
-    from numba.core.errors import NumbaPerformanceWarning
+    from matchflow._cuda._env import performance_warnings
 
     C = np.arange(9).reshape(3, 3)
     with warnings.catch_warnings():
-        warnings.simplefilter("error", NumbaPerformanceWarning)
+        for cat in performance_warnings():  # numba-cuda's own class too
+            warnings.simplefilter("error", cat)
         before = list(warnings.filters)
         for loop in LOOPS:
             _lopes(C, block_size=32, loop=loop)

@@ -205,6 +205,36 @@ def test_deprecated_option_names_warn_and_still_work():
     assert o["max_rounds"] == 7 and "max_loops" not in o
 
 
+def test_quiet_swallows_both_numba_performance_warning_classes():
+    """numba-cuda raises its own NumbaPerformanceWarning (numba.cuda.core.errors), not numba.core.errors':
+    the library's filter must cover both (the first version filtered numba.core's only, and the device log
+    showed the low-occupancy warnings reaching the caller), inside the block only. Needs no GPU."""
+    import warnings
+
+    from matchflow._cuda._env import performance_warnings, quiet
+
+    cats = performance_warnings()
+    names = {f"{c.__module__}.{c.__name__}" for c in cats}
+    assert "numba.core.errors.NumbaPerformanceWarning" in names
+    try:
+        from numba.cuda.core.errors import NumbaPerformanceWarning as Cuda
+    except ImportError:
+        Cuda = None
+    if Cuda is not None:
+        assert Cuda in cats
+    with warnings.catch_warnings():
+        for c in cats:
+            warnings.simplefilter("error", c)
+        before = list(warnings.filters)
+        with quiet():
+            for c in cats:
+                warnings.warn(c("Grid size 1 will likely result in GPU under-utilization due to low occupancy."),
+                              stacklevel=1)
+        assert warnings.filters == before
+        with pytest.raises(cats[-1]):  # outside the block the caller's filter holds
+            warnings.warn(cats[-1]("low occupancy"), stacklevel=1)
+
+
 def test_public_gpu_surface_imports_no_cuda():
     """``import matchflow.gpu`` (and the option check) work without loading numba.cuda."""
     import subprocess
@@ -235,11 +265,12 @@ def test_numba_performance_warnings_stay_inside():
     caller (it did before: a 1-block grid on a GPU with 132 SMs), and the caller's filters are left as they were."""
     import warnings
 
-    from numba.core.errors import NumbaPerformanceWarning
+    from matchflow._cuda._env import performance_warnings
 
     g = as_bipartite(np.eye(3))
     with warnings.catch_warnings():
-        warnings.simplefilter("error", NumbaPerformanceWarning)
+        for cat in performance_warnings():  # numba-cuda's own class too
+            warnings.simplefilter("error", cat)
         before = list(warnings.filters)
         for loop in LOOPS:
             _gpr(g, loop=loop)
