@@ -43,6 +43,7 @@ REFERENCE_MS = {
 VARIANTS = ("first", "noshrink", "shrink")
 RELABELS = (("fixed", 16), ("adaptive", 0.3), ("adaptive", 0.7))
 DEFAULT = dict(variant="shrink", relabel=("adaptive", 0.7))
+SIM = os.environ.get("NUMBA_ENABLE_CUDASIM", "") not in ("", "0")  # the simulator: no warp intrinsics, no grid sync
 # beyond-the-paper choices, each against the default (persistent driver, frontier BFS)
 ABLATIONS = (("bfs=frontier", dict(bfs="frontier")), ("hub_degree=0", dict(hub_degree=0)),
              ("hub_degree=128", dict(hub_degree=128)), ("max_registers=64", dict(max_registers=64)),
@@ -174,8 +175,8 @@ def light_record(name: str, g, t_build: float, args, warm: list) -> dict:
     """Paper-size inputs: the main configurations only (no variant sweep or ablations), each result
     certified by a König cover; SciPy only below --scipy-max-nnz (our CPU solver gives the reference)."""
     import matchflow
+    from matchflow import gpu
     from matchflow.matching._cpu_init import initial_matching
-    from matchflow.matching._gpu_gpr import gpr_initial_matching, gpr_match, to_device
 
     rec: dict = {"input": name, "n_rows": g.n_rows, "n_cols": g.n_cols, "nnz": g.nnz, "build_s": t_build,
                  "ref_ms": REFERENCE_MS.get(name), "protocol": "light"}
@@ -189,20 +190,20 @@ def light_record(name: str, g, t_build: float, args, warm: list) -> dict:
     log(f"   CPU default {rec['cpu_default_ms']:.1f} ms ({res.method}); SciPy ...")
     if g.nnz <= args.scipy_max_nnz and not name.startswith("holes"):  # SciPy's HK blows up on holes (scipy 26147)
         a = sp.csr_matrix((np.ones(g.nnz, np.int8), g.col_ind, g.row_ptr), shape=g.shape)
-        t_sp, pm, _ = time_call(lambda: maximum_bipartite_matching(a, perm_type="column"), repeat=1, warmup=0)
+        t_sp, pm, _ = time_call(lambda a=a: maximum_bipartite_matching(a, perm_type="column"), repeat=1, warmup=0)
         rec["scipy_ms"] = t_sp * 1e3
         assert int(np.count_nonzero(pm >= 0)) == ref, "SciPy disagrees"
     rm0, _, ic0 = initial_matching(g, "greedy")
     start = np.asarray(rm0, dtype=np.int64)
     rec["greedy_cardinality"] = int(ic0)
-    dg = to_device(g)
+    dg = gpu.to_device(g)
     rec["h2d_ms"] = dg.seconds_h2d * 1e3
     if not warm:
         log("   compiling ...")
         for _, init, kw in LIGHT:
             if init == "symmetric":
                 continue
-            gpr_match(dg, init=start if init == "start" else init, **kw)
+            gpu.push_relabel_matching(dg, init=start if init == "start" else init, **kw)
         warm.append(1)
     runs = {}
     symmetric = g.n_rows == g.n_cols and np.array_equal(g.row_ptr, g.col_ptr) and np.array_equal(g.col_ind, g.row_ind)
@@ -210,7 +211,7 @@ def light_record(name: str, g, t_build: float, args, warm: list) -> dict:
         if init == "symmetric" and not symmetric:
             continue
         log(f"   {label} ...")
-        t, out, _ = time_call(lambda: gpr_match(dg, init=start if init == "start" else init, **kw),
+        t, out, _ = time_call(lambda dg=dg, start=start, init=init, kw=kw: gpu.push_relabel_matching(dg, init=start if init == "start" else init, **kw),
                               repeat=args.repeat, warmup=0, budget_s=3)
         r, c, ic, st = out
         certify(g, r, c, ref)
@@ -221,18 +222,18 @@ def light_record(name: str, g, t_build: float, args, warm: list) -> dict:
         log(f"  {label:<40} {t*1e3:9.2f} ms (init {st['seconds_init']*1e3:7.2f}, {ic} in {st['init_rounds']} rounds;"
             f" solve {st['seconds_solve']*1e3:8.2f}; loops {st['loops']}, levels {st['gr_levels']})")
     rec["gpr"] = runs
-    t, out, _ = time_call(lambda: gpr_match(g, **DEFAULT), repeat=1, warmup=0)
+    t, out, _ = time_call(lambda g=g: gpu.push_relabel_matching(g, **DEFAULT), repeat=1, warmup=0)
     certify(g, out[0], out[1], ref)
     rec["auto_with_h2d_ms"] = t * 1e3
     rec["auto_init_used"] = out[3].get("init_used")
-    t, out, _ = time_call(lambda: gpr_initial_matching(dg, init="karp-sipser"), repeat=args.repeat, warmup=0)
+    t, out, _ = time_call(lambda dg=dg: gpu.initial_matching(dg, init="karp-sipser"), repeat=args.repeat, warmup=0)
     rec["ks_gpu_ms"], rec["ks_gpu_cardinality"] = t * 1e3, out[2]["init_cardinality"]
     bad = 0
     for i in range(args.reps):
         label, init, kw = LIGHT[i % len(LIGHT)]
         if label not in runs:
             continue
-        r, c, ic, st = gpr_match(dg, init=start if init == "start" else init, **kw)
+        r, c, ic, st = gpu.push_relabel_matching(dg, init=start if init == "start" else init, **kw)
         try:
             certify(g, r, c, ref)
         except AssertionError as exc:
@@ -350,8 +351,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     import matchflow
+    from matchflow import gpu
     from matchflow.matching._cpu_init import initial_matching
-    from matchflow.matching._gpu_gpr import gpr_initial_matching, gpr_match, to_device
 
     meta = machine_info()
     meta["benchmark"] = "G-PR (Deveci et al. 2013) at our sizes"
@@ -375,29 +376,29 @@ def main(argv: list[str] | None = None) -> int:
                 rec: dict = {"input": name, "n_rows": g.n_rows, "n_cols": g.n_cols, "nnz": g.nnz,
                              "build_s": t_build, "ref_ms": REFERENCE_MS.get(name)}
                 a = sp.csr_matrix((np.ones(g.nnz, np.int8), g.col_ind, g.row_ptr), shape=g.shape)
-                t_sp, pm, _ = time_call(lambda: maximum_bipartite_matching(a, perm_type="column"), repeat=1, warmup=0)
+                t_sp, pm, _ = time_call(lambda a=a: maximum_bipartite_matching(a, perm_type="column"), repeat=1, warmup=0)
                 ref = int(np.count_nonzero(pm >= 0))
                 rec["scipy_ms"] = t_sp * 1e3
                 rec["max_matching"] = ref
                 rm0, cm0, ic0 = initial_matching(g, "greedy")
                 start = np.asarray(rm0, dtype=np.int64)
                 rec["greedy_cardinality"] = int(ic0)
-                dg = to_device(g)
+                dg = gpu.to_device(g)
                 rec["h2d_ms"] = dg.seconds_h2d * 1e3
                 if not warm:  # compile every kernel once
                     for v in VARIANTS:
                         for bfs in ("rows", "frontier"):
-                            for lp in ("persistent", "host"):
-                                gpr_match(dg, init=start, variant=v, bfs=bfs, loop=lp)
-                    gpr_initial_matching(dg, init="greedy")
-                    gpr_match(dg, init="karp-sipser")
+                            for lp in ("host",) if SIM else ("persistent", "host"):
+                                gpu.push_relabel_matching(dg, init=start, variant=v, bfs=bfs, loop=lp)
+                    gpu.initial_matching(dg, init="greedy")
+                    gpu.push_relabel_matching(dg, init="karp-sipser")
                     warm = True
                 # ---- Fig. 1: every variant x relabel strategy, same greedy start, graph on the device
                 runs = {}
                 for v in VARIANTS:
                     for rl in RELABELS:
                         key = f"{v}/{rl[0]}-{rl[1]}"
-                        t, out, _ = time_call(lambda: gpr_match(dg, init=start, variant=v, relabel=rl),
+                        t, out, _ = time_call(lambda dg=dg, start=start, v=v, rl=rl: gpu.push_relabel_matching(dg, init=start, variant=v, relabel=rl),
                                               repeat=args.repeat, warmup=0, budget_s=3)
                         r, c, ic, st = out
                         check(g, r, c, ref)
@@ -413,7 +414,7 @@ def main(argv: list[str] | None = None) -> int:
                 # ---- ablations of the beyond-the-paper changes (default variant)
                 abl = {}
                 for label, kw in ABLATIONS:
-                    t, out, _ = time_call(lambda: gpr_match(dg, init=start, **{**DEFAULT, **kw}), repeat=args.repeat,
+                    t, out, _ = time_call(lambda dg=dg, start=start, kw=kw: gpu.push_relabel_matching(dg, init=start, **{**DEFAULT, **kw}), repeat=args.repeat,
                                           warmup=1, budget_s=3)  # warm-up: some ablations compile a kernel
                     check(g, out[0], out[1], ref)
                     abl[label] = t * 1e3
@@ -422,12 +423,12 @@ def main(argv: list[str] | None = None) -> int:
                         f"  loops {out[3]['loops']}  levels {out[3]['gr_levels']}")
                 rec["ablation_ms"] = abl
                 # ---- with the host-to-device copy (default variant, host graph)
-                t, out, _ = time_call(lambda: gpr_match(g, init=start, **DEFAULT), repeat=args.repeat, warmup=0,
+                t, out, _ = time_call(lambda g=g, start=start: gpu.push_relabel_matching(g, init=start, **DEFAULT), repeat=args.repeat, warmup=0,
                                       budget_s=3)
                 check(g, out[0], out[1], ref)
                 rec["gpr_default_with_h2d_ms"] = t * 1e3
                 # ---- our best start: GPU Karp-Sipser-style start + G-PR, end to end from the host graph
-                t, out, _ = time_call(lambda: gpr_match(g, init="karp-sipser", **DEFAULT), repeat=args.repeat,
+                t, out, _ = time_call(lambda g=g: gpu.push_relabel_matching(g, init="karp-sipser", **DEFAULT), repeat=args.repeat,
                                       warmup=0, budget_s=3)
                 r, c, ic, st = out
                 check(g, r, c, ref)
@@ -435,17 +436,18 @@ def main(argv: list[str] | None = None) -> int:
                 rec["gpr_best_init_ms"] = st["seconds_init"] * 1e3
                 rec["gpr_best_solve_ms"] = st["seconds_solve"] * 1e3
                 rec["ks_gpu_cardinality"] = ic
-                t, out, _ = time_call(lambda: gpr_match(dg, init="karp-sipser", **DEFAULT), repeat=args.repeat,
-                                      warmup=0, budget_s=3)
+                t, out, _ = time_call(lambda dg=dg: gpu.push_relabel_matching(dg, init="karp-sipser", **DEFAULT),
+                                      repeat=args.repeat, warmup=0, budget_s=3)
                 check(g, out[0], out[1], ref)
                 rec["gpr_best_device_ms"] = t * 1e3
                 for key, init, kw in (("gpr_auto_device_ms", "auto", {}), ("gpr_gpu_greedy_device_ms", "greedy", {})):
-                    t, out, _ = time_call(lambda: gpr_match(dg, init=init, **DEFAULT, **kw), repeat=args.repeat,
+                    t, out, _ = time_call(lambda dg=dg, init=init, kw=kw: gpu.push_relabel_matching(dg, init=init, **DEFAULT, **kw),
+                                          repeat=args.repeat,
                                           warmup=1, budget_s=3)
                     check(g, out[0], out[1], ref)
                     rec[key] = t * 1e3
                     rec[key.replace("device_ms", "init_cardinality")] = out[2]
-                t, out, _ = time_call(lambda: gpr_initial_matching(dg, init="greedy"), repeat=args.repeat, warmup=0)
+                t, out, _ = time_call(lambda dg=dg: gpu.initial_matching(dg, init="greedy"), repeat=args.repeat, warmup=0)
                 rec["gpu_greedy_ms"] = t * 1e3
                 rec["gpu_greedy_cardinality"] = out[2]["init_cardinality"]
                 log(f"  best start: KS {ic} (greedy CPU {ic0}, greedy GPU {out[2]['init_cardinality']}), "
@@ -454,8 +456,8 @@ def main(argv: list[str] | None = None) -> int:
                 bad = 0
                 for i in range(args.reps):
                     # every variant of the persistent driver, both starts
-                    r, c, ic, st = gpr_match(dg, init="karp-sipser" if i % 2 else start, variant=VARIANTS[i % len(VARIANTS)],
-                                             relabel=DEFAULT["relabel"])
+                    r, c, ic, st = gpu.push_relabel_matching(dg, init="karp-sipser" if i % 2 else start,
+                                                             variant=VARIANTS[i % len(VARIANTS)], relabel=DEFAULT["relabel"])
                     try:
                         check(g, r, c, ref)
                     except AssertionError as exc:
@@ -468,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
                     cpu = {}
                     for method in ("pothen-fan", "push-relabel"):
                         try:
-                            t, res, _ = time_call(lambda: matchflow.bipartite_matching(
+                            t, res, _ = time_call(lambda g=g, method=method: matchflow.bipartite_matching(
                                 g, method=method, backend="cpu", init="greedy", cover=False), repeat=1, warmup=1)
                             check(g, np.asarray(res.row_match, np.int64), np.asarray(res.col_match, np.int64), ref)
                             cpu[method] = {"ms": t * 1e3, "solve_ms": res.stats.get("solve_seconds", float("nan")) * 1e3}

@@ -13,7 +13,7 @@ OUT="${OUT:-$PWD/gpu-round-out}"
 mkdir -p "$OUT"
 SECTIONS="${*:-info tests sanitize bench bench-assign}"
 export PYTHONUNBUFFERED=1
-export NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=0
+# numba-cuda performance warnings are silenced inside the library (matchflow._cuda.quiet), not here
 status=0
 
 section() { echo; echo "=================== $* ($(date -u +%H:%M:%S))"; }
@@ -23,8 +23,10 @@ want() { [[ " $SECTIONS " == *" $1 "* ]]; }
 # The image's NumPy 2.5 breaks numba-cuda 0.30: install the carried wheels (NumPy 2.4, lap, lapx).
 section setup
 if ! python3 -c 'import numpy, sys; sys.exit(0 if numpy.__version__.startswith("2.4") else 1)' 2>/dev/null; then
+    wheels=(.whl/numpy-*.whl)
+    for w in .whl/lap*.whl; do [[ -f "$w" ]] && wheels+=("$w"); done  # lap/lapx: only the assignment benchmark
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
-        .whl/numpy-*.whl .whl/lap*.whl || { echo "wheel install failed"; exit 2; }
+        "${wheels[@]}" || { echo "wheel install failed"; exit 2; }
 fi
 export PYTHONPATH="/tmp/site:$PWD/src${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONPATH="$PWD:$PYTHONPATH"   # for `python3 -m benchmarks...`
@@ -45,39 +47,42 @@ if want tests; then
 fi
 
 # ------------------------------------------------------------------ sanitize
-# compute-sanitizer on a small instance of every G-PR kernel (memcheck and racecheck).
+# compute-sanitizer (memcheck and racecheck) on small instances of the kernels changed since the last round.
 if want sanitize; then
     section "compute-sanitizer"
     cat > /tmp/gpr_sanitize.py <<'EOF'
+# Small instances of the kernels changed since the last sanitized round (SANITIZE_ONLY: gpr, init, hungarian):
+# the persistent G-PR and start kernels (shared grid-sync slots and reads of matchflow._cuda) and every GPU
+# Hungarian kernel (moved to their own module, shared block reduction and broadcast reads). Public API only.
 import os
 import numpy as np, scipy.sparse as sp
-from matchflow._graph import as_bipartite
-from matchflow.matching._gpu_gpr import gpr_match, gpr_initial_matching
+from matchflow import BipartiteGraph, generators, gpu
+only = os.environ.get("SANITIZE_ONLY", "gpr,init,hungarian").split(",")
 a = sp.random(300, 260, density=0.02, random_state=3, format="csr")
-g = as_bipartite(a)
-only_init = os.environ.get("SANITIZE_INIT_ONLY", "0") == "1"  # the G-PR kernels were sanitized in earlier rounds
-for v in () if only_init else ("first", "noshrink", "shrink"):
-    for bfs in ("rows", "frontier"):
-        for loop in ("persistent", "host"):
-            r, c, ic, st = gpr_match(g, variant=v, bfs=bfs, init="greedy", block_size=64, shrink_threshold=8,
-                                     loop=loop)
-            print(v, bfs, loop, int((r >= 0).sum()), "grid", st["grid_size"], "phases", st["grid_syncs"])
-for v in () if only_init else ("first", "noshrink", "shrink"):  # warp scans of high-degree vertices (most vertices here)
-    r, c, ic, st = gpr_match(g, variant=v, init="none", block_size=64, shrink_threshold=8, loop="persistent",
-                             hub_degree=2)
-    print(v, "hub_degree=2", int((r >= 0).sum()), "grid", st["grid_size"], "phases", st["grid_syncs"])
-for init in ("greedy", "karp-sipser"):  # the GPU starts: one cooperative launch, and one launch per phase
+g = BipartiteGraph.from_csr(a.indptr, a.indices, a.shape)
+if "gpr" in only:
+    for v in ("first", "noshrink", "shrink"):
+        for bfs in ("rows", "frontier"):
+            r, c, ic, st = gpu.push_relabel_matching(g, variant=v, bfs=bfs, init="greedy", block_size=64,
+                                                     shrink_threshold=8, loop="persistent", hub_degree=2)
+            print(v, bfs, int((r >= 0).sum()), "grid", st["grid_size"], "phases", st["grid_syncs"])
+if "init" in only:
     for loop in ("persistent", "host"):
         for ties in ("ids", "hashed"):
-            r, c, st = gpr_initial_matching(g, init=init, block_size=64, loop=loop, init_ties=ties, hub_degree=2)
-            print(init, loop, ties, int((r >= 0).sum()), "rounds", st["init_rounds"])
-from matchflow import generators
-gs = as_bipartite(generators.delaunay(3000, seed=1))  # the symmetric start (handshake, doubling, aug3)
-for aug in (0, 3):
-    r, c, st = gpr_initial_matching(gs, init="symmetric", block_size=64, init_aug_rounds=aug)
-    print("symmetric aug", aug, int((r >= 0).sum()), "rounds", st["init_rounds"])
-r, c, ic, st = gpr_match(gs, block_size=64)
-print("auto", st.get("init_used"), int((r >= 0).sum()))
+            r, c, st = gpu.initial_matching(g, init="karp-sipser", block_size=64, loop=loop, init_ties=ties,
+                                            hub_degree=2)
+            print("karp-sipser", loop, ties, int((r >= 0).sum()), "rounds", st["init_rounds"])
+    gs = generators.delaunay(2000, seed=1)
+    gs = BipartiteGraph.from_csr(gs.indptr, gs.indices, gs.shape) if hasattr(gs, "indptr") else gs
+    r, c, st = gpu.initial_matching(gs, init="symmetric", block_size=64, init_aug_rounds=2)
+    print("symmetric", int((r >= 0).sum()), "rounds", st["init_rounds"])
+if "hungarian" in only:
+    rng = np.random.default_rng(1)
+    for dt in (np.int32, np.float64):
+        C = (rng.integers(0, 40, size=(40, 40)) if dt == np.int32 else rng.random((40, 40))).astype(dt)
+        for loop in ("persistent", "host"):
+            c4r, u, v, st = gpu.hungarian(C, block_size=32, loop=loop, grid_size=4)
+            print("hungarian", dt.__name__, loop, float(C[np.arange(40), c4r].sum()), "rounds", st["iterations"])
 EOF
     for tool in memcheck racecheck; do
         timeout "${SANITIZE_TIMEOUT:-300}" compute-sanitizer --tool "$tool" --print-limit 20 python3 /tmp/gpr_sanitize.py \

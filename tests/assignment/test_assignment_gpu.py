@@ -1,6 +1,11 @@
-"""GPU Hungarian (Lopes et al. 2019): optimal cost vs SciPy, dual certificates, block splits, repeats.
+"""GPU Hungarian (Lopes et al. 2019) through the public API: optimal cost vs the CPU twin and SciPy,
+dual certificates checked by ``matchflow.verify.verify_assignment``, block splits, repeats.
 
-GPU tests are marked ``gpu`` (skipped without a GPU); the host-side helpers are tested everywhere.
+GPU tests are marked ``gpu`` (skipped without a GPU) and call ``matchflow.assignment(C, method="lopes",
+backend="gpu", ...)``; the answer must come from the GPU (the API re-solves on the CPU when a certificate
+fails, which would hide a GPU bug). What no public assignment call reaches (a matrix already on the
+device) goes through the supported surface ``matchflow.gpu``. The option checks need no GPU. Under
+``NUMBA_ENABLE_CUDASIM=1`` the ``host`` loop runs (no grid sync in the simulator).
 """
 
 from __future__ import annotations
@@ -12,30 +17,32 @@ from hypothesis import strategies as st
 from naive import assignment_bruteforce
 from scipy.optimize import linear_sum_assignment as scipy_lsa
 
-from matchflow.assignment._gpu_hungarian import choose_slack_dtype, hungarian_gpu
+import matchflow
+from matchflow import gpu
+from matchflow._cuda import is_simulator
+from matchflow.assignment._gpu_hungarian import choose_slack_dtype, validate_hungarian_options
+from matchflow.verify import verify_assignment
+
+# the CUDA simulator has no grid sync: only the host loop runs there
+LOOPS = ("host",) if is_simulator() else ("persistent", "host")
 
 
-def _check(C: np.ndarray, col4row, u, v, *, exact: bool) -> None:
-    n = C.shape[0]
-    assert col4row.shape == (n,)
-    assert np.array_equal(np.sort(col4row), np.arange(n)), "not a permutation"
-    r, c = scipy_lsa(C)
-    best = C[r, c].astype(np.float64).sum()
-    got = C[np.arange(n), col4row].astype(np.float64).sum()
-    if exact:
-        assert C[np.arange(n), col4row].astype(object).sum() == C[r, c].astype(object).sum()
-        red = C.astype(np.int64) - u.astype(np.int64)[:, None] - v.astype(np.int64)[None, :]
-        assert red.min() >= 0
-        assert np.all(red[np.arange(n), col4row] == 0)
-    else:
-        scale = max(1.0, float(np.abs(C).max())) * n
-        assert got == pytest.approx(best, rel=1e-9, abs=1e-9 * scale)
-        red = C.astype(np.float64) - u[:, None] - v[None, :]
-        assert red.min() >= -1e-9 * scale
-        assert np.abs(red[np.arange(n), col4row]).max() <= 1e-9 * scale
+def _lopes(C, *, maximize: bool = False, **kw):
+    """The public GPU call; certified by verify_assignment and equal in cost to the CPU twin and SciPy."""
+    res = matchflow.assignment(C, method="lopes", backend="gpu", maximize=maximize, **kw)
+    assert res.backend == "gpu" and res.method == "lopes", (res.method, res.backend)
+    verify_assignment(C, res)  # raises with the problems: valid, feasible and tight duals, cost == dual value
+    cpu = matchflow.assignment(C, backend="cpu", maximize=maximize)
+    assert res.cost == cpu.cost
+    C = np.asarray(C)
+    if C.size:
+        r, c = scipy_lsa(C, maximize=maximize)
+        best = C[r, c].sum()
+        assert res.cost == (pytest.approx(best, rel=1e-12) if C.dtype.kind == "f" else best)
+    return res
 
 
-# ------------------------------------------------------------------ host-side helpers (no GPU needed)
+# ------------------------------------------------------------------ host-side checks (no GPU needed)
 
 def test_choose_slack_dtype():
     assert choose_slack_dtype(np.dtype(np.float32), 100, 1.0) == np.float64
@@ -48,37 +55,85 @@ def test_choose_slack_dtype():
 @pytest.mark.parametrize("bad", [0, 3, 2048, -4])
 def test_block_size_rejected(bad):
     with pytest.raises(ValueError, match=rf"block_size must be a power of two in \[1, 1024\], got {bad}"):
-        hungarian_gpu(np.zeros((2, 2)), block_size=bad)
+        validate_hungarian_options(block_size=bad)
 
 
-def test_block_size_type_and_mode_rejected():
-    with pytest.raises(TypeError, match="block_size must be an integer, got 2.5"):
-        hungarian_gpu(np.zeros((2, 2)), block_size=2.5)
-    with pytest.raises(ValueError, match="mode must be one of .*got 'fast'"):
-        hungarian_gpu(np.zeros((2, 2)), mode="fast")
+@pytest.mark.parametrize("kwargs, exc, match", [
+    ({"block_size": 2.5}, TypeError, r"block_size must be an integer, got 2.5"),
+    ({"loop": "fast"}, ValueError, r"loop must be one of \('auto', 'persistent', 'host'\), got 'fast'"),
+    ({"certify": 1}, TypeError, r"certify must be True or False, got 1"),
+    ({"max_rounds": 0}, ValueError, r"max_rounds must be >= 1, got 0"),
+    ({"grid_size": 0}, ValueError, r"grid_size must be >= 1, got 0"),
+    ({"colour": "red"}, TypeError, r"hungarian_gpu got unexpected option\(s\) 'colour'; accepted: slack_dtype"),
+    ({"loop": "host", "mode": "host"}, ValueError, r"hungarian_gpu: give loop= only \(mode= is its deprecated "
+                                                   r"alias\), not both"),
+])
+def test_options_rejected(kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        validate_hungarian_options(**kwargs)
 
 
-# ------------------------------------------------------------------ GPU
+def test_deprecated_option_names_warn_and_still_work():
+    """mode= and check= (the old names of loop= and certify=) work for one release, with a warning."""
+    with pytest.warns(DeprecationWarning, match=r"hungarian_gpu: option mode= is deprecated, use loop= instead"):
+        o = validate_hungarian_options(mode="host")
+    assert o["loop"] == "host"
+    with pytest.warns(DeprecationWarning, match=r"hungarian_gpu: option check= is deprecated, use certify= instead"):
+        o = validate_hungarian_options(check=False)
+    assert o["certify"] is False
+    with pytest.warns(DeprecationWarning, match=r"option mode= is deprecated"), \
+            pytest.raises(ValueError, match=r"loop must be one of .*got 'fast'"):
+        validate_hungarian_options(mode="fast")
+    o = validate_hungarian_options()
+    assert (o["loop"], o["certify"], o["block_size"], o["grid_size"], o["max_rounds"]) == ("auto", True, 256, None, None)
 
-gpu = pytest.mark.gpu
+
+# ------------------------------------------------------------------ GPU: named cases against the CPU twin
+
+gpu_mark = pytest.mark.gpu
+_rng = np.random.default_rng(2019)
+CASES = {
+    "empty-0x0": np.zeros((0, 0)),
+    "one-entry": np.array([[5]], dtype=np.int64),
+    "rect-3x5": _rng.integers(0, 9, size=(3, 5)),
+    "rect-6x2": _rng.integers(-4, 9, size=(6, 2)),
+    "all-equal-37": np.full((37, 37), 7, dtype=np.int32),  # n^2 zeros after the reductions
+    "zeros-float-33": np.zeros((33, 33)),
+    "negative-int-20": _rng.integers(-50, 50, size=(20, 20)),
+    "ties-float-40": np.round(_rng.random((40, 40)) * 100) / 4,
+    "forbidden-inf-12": np.where(_rng.random((12, 12)) < 0.3, np.inf, _rng.integers(0, 20, size=(12, 12))),
+    "bool-9": _rng.random((9, 9)) < 0.5,
+    "wide-range-int-16": _rng.integers(0, 2**40, size=(16, 16)),
+}
 
 
-_CASES = [(n, f, dt, "persistent") for n in (50, 137, 300) for f in (0.1, 1.0, 10.0) for dt in (np.int32, np.int64)]
-_CASES += [(n, f, np.int32, "host") for n in (50, 137) for f in (0.1, 1.0, 10.0)]  # host loop: slow, fewer cases
+@gpu_mark
+@pytest.mark.parametrize("loop", LOOPS)
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_named_cases_match_the_cpu_twin(name, loop):
+    C = CASES[name]
+    res = _lopes(C, block_size=4, loop=loop, grid_size=3)
+    if C.size:
+        assert res.stats["loop"] == loop and res.stats["block_size"] == 4
+    if not np.isinf(np.asarray(C, dtype=np.float64)).any():  # +inf marks a forbidden pair only when minimising
+        _lopes(C, maximize=True, block_size=32, loop=loop)
 
 
-@gpu
-@pytest.mark.parametrize("n,rng_factor,dtype,mode", _CASES)
-def test_random_int_vs_scipy(mode, dtype, rng_factor, n):
+_INT = [(n, f, dt, LOOPS[0]) for n in (50, 137, 300) for f in (0.1, 1.0, 10.0) for dt in (np.int32, np.int64)]
+_INT += [(n, f, np.int32, "host") for n in (50, 137) for f in (0.1, 1.0, 10.0)]  # host loop: slow, fewer cases
+
+
+@gpu_mark
+@pytest.mark.parametrize("n,rng_factor,dtype,loop", _INT)
+def test_random_int_vs_scipy(loop, dtype, rng_factor, n):
     rng = np.random.default_rng(1000 * n + int(10 * rng_factor))
     hi = max(1, int(rng_factor * n))
     C = rng.integers(0, hi + 1, size=(n, n)).astype(dtype)
-    col4row, u, v, stats = hungarian_gpu(C, block_size=32, mode=mode)
-    _check(C, col4row, u, v, exact=True)
-    assert stats["seconds_solve"] > 0 and stats["iterations"] >= 1
+    res = _lopes(C, block_size=32, loop=loop)
+    assert res.stats["seconds_solve"] > 0 and res.stats["iterations"] >= 1
 
 
-@gpu
+@gpu_mark
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("ties", [False, True])
 def test_random_float_vs_scipy(dtype, ties):
@@ -87,66 +142,69 @@ def test_random_float_vs_scipy(dtype, ties):
     C = rng.random((n, n)) * 100
     if ties:
         C = np.round(C) / 4  # many exactly equal entries
-    C = C.astype(dtype)
-    col4row, u, v, stats = hungarian_gpu(C, block_size=64)
-    _check(C, col4row, u, v, exact=False)
-    assert stats["certificate_min_reduced_cost"] >= -1e-6
+    res = _lopes(C.astype(dtype), block_size=64)
+    assert res.stats["certificate_min_reduced_cost"] >= -1e-6
 
 
-@gpu
-@pytest.mark.parametrize("mode", ["persistent", "host"])
-def test_tiny_and_degenerate(mode):
-    c4r, u, v, _ = hungarian_gpu(np.array([[5]], dtype=np.int64), mode=mode)
-    assert c4r.tolist() == [0] and u[0] + v[0] == 5
-    C = np.full((97, 97), 7, dtype=np.int32)  # all equal: n^2 zeros
-    c4r, u, v, _ = hungarian_gpu(C, block_size=16, mode=mode)
-    _check(C, c4r, u, v, exact=True)
-    C = np.zeros((33, 33))
-    c4r, u, v, _ = hungarian_gpu(C, block_size=8, mode=mode)
-    _check(C, c4r, u, v, exact=False)
-
-
-@gpu
+@gpu_mark
 def test_not_multiple_of_block_and_many_blocks():
     rng = np.random.default_rng(3)
     for n, bs in [(77, 32), (129, 64), (200, 1), (65, 2)]:
         C = rng.integers(0, n, size=(n, n))
-        c4r, u, v, st_ = hungarian_gpu(C, block_size=bs, grid_size=max(2, n // 8))
-        _check(C, c4r, u, v, exact=True)
-        assert st_["grid_size"] >= 2
+        res = _lopes(C, block_size=bs, grid_size=max(2, n // 8))
+        assert res.stats["grid_size"] >= 2
 
 
-@gpu
+@gpu_mark
 def test_repeated_runs_are_valid():
+    """Races differ from run to run: every one of 20 runs must be optimal with exact duals."""
     rng = np.random.default_rng(11)
     n = 256
     C = rng.integers(0, n, size=(n, n))
     best = C[scipy_lsa(C)].sum()
     for _ in range(20):
-        c4r, u, v, _ = hungarian_gpu(C, block_size=32)
-        assert C[np.arange(n), c4r].sum() == best
-        red = C - u[:, None] - v[None, :]
-        assert red.min() >= 0 and np.all(red[np.arange(n), c4r] == 0)
+        res = matchflow.assignment(C, method="lopes", backend="gpu", block_size=32)
+        assert res.backend == "gpu" and res.cost == best
+        verify_assignment(C, res)
 
 
-@gpu
-def test_device_array_input_has_no_h2d():
-    from numba import cuda
-
+@gpu_mark
+def test_device_matrix_has_no_h2d():
+    """A matrix already on the device (matchflow.gpu.to_device): no host-to-device copy, exact duals."""
     rng = np.random.default_rng(5)
     C = rng.integers(0, 64, size=(64, 64)).astype(np.int32)
-    c4r, u, v, st_ = hungarian_gpu(cuda.to_device(C), block_size=32)
-    _check(C, c4r, u, v, exact=True)
-    assert st_["seconds_h2d"] == 0.0
+    for loop in LOOPS:
+        c4r, u, v, st_ = gpu.hungarian(gpu.to_device(C), block_size=32, loop=loop)
+        assert st_["seconds_h2d"] == 0.0 and st_["loop"] == loop
+        red = C.astype(np.int64) - u[:, None] - v[None, :]
+        assert red.min() >= 0 and np.all(red[np.arange(64), c4r] == 0)
+        assert C[np.arange(64), c4r].sum() == C[scipy_lsa(C)].sum()
 
 
-@gpu
+@gpu_mark
+def test_numba_performance_warnings_stay_inside():
+    """Small inputs are deliberate low-occupancy launches: numba's NumbaPerformanceWarning must not reach the
+    caller, and the caller's warning filters are left as they were."""
+    import warnings
+
+    from matchflow._cuda._env import performance_warnings
+
+    C = np.arange(9).reshape(3, 3)
+    with warnings.catch_warnings():
+        for cat in performance_warnings():  # numba-cuda's own class too
+            warnings.simplefilter("error", cat)
+        before = list(warnings.filters)
+        for loop in LOOPS:
+            _lopes(C, block_size=32, loop=loop)
+        assert warnings.filters == before
+
+
+@gpu_mark
 @settings(max_examples=30, deadline=None)
 @given(n=st.integers(1, 7), hi=st.sampled_from([0, 1, 2, 5, 100, 2**40]), seed=st.integers(0, 2**31),
-       bs=st.sampled_from([1, 2, 4, 32]), mode=st.sampled_from(["persistent", "host"]))
-def test_hypothesis_small_vs_bruteforce(n, hi, seed, bs, mode):
+       bs=st.sampled_from([1, 2, 4, 32]), loop=st.sampled_from(LOOPS))
+def test_hypothesis_small_vs_bruteforce(n, hi, seed, bs, loop):
     rng = np.random.default_rng(seed)
     C = rng.integers(0, hi + 1, size=(n, n), dtype=np.int64)
-    c4r, u, v, _ = hungarian_gpu(C, block_size=bs, mode=mode)
-    assert int(C[np.arange(n), c4r].sum()) == assignment_bruteforce(C)
-    _check(C, c4r, u, v, exact=True)
+    res = _lopes(C, block_size=bs, loop=loop)
+    assert res.cost == assignment_bruteforce(C)

@@ -1,9 +1,12 @@
 """G-PR (GPU push-relabel matching): option validation on the CPU, correctness on the GPU.
 
-Every GPU result is checked as a certificate: a valid matching of the graph (edges exist,
-row and column mates agree, no vertex twice) whose cardinality equals SciPy's
-``maximum_bipartite_matching`` (and brute force on tiny inputs). GPU tests use tiny block
-sizes so small inputs span several blocks.
+GPU tests call the public entry point ``matchflow.bipartite_matching(g, method="gpr", backend="gpu")``
+and check every answer with the public certificate ``matchflow.verify.verify_matching`` (valid, and
+maximum by the König cover), against the CPU twin (``backend="cpu"``) on the named cases of ``GALLERY``,
+and against SciPy's ``maximum_bipartite_matching`` (and brute force on tiny inputs). What no public
+matching call reaches (a given start, a device graph, the start alone, int64 device arrays) goes through
+the supported GPU surface ``matchflow.gpu``. Tiny block sizes make small inputs span several blocks.
+Under ``NUMBA_ENABLE_CUDASIM=1`` the ``host`` loop runs (no warp intrinsics, no grid sync there).
 """
 
 from __future__ import annotations
@@ -21,13 +24,19 @@ from hypothesis import strategies as st
 from naive import max_matching_bruteforce
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
-from matchflow import generators
+import matchflow
+from matchflow import generators, gpu
+from matchflow._cuda import is_simulator
 from matchflow._graph import BipartiteGraph, as_bipartite
 from matchflow.matching._gpu_gpr import GPR_INITS, GPR_VARIANTS, validate_gpr_options
+from matchflow.verify import verify_matching
 
 RELABELS = (("fixed", 2), ("adaptive", 0.3), ("adaptive", 0.7))
 STARTS = tuple(i for i in GPR_INITS if i != "symmetric")  # "symmetric" needs A == A^T: tested on its own
-LOOPS = ("persistent", "host")  # the two drivers of the same device functions
+SIM = is_simulator()
+# the two drivers of the same device functions; the CUDA simulator has no warp intrinsics and no grid sync
+LOOPS = ("host",) if SIM else ("persistent", "host")
+device_only = pytest.mark.skipif(SIM, reason="the CUDA simulator has no warp intrinsics or grid sync (or is too slow)")
 ROOT = Path(__file__).resolve().parents[2]  # the repository root
 DEVDATA = ROOT / ".devdata"
 
@@ -116,14 +125,18 @@ def test_options_defaults_need_no_gpu():
         ({"relabel": ("adaptive", -1.5)}, ValueError, r"relabel k must be > 0.0, got -1.5"),
         ({"relabel": ("adaptive", float("inf"))}, ValueError, r"relabel k must be finite, got inf"),
         ({"relabel": ("fixed", "2")}, TypeError, r"relabel k must be a real number, got '2'"),
-        ({"block_size": 48}, ValueError, r"block_size must be a power of two between 32 and 1024, got 48"),
-        ({"block_size": 16}, ValueError, r"block_size must be >= 32, got 16"),
-        ({"block_size": 2048}, ValueError, r"block_size must be <= 1024, got 2048"),
+        ({"block_size": 48}, ValueError, r"block_size must be a power of two in \[32, 1024\], got 48"),
+        ({"block_size": 16}, ValueError, r"block_size must be a power of two in \[32, 1024\], got 16"),
+        ({"block_size": 2048}, ValueError, r"block_size must be a power of two in \[32, 1024\], got 2048"),
         ({"block_size": 64.0}, TypeError, r"block_size must be an integer, got 64.0"),
+        ({"block_size": True}, TypeError, r"block_size must be an integer, got True"),
         ({"check_every": 0}, ValueError, r"check_every must be >= 1, got 0"),
         ({"certify": "yes"}, TypeError, r"certify must be True or False, got 'yes'"),
         ({"bfs": "dfs"}, ValueError, r"bfs must be one of \('rows', 'frontier'\), got 'dfs'"),
-        ({"max_loops": 0}, ValueError, r"max_loops must be >= 1, got 0"),
+        ({"max_rounds": 0}, ValueError, r"max_rounds must be >= 1, got 0"),
+        ({"max_rounds": 1.5}, TypeError, r"max_rounds must be an integer, got 1.5"),
+        ({"max_rounds": 5, "max_loops": 5}, ValueError, r"gpr_match: give max_rounds= only \(max_loops= is its "
+                                                         r"deprecated alias\), not both"),
         ({"loop": "device"}, ValueError, r"loop must be one of \('auto', 'persistent', 'host'\), got 'device'"),
         ({"grid_size": 0}, ValueError, r"grid_size must be >= 1, got 0"),
         ({"hub_degree": -1}, ValueError, r"hub_degree must be >= 0, got -1"),
@@ -174,10 +187,95 @@ def test_gpu_entry_raises_without_gpu(monkeypatch):
 
 
 def _gpr(g, **kw):
-    from matchflow.matching._gpu_gpr import gpr_match
-
+    """The public GPU call, certified: valid and maximum (König cover) by ``verify_matching``."""
     kw.setdefault("block_size", 32)
-    return gpr_match(g, **kw)
+    res = matchflow.bipartite_matching(g, method="gpr", backend="gpu", **kw)
+    rep = verify_matching(g, res)
+    assert rep.valid and rep.maximum and rep.cardinality == res.cardinality, rep.problems
+    assert res.backend == "gpu"
+    r = np.asarray(res.row_match, dtype=np.int64)
+    c = np.asarray(res.col_match, dtype=np.int64)
+    return r, c, res.init_cardinality, res.stats
+
+
+def test_deprecated_option_names_warn_and_still_work():
+    """max_loops= (the old name of max_rounds=) works for one release with a DeprecationWarning."""
+    with pytest.warns(DeprecationWarning, match=r"gpr_match: option max_loops= is deprecated, use max_rounds= instead"):
+        o = validate_gpr_options(max_loops=7)
+    assert o["max_rounds"] == 7 and "max_loops" not in o
+
+
+def test_quiet_swallows_both_numba_performance_warning_classes():
+    """numba-cuda raises its own NumbaPerformanceWarning (numba.cuda.core.errors), not numba.core.errors':
+    the library's filter must cover both (the first version filtered numba.core's only, and the device log
+    showed the low-occupancy warnings reaching the caller), inside the block only. Needs no GPU."""
+    import warnings
+
+    from matchflow._cuda._env import performance_warnings, quiet
+
+    cats = performance_warnings()
+    names = {f"{c.__module__}.{c.__name__}" for c in cats}
+    assert "numba.core.errors.NumbaPerformanceWarning" in names
+    try:
+        from numba.cuda.core.errors import NumbaPerformanceWarning as Cuda
+    except ImportError:
+        Cuda = None
+    if Cuda is not None:
+        assert Cuda in cats
+    with warnings.catch_warnings():
+        for c in cats:
+            warnings.simplefilter("error", c)
+        before = list(warnings.filters)
+        with quiet():
+            for c in cats:
+                warnings.warn(c("Grid size 1 will likely result in GPU under-utilization due to low occupancy."),
+                              stacklevel=1)
+        assert warnings.filters == before
+        with pytest.raises(cats[-1]):  # outside the block the caller's filter holds
+            warnings.warn(cats[-1]("low occupancy"), stacklevel=1)
+
+
+def test_public_gpu_surface_imports_no_cuda():
+    """``import matchflow.gpu`` (and the option check) work without loading numba.cuda."""
+    import subprocess
+    import sys
+
+    code = ("import sys, matchflow.gpu as g; from matchflow.matching._gpu_gpr import validate_gpr_options; "
+            "validate_gpr_options(loop='host'); print('numba.cuda' in sys.modules, g.OPTIONS)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out[0] == "False" and "max_rounds" in " ".join(out)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("loop", LOOPS)
+@pytest.mark.parametrize("name", [name for name, _ in GALLERY])
+def test_named_cases_match_the_cpu_twin(name, loop):
+    """Every named case: the public GPU answer is certified and as large as the CPU twin's (and SciPy's)."""
+    g = dict(GALLERY)[name]
+    r, c, ic, st = _gpr(g, loop=loop)
+    cpu = matchflow.bipartite_matching(g, backend="cpu")
+    assert verify_matching(g, cpu).maximum
+    assert int(np.count_nonzero(r >= 0)) == cpu.cardinality == scipy_cardinality(g)
+    assert st["loop"] == loop or "loop_fallback" in st
+
+
+@pytest.mark.gpu
+def test_numba_performance_warnings_stay_inside():
+    """A tiny input is a deliberate low-occupancy launch: numba's NumbaPerformanceWarning must not reach the
+    caller (it did before: a 1-block grid on a GPU with 132 SMs), and the caller's filters are left as they were."""
+    import warnings
+
+    from matchflow._cuda._env import performance_warnings
+
+    g = as_bipartite(np.eye(3))
+    with warnings.catch_warnings():
+        for cat in performance_warnings():  # numba-cuda's own class too
+            warnings.simplefilter("error", cat)
+        before = list(warnings.filters)
+        for loop in LOOPS:
+            _gpr(g, loop=loop)
+            gpu.initial_matching(g, init="karp-sipser", loop=loop)
+        assert warnings.filters == before
 
 
 @pytest.mark.gpu
@@ -211,11 +309,9 @@ def test_initial_matching_valid_and_maximal(init, ties, loop):
     """The GPU start alone (one cooperative launch, or one launch per phase), checked on the CPU:
     valid, maximal, counted right; small grids make every grid-stride loop wrap, hub_degree=1
     sends nearly every vertex to the warp scans."""
-    from matchflow.matching._gpu_gpr import gpr_initial_matching
-
     for name, g in GALLERY:
         for rep, (grid, hub, chunk) in enumerate(((None, 32, None), (1, 1, 1), (3, 0, 7))):
-            r, c, st = gpr_initial_matching(g, init=init, block_size=32, check_every=2, init_ties=ties, loop=loop,
+            r, c, st = gpu.initial_matching(g, init=init, block_size=32, check_every=2, init_ties=ties, loop=loop,
                                             grid_size=grid, hub_degree=hub, init_chunk=chunk)
             card = check_matching(g, r, c)
             assert is_maximal(g, r, c), (name, rep)
@@ -262,30 +358,28 @@ def test_symmetric_start(aug):
     """init="symmetric": valid; without augmentations every vertex is free as a row exactly when it is
     free as a column (the doubled undirected matching, the balance that keeps G-PR short); maximal as an
     undirected matching; G-PR from it is maximum."""
-    from matchflow.matching._gpu_gpr import gpr_initial_matching
-
     for name, g in symmetric_gallery():
         for _ in range(2):
-            r, c, st = gpr_initial_matching(g, init="symmetric", block_size=32, init_aug_rounds=aug)
+            r, c, st = gpu.initial_matching(g, init="symmetric", block_size=32, init_aug_rounds=aug)
             card = check_matching(g, r, c)
             assert st["init_cardinality"] == card
             if aug == 0:
                 assert np.array_equal(r < 0, c < 0), name
                 rows, cols = g.edges()
                 assert not np.any((r[rows] < 0) & (r[cols] < 0) & (rows != cols)), name  # undirected maximal
-            rr, cc, ic, st2 = _gpr(g, init="symmetric", init_aug_rounds=aug, shrink_threshold=8)
+            rr, cc, ic, st2 = gpu.push_relabel_matching(g, init="symmetric", init_aug_rounds=aug, shrink_threshold=8,
+                                                        block_size=32)  # the public call has no symmetric start
             assert check_matching(g, rr, cc) == scipy_cardinality(g), (name, st2)
 
 
 @pytest.mark.gpu
 def test_symmetric_start_rejects_unsymmetric_patterns():
-    from matchflow.matching._gpu_gpr import gpr_initial_matching
-
     for a in (np.triu(np.ones((5, 5))), np.ones((3, 4))):
         with pytest.raises(ValueError, match=r"init='symmetric' needs a symmetric pattern"):
-            gpr_initial_matching(as_bipartite(a), init="symmetric")
+            gpu.initial_matching(as_bipartite(a), init="symmetric")
 
 
+@device_only
 @pytest.mark.gpu
 def test_auto_bfs_follows_size_and_hubs():
     """bfs=None: the frontier G-GR from FRONTIER_ROWS rows on graphs without hubs, else all rows."""
@@ -305,20 +399,16 @@ def test_auto_bfs_follows_size_and_hubs():
 
 @pytest.mark.gpu
 def test_initial_matching_none_and_given():
-    from matchflow.matching._gpu_gpr import gpr_initial_matching
-
     for _name, g in GALLERY:
-        r, c, st = gpr_initial_matching(g, init="none", block_size=32)
+        r, c, st = gpu.initial_matching(g, init="none", block_size=32)
         assert np.all(r == -1) and np.all(c == -1)
     g = as_bipartite(np.eye(5))
-    r, c, st = gpr_initial_matching(g, init=np.array([1, -1, -1, 3, -1]) * 0 + np.array([0, -1, -1, 3, -1]))
+    r, c, st = gpu.initial_matching(g, init=np.array([1, -1, -1, 3, -1]) * 0 + np.array([0, -1, -1, 3, -1]))
     assert r.tolist() == [0, -1, -1, 3, -1] and c.tolist() == [0, -1, -1, 3, -1]
 
 
 @pytest.mark.gpu
 def test_given_initial_matching_and_device_graph():
-    from matchflow.matching._gpu_gpr import gpr_match, to_device
-
     rng = np.random.default_rng(7)
     for _ in range(5):
         g = random_graph(rng, 400, 350, 0.01)
@@ -331,11 +421,11 @@ def test_given_initial_matching_and_device_graph():
                     start[u] = v
                     used.add(int(v))
                     break
-        r, c, ic, st = gpr_match(g, init=start, block_size=64)
+        r, c, ic, st = gpu.push_relabel_matching(g, init=start, block_size=64)
         assert ic == np.count_nonzero(start >= 0) and check_matching(g, r, c) == ref
-        dg = to_device(g)
+        dg = gpu.to_device(g)
         for variant in GPR_VARIANTS:
-            r, c, ic, st = gpr_match(dg, variant=variant, block_size=64)
+            r, c, ic, st = gpu.push_relabel_matching(dg, variant=variant, block_size=64)
             assert check_matching(g, r, c) == ref and st["seconds_h2d"] == 0.0
 
 
@@ -351,6 +441,7 @@ def test_repeated_runs_are_all_maximum():
             assert check_matching(g, r, c) == ref
 
 
+@device_only
 @pytest.mark.gpu
 @pytest.mark.parametrize("grid_size", (1, 2, 3, 7))
 def test_persistent_grid_stride_small_grids(grid_size):
@@ -368,6 +459,7 @@ def test_persistent_grid_stride_small_grids(grid_size):
                 assert st["grid_size"] == grid_size and st["kernel_launches"] >= 1
 
 
+@device_only
 @pytest.mark.gpu
 @pytest.mark.parametrize("block_size", (32, 512, 1024))
 def test_persistent_every_block_size(block_size):
@@ -381,6 +473,7 @@ def test_persistent_every_block_size(block_size):
         assert st["loop"] == "host" if "loop_fallback" in st else st["grid_size"] >= 1
 
 
+@device_only
 @pytest.mark.gpu
 @pytest.mark.parametrize("hub", (1, 5, 40))
 def test_persistent_warp_scans_of_hubs(hub):
@@ -461,6 +554,7 @@ def _load(path: Path) -> BipartiteGraph:
 REAL = _real_files()
 
 
+@device_only
 @pytest.mark.gpu
 @pytest.mark.parametrize("path", REAL, ids=[p.name.split(".")[0] for p in REAL])
 def test_real_data(path):
@@ -505,24 +599,17 @@ def test_given_start_edge_check_against_dense(m, n, density, seed):
 def test_int64_index_arrays(loop):
     """Graphs with more than 2^31 edges carry int64 offsets and indices: the kernels are compiled for
     them (checked here on small graphs whose arrays are forced to int64, both drivers, every start)."""
-    from numba import cuda
-
-    from matchflow.matching._gpu_gpr import (
-        DeviceBipartite,
-        gpr_initial_matching,
-        gpr_match,
-    )
-
     rng = np.random.default_rng(64)
     for m, n in ((700, 500), (300, 900)):
         g = random_graph(rng, m, n, 3.0 / max(m, n))
         ref = scipy_cardinality(g)
-        arrs = [cuda.to_device(np.asarray(a, dtype=np.int64)) for a in (g.row_ptr, g.col_ind, g.col_ptr, g.row_ind)]
-        dg = DeviceBipartite(m, n, *arrs)
+        arrs = [gpu.to_device(np.asarray(a, dtype=np.int64)) for a in (g.row_ptr, g.col_ind, g.col_ptr, g.row_ind)]
+        dg = gpu.DeviceBipartite(m, n, *arrs)
         assert dg.col_ptr.dtype == np.int64
         for variant in GPR_VARIANTS:
             for init in ("greedy", "karp-sipser"):
-                r, c, ic, st = gpr_match(dg, variant=variant, init=init, loop=loop, block_size=64, hub_degree=4)
+                r, c, ic, st = gpu.push_relabel_matching(dg, variant=variant, init=init, loop=loop, block_size=64,
+                                                         hub_degree=4)
                 assert check_matching(g, r, c) == ref, (variant, init, st)
-        r, c, st = gpr_initial_matching(dg, init="karp-sipser", loop=loop, block_size=32)
+        r, c, st = gpu.initial_matching(dg, init="karp-sipser", loop=loop, block_size=32)
         assert is_maximal(g, r, c) and check_matching(g, r, c) == st["init_cardinality"]

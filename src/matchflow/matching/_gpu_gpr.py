@@ -1,10 +1,12 @@
 """G-PR: push-relabel maximum-cardinality bipartite matching on the GPU (host driver).
 
 Deveci, Kaya, Uçar, Çatalyürek, "A Push-Relabel-Based Maximum Cardinality Bipartite
-Matching Algorithm on GPUs", ICPP 2013. The kernels live in ``_gpu_gpr_kernels.py``;
-this module validates options (without touching CUDA), moves the graph to the device,
-computes the initial matching, runs the main loop (Algorithm 3 / Algorithm 7) and
-returns host arrays.
+Matching Algorithm on GPUs", ICPP 2013. The kernels live in ``_gpu_gpr_kernels.py`` and
+``_gpu_init_kernels.py``; the shared GPU layer (options, launches, cooperative cache, device
+graph) in ``matchflow._cuda``. A solve is a small state object with named stages (Gunrock's
+problem / enactor split): ``start`` (H2D, device arrays, the initial matching), ``solve`` (the
+main loop, Algorithm 3 / Algorithm 7), ``certify`` (a final BFS: no augmenting path is left;
+if one is, ``solve`` resumes) and ``finish`` (D2H, stats).
 
 Variants (``variant=``): ``"first"`` (Algorithm 6, one thread per column), ``"noshrink"``
 (Algorithm 7 with active lists A_c / A_p, iteration stamps iA) and ``"shrink"`` (plus
@@ -18,9 +20,8 @@ cooperative kernel with grid syncs between phases (3-16x faster than one launch 
 activity flag every ``check_every`` loops (flags are loop stamps, never reset); both drive
 the same device functions. In the persistent kernel a vertex of degree > ``hub_degree`` is
 scanned by a whole warp. The global relabel can run on a frontier queue (``bfs="frontier"``)
-instead of scanning every row at every level (``bfs="rows"``, the paper's G-GR-KRNL, default:
-faster with both drivers), and a final BFS certifies that no augmenting path is left
-(``certify=True``): if one is, the main loop resumes.
+instead of scanning every row at every level (``bfs="rows"``, the paper's G-GR-KRNL), and a
+final BFS certifies that no augmenting path is left (``certify=True``).
 """
 
 from __future__ import annotations
@@ -32,17 +33,11 @@ from typing import Any
 import numpy as np
 
 from .._backend import require_gpu
+from .._cuda import is_simulator, quiet, validate_gpu_options
 from .._graph import BipartiteGraph
-from .._validation import (
-    check_bool,
-    check_choice,
-    check_int,
-    check_options,
-    check_real,
-    type_name,
-)
+from .._validation import check_choice, check_int, check_options, check_real, type_name
 
-__all__ = ["gpr_match", "gpr_initial_matching", "validate_gpr_options", "to_device", "DeviceBipartite", "GPR_VARIANTS", "GPR_INITS"]
+__all__ = ["gpr_match", "gpr_initial_matching", "validate_gpr_options", "GPR_VARIANTS", "GPR_INITS"]
 
 GPR_VARIANTS = ("first", "noshrink", "shrink")
 GPR_INITS = ("none", "greedy", "karp-sipser", "symmetric", "auto")
@@ -52,12 +47,26 @@ SKEW = 16  # init="auto": Karp-Sipser-style start when the largest degree exceed
 GPR_RELABELS = ("fixed", "adaptive")
 GPR_BFS = ("rows", "frontier")
 GPR_LOOPS = ("auto", "persistent", "host")
-_OPTIONS = ("check_every", "certify", "bfs", "max_loops", "shrink_threshold", "init_rounds", "loop", "grid_size",
-            "hub_degree", "max_registers", "init_ties", "init_chunk", "init_aug_rounds")
+_OPTIONS = ("check_every", "bfs", "shrink_threshold", "init_rounds", "hub_degree", "max_registers", "init_ties",
+            "init_chunk", "init_aug_rounds")
+_DEPRECATED = {"max_loops": ("max_rounds", None)}
 HUB_DEGREE = 32  # persistent driver: vertices of larger degree are scanned by a whole warp
 GPR_INIT_TIES = ("ids", "hashed")
 INIT_TIES = "ids"  # Karp-Sipser-style start: ties between equal live degrees go to the lowest id
 SHRINK_THRESHOLD = 512  # the paper's |A_c| >= 512
+
+
+def __getattr__(name: str) -> Any:
+    """``DeviceBipartite`` and ``to_device`` live in ``matchflow._cuda._graph`` (loaded with numba.cuda)."""
+    if name in ("DeviceBipartite", "to_device"):
+        from .._cuda import _graph  # noqa: PLC0415
+
+        return getattr(_graph, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _is_device_graph(graph: Any) -> bool:
+    return type(graph).__name__ == "DeviceBipartite" and type(graph).__module__ == "matchflow._cuda._graph"
 
 
 def validate_gpr_options(
@@ -65,18 +74,20 @@ def validate_gpr_options(
     init: Any = "auto",
     variant: Any = "shrink",
     relabel: Any = ("adaptive", 0.7),
-    block_size: Any = None,
     n_rows: int | None = None,
     n_cols: int | None = None,
     **opts: Any,
 ) -> dict[str, Any]:
     """Check every G-PR option; return them normalised. Needs no GPU and imports no CUDA.
 
-    ``init`` may also be an initial matching: an integer array of length ``n_rows`` giving
-    each row's column (-1 unmatched), as returned by the CPU solvers.
+    The GPU vocabulary of ``matchflow._cuda`` (``loop``, ``certify``, ``max_rounds``, ``block_size``: a
+    power of two in [32, 1024], default 256, ``grid_size``) plus the G-PR options; ``max_loops`` is the
+    deprecated name of ``max_rounds``. ``init`` may also be an initial matching: an integer array of
+    length ``n_rows`` giving each row's column (-1 unmatched), as returned by the CPU solvers.
     """
+    opts = dict(opts)
+    out = validate_gpu_options("gpr_match", opts, block_low=32, deprecated=_DEPRECATED)
     check_options("gpr_match", opts, _OPTIONS)
-    out: dict[str, Any] = {}
     if isinstance(init, str):
         out["init"] = check_choice("init", init, GPR_INITS)
         out["init_match"] = None
@@ -104,25 +115,12 @@ def validate_gpr_options(
     strategy = check_choice("relabel strategy", relabel[0], GPR_RELABELS)
     k = check_real("relabel k", relabel[1], low=0.0, low_inclusive=False)
     out["relabel"] = (strategy, k)
-    if block_size is None:
-        out["block_size"] = 256
-    else:
-        bs = check_int("block_size", block_size, low=32, high=1024)
-        if bs & (bs - 1):
-            raise ValueError(f"block_size must be a power of two between 32 and 1024, got {bs}")
-        out["block_size"] = bs
     out["check_every"] = check_int("check_every", opts.get("check_every", 4), low=1, high=1 << 20)
-    out["certify"] = check_bool("certify", opts.get("certify", True))
-    out["loop"] = check_choice("loop", opts.get("loop", "auto"), GPR_LOOPS)
     bfs = opts.get("bfs", None)
     out["bfs"] = None if bfs is None else check_choice("bfs", bfs, GPR_BFS)  # None: the driver's default
     out["hub_degree"] = check_int("hub_degree", opts.get("hub_degree", HUB_DEGREE), low=0)
     mr = opts.get("max_registers", None)
     out["max_registers"] = None if mr is None else check_int("max_registers", mr, low=16, high=255)
-    gs = opts.get("grid_size", None)
-    out["grid_size"] = None if gs is None else check_int("grid_size", gs, low=1, high=1 << 20)
-    ml = opts.get("max_loops", None)
-    out["max_loops"] = None if ml is None else check_int("max_loops", ml, low=1)
     out["shrink_threshold"] = check_int("shrink_threshold", opts.get("shrink_threshold", SHRINK_THRESHOLD), low=0)
     out["init_rounds"] = check_int("init_rounds", opts.get("init_rounds", 1 << 16), low=1)
     out["init_ties"] = check_choice("init_ties", opts.get("init_ties", INIT_TIES), GPR_INIT_TIES)
@@ -132,73 +130,15 @@ def validate_gpr_options(
     return out
 
 
-class DeviceBipartite:
-    """A :class:`BipartiteGraph` whose CSR and CSC arrays are on the GPU (numba device arrays)."""
-
-    __slots__ = ("n_rows", "n_cols", "row_ptr", "col_ind", "col_ptr", "row_ind", "nnz", "seconds_h2d", "max_degree", "symmetric")
-
-    def __init__(self, n_rows: int, n_cols: int, row_ptr: Any, col_ind: Any, col_ptr: Any, row_ind: Any,
-                 seconds_h2d: float = 0.0) -> None:
-        self.n_rows, self.n_cols = int(n_rows), int(n_cols)
-        self.row_ptr, self.col_ind, self.col_ptr, self.row_ind = row_ptr, col_ind, col_ptr, row_ind
-        self.nnz = int(col_ind.shape[0])
-        self.seconds_h2d = seconds_h2d
-        self.max_degree: int | None = None  # largest row or column degree, computed on first use
-        self.symmetric: bool | None = None  # A == A^T (init="symmetric"), computed on first use
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        return (self.n_rows, self.n_cols)
-
-    def __repr__(self) -> str:
-        return f"DeviceBipartite(n_rows={self.n_rows}, n_cols={self.n_cols}, nnz={self.nnz})"
-
-
-def to_device(graph: BipartiteGraph) -> DeviceBipartite:
-    """Copy (or wrap, for arrays already on the GPU) a graph's CSR and CSC arrays to the device."""
-    from numba import cuda  # noqa: PLC0415 - this is a _gpu_ module
-
-    if isinstance(graph, DeviceBipartite):
-        return graph
-    if not isinstance(graph, BipartiteGraph):
-        raise TypeError(f"graph must be a matchflow.BipartiteGraph, got {type_name(graph)}")
-    t0 = time.perf_counter()
-    arrs = []
-    for name in ("row_ptr", "col_ind", "col_ptr", "row_ind"):
-        a = getattr(graph, name)
-        if hasattr(a, "__cuda_array_interface__"):
-            arrs.append(cuda.as_cuda_array(a))
-        else:
-            a = np.ascontiguousarray(a)
-            if a.size == 0:  # numba cannot transfer 0-length arrays everywhere; keep one pad element
-                a = np.zeros(1, dtype=a.dtype)
-            arrs.append(cuda.to_device(a))
-    cuda.synchronize()
-    dt = time.perf_counter() - t0
-    d = DeviceBipartite(graph.n_rows, graph.n_cols, *arrs, seconds_h2d=dt)
-    d.nnz = graph.nnz
-    return d
-
-
-def _grid(n: int, bs: int) -> int:
-    return max(1, (n + bs - 1) // bs)
-
-
-def gpr_match(
-    graph: BipartiteGraph | DeviceBipartite,
-    *,
-    init: Any = "auto",
-    variant: str = "shrink",
-    relabel: tuple[str, float] = ("adaptive", 0.7),
-    block_size: int | None = None,
-    **opts: Any,
-) -> tuple[np.ndarray, np.ndarray, int, dict[str, Any]]:
+def gpr_match(graph: Any, *, init: Any = "auto", variant: str = "shrink",
+              relabel: tuple[str, float] = ("adaptive", 0.7), **opts: Any
+              ) -> tuple[np.ndarray, np.ndarray, int, dict[str, Any]]:
     """Maximum-cardinality matching of a bipartite graph with G-PR on the GPU.
 
     Parameters
     ----------
     graph : BipartiteGraph (host arrays, or arrays exposing ``__cuda_array_interface__``)
-        or a :class:`DeviceBipartite` from :func:`to_device` (no host-to-device copy).
+        or a ``DeviceBipartite`` from :func:`matchflow.gpu.to_device` (no host-to-device copy).
     init : "auto" (default: "karp-sipser" on graphs with hubs, else "symmetric" on symmetric
         patterns, else "greedy"), "none", "greedy" (the paper's cheap matching, one pass: each thread
         runs the sequential greedy over ``init_chunk`` consecutive columns, claiming rows by
@@ -207,49 +147,49 @@ def gpr_match(
         ``init_aug_rounds`` rounds of length-3 augmentations), or an array of row mates.
     variant : "first", "noshrink" or "shrink".
     relabel : ("fixed", k) or ("adaptive", k), k > 0.
-    block_size : threads per block, a power of two in 32..1024 (default 256).
-    **opts : check_every (loops between host reads of the activity flag, default 4),
-        certify (final BFS proving maximality, default True), bfs ("frontier" or "rows"; default
-        "frontier" from 2^22 rows on graphs without hubs, else "rows"),
-        max_loops, shrink_threshold (default 512), init_rounds, loop ("auto": "persistent" on a GPU,
-        "host" in the simulator; "persistent": one cooperative kernel for the whole main loop;
-        "host": one launch per phase), grid_size (persistent: cap on the blocks; default the
-        cooperative maximum), hub_degree (persistent: vertices of larger degree are scanned by a
-        whole warp; 0 disables; default 32), max_registers (persistent kernel's register cap),
-        init_ties ("ids" or "hashed": tie-break of the Karp-Sipser-style start), init_chunk (columns
-        per thread of the greedy start; default n / 2^16 clamped to 1..64), init_aug_rounds (default 4).
+    **opts : the GPU vocabulary: loop ("auto": "persistent" on a GPU, "host" in the simulator;
+        "persistent": one cooperative kernel for the whole main loop; "host": one launch per phase),
+        certify (final BFS proving maximality, default True), max_rounds (bound on the main loop's
+        loops; ``max_loops`` is its deprecated name), block_size (a power of two in 32..1024, default
+        256), grid_size (persistent: cap on the blocks; default the cooperative maximum); and
+        check_every (loops between host reads of the activity flag, default 4), bfs ("frontier" or
+        "rows"; default "frontier" from 2^22 rows on graphs without hubs, else "rows"),
+        shrink_threshold (default 512), init_rounds, hub_degree (persistent: vertices of larger degree
+        are scanned by a whole warp; 0 disables; default 32), max_registers (persistent kernel's
+        register cap), init_ties ("ids" or "hashed"), init_chunk (columns per thread of the greedy
+        start; default n / 2^16 clamped to 1..64), init_aug_rounds (default 4).
 
     Returns
     -------
     row_match, col_match : int64 host arrays, -1 where unmatched.
     init_cardinality : size of the initial matching.
-    stats : kernel launches, loops, global relabels, host syncs, timings (seconds_*).
+    stats : kernel launches, loops, global relabels, host syncs, timings (``seconds_<stage>``: h2d, init,
+        solve, certify, d2h, total).
     """
-    shape = (graph.n_rows, graph.n_cols) if isinstance(graph, (BipartiteGraph, DeviceBipartite)) else None
-    if shape is None:
+    if not isinstance(graph, BipartiteGraph) and not _is_device_graph(graph):
         raise TypeError(f"graph must be a matchflow.BipartiteGraph or DeviceBipartite, got {type_name(graph)}")
-    o = validate_gpr_options(init=init, variant=variant, relabel=relabel, block_size=block_size,
-                             n_rows=shape[0], n_cols=shape[1], **opts)
+    o = validate_gpr_options(init=init, variant=variant, relabel=relabel, n_rows=graph.n_rows, n_cols=graph.n_cols,
+                             **opts)
     _check_init_edges(graph, o)
     require_gpu("G-PR matching")
-    return _run(graph, o)
+    with quiet():
+        return _run(graph, o)
 
 
-def gpr_initial_matching(
-    graph: BipartiteGraph | DeviceBipartite, *, init: str = "greedy", block_size: int | None = None, **opts: Any
-) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+def gpr_initial_matching(graph: Any, *, init: str = "greedy", **opts: Any
+                         ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """Only the GPU initial matching (``"greedy"`` or ``"karp-sipser"``): a maximal matching.
 
     Returns host ``row_match``, ``col_match`` (-1 unmatched) and stats. This is also the
     smallest end-to-end proof of the GPU pipeline (H2D, kernels, D2H), checked on the CPU.
     """
-    if not isinstance(graph, (BipartiteGraph, DeviceBipartite)):
+    if not isinstance(graph, BipartiteGraph) and not _is_device_graph(graph):
         raise TypeError(f"graph must be a matchflow.BipartiteGraph or DeviceBipartite, got {type_name(graph)}")
-    o = validate_gpr_options(init=init, block_size=block_size, n_rows=graph.n_rows, n_cols=graph.n_cols, **opts)
+    o = validate_gpr_options(init=init, n_rows=graph.n_rows, n_cols=graph.n_cols, **opts)
     _check_init_edges(graph, o)
     require_gpu("the G-PR initial matching")
-    o["init_only"] = True
-    r, c, _, stats = _run(graph, o)
+    with quiet():
+        r, c, _, stats = _run(graph, o, init_only=True)
     return r, c, stats
 
 
@@ -284,286 +224,333 @@ def _check_init_edges(graph: Any, o: dict[str, Any]) -> None:
         raise ValueError(f"init pairs row {u} with column {int(a[u])}, which is not an edge of graph")
 
 
-def _run(graph: Any, o: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, int, dict[str, Any]]:
-    from numba import cuda  # noqa: PLC0415
+def _run(graph: Any, o: dict[str, Any], init_only: bool = False) -> tuple[np.ndarray, np.ndarray, int, dict[str, Any]]:
+    """The stages of one solve (``init_only``: the initial matching alone)."""
+    run = _GPRRun(graph, o)
+    if run.m == 0 or run.n == 0:
+        return run.empty()
+    run.start()
+    if init_only:
+        return run.finish(fix=True)
+    while not run.solve() and not run.certify():
+        pass
+    return run.finish()
 
-    from . import _gpu_gpr_kernels as K  # noqa: PLC0415
 
-    t_start = time.perf_counter()
-    m, n = graph.n_rows, graph.n_cols
-    loop_mode = o["loop"]
-    if loop_mode == "auto":
-        loop_mode = "host" if _is_simulator() else "persistent"
-    bfs = o["bfs"] or "rows"  # None: decided below by _auto_bfs once the graph is on the device
-    stats: dict[str, Any] = {"variant": o["variant"], "relabel": list(o["relabel"]), "init": o["init"],
-                             "loop": loop_mode, "bfs": bfs, "grid_size": 0, "grid_syncs": 0,
-                             "hub_degree": o["hub_degree"] if loop_mode == "persistent" else 0, "block_size": o["block_size"], "check_every": o["check_every"],
-                             "kernel_launches": 0, "loops": 0, "global_relabels": 0, "gr_levels": 0,
-                             "max_level": 0, "shrinks": 0, "host_syncs": 0, "init_rounds": 0,
-                             "certify_restarts": 0}
-    if m == 0 or n == 0:
-        stats.update(seconds_h2d=0.0, seconds_init=0.0, seconds_solve=0.0, seconds_d2h=0.0,
-                     seconds_total=time.perf_counter() - t_start, cardinality=0, init_cardinality=0)
-        return np.full(m, -1, np.int64), np.full(n, -1, np.int64), 0, stats
-    if m + n + 4 >= 2**31:
-        raise ValueError(f"graph is too large for 32-bit labels: n_rows + n_cols = {m + n}")
+class _GPRRun:
+    """One G-PR solve: ``start`` (H2D, arrays, initial matching) -> ``solve`` / ``certify`` -> ``finish``.
 
-    # ---------------------------------------------------------------- H2D
-    was_device = isinstance(graph, DeviceBipartite)
-    dg = to_device(graph)
-    stats["seconds_h2d"] = 0.0 if was_device else dg.seconds_h2d
-    bs = o["block_size"]
-    launches = [0]
-    syncs = [0]
+    ``solve`` returns True when nothing is left to certify (the persistent kernel certified on the
+    device, ``certify=False``, or ``max_rounds`` reached); else ``certify`` returns True when no augmenting
+    path is left (and False to resume ``solve``, at most 3 times).
+    """
 
-    def launch(kern, size, *args):
-        kern[_grid(size, bs), bs](*args)
-        launches[0] += 1
+    def __init__(self, graph: Any, o: dict[str, Any]) -> None:
+        self.t_start = time.perf_counter()
+        self.graph, self.o = graph, dict(o)
+        self.m, self.n = graph.n_rows, graph.n_cols
+        loop = o["loop"]
+        if loop == "auto":
+            loop = "host" if is_simulator() else "persistent"
+        self.loop = loop
+        self.bfs = o["bfs"] or "rows"  # None: decided in start() by _auto_bfs once the graph is on the device
+        self.rounds = 0  # main-loop loops so far (the host loop's stamps)
+        self.stats: dict[str, Any] = {
+            "variant": o["variant"], "relabel": list(o["relabel"]), "init": o["init"], "loop": loop, "bfs": self.bfs,
+            "grid_size": 0, "grid_syncs": 0, "hub_degree": o["hub_degree"] if loop == "persistent" else 0,
+            "block_size": o["block_size"], "check_every": o["check_every"], "kernel_launches": 0, "loops": 0,
+            "global_relabels": 0, "gr_levels": 0, "max_level": 0, "shrinks": 0, "host_syncs": 0, "init_rounds": 0,
+            "certify_restarts": 0, "seconds_solve": 0.0, "seconds_certify": 0.0}
 
-    def read(a):
-        syncs[0] += 1
-        return int(a.copy_to_host()[0])
+    def empty(self) -> tuple[np.ndarray, np.ndarray, int, dict[str, Any]]:
+        self.stats.update(seconds_h2d=0.0, seconds_init=0.0, seconds_d2h=0.0, cardinality=0, init_cardinality=0,
+                          seconds_total=time.perf_counter() - self.t_start)
+        return np.full(self.m, -1, np.int64), np.full(self.n, -1, np.int64), 0, self.stats
 
-    it = np.int32
-    inf = it(m + n)
-    mu_r = cuda.device_array(m, dtype=np.int32)
-    mu_c = cuda.device_array(n, dtype=np.int32)
-    psi_r = cuda.device_array(m, dtype=np.int32)
-    psi_c = cuda.device_array(n, dtype=np.int32)
-    flag = cuda.to_device(np.full(1, -1, np.int32))
-    counter = cuda.to_device(np.zeros(1, np.int32))
-    mx = max(m, n)
+    # ---------------------------------------------------------------- start
+    def start(self) -> None:
+        """H2D, the matching and label arrays, and the initial matching (``stats["seconds_init"]``)."""
+        from numba import cuda  # noqa: PLC0415
 
-    # ---------------------------------------------------------------- initial matching
-    t0 = time.perf_counter()
-    launch(K.fill_kernel, m, mu_r, it(-1))
-    launch(K.fill_kernel, n, mu_c, it(-1))
-    if o["bfs"] is None:
-        bfs = stats["bfs"] = _auto_bfs(dg, launch)
-    if o["init"] == "auto":
-        o = {**o, "init": _auto_init(dg, launch, read)}
-        stats["init_used"] = o["init"]
-    persistent_init = (o["init"] == "karp-sipser" and loop_mode == "persistent" and not _is_simulator()
-                       and _run_init_persistent(dg, o, stats, mu_r, mu_c, bs))
-    if persistent_init:
-        launches[0] += 1
-        syncs[0] += 1
-    elif o["init"] == "greedy":  # one pass
+        from .._cuda._graph import DeviceBipartite, to_device  # noqa: PLC0415
+        from .._cuda._launch import Launcher  # noqa: PLC0415
+        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+
+        m, n, o, stats = self.m, self.n, self.o, self.stats
+        if m + n + 4 >= 2**31:
+            raise ValueError(f"graph is too large for 32-bit labels: n_rows + n_cols = {m + n}")
+        was_device = isinstance(self.graph, DeviceBipartite)
+        self.dg = dg = to_device(self.graph)
+        stats["seconds_h2d"] = 0.0 if was_device else dg.seconds_h2d
+        self.L = L = Launcher(o["block_size"])
+        it = np.int32
+        self.inf = it(m + n)
+        self.mu_r = cuda.device_array(m, dtype=np.int32)
+        self.mu_c = cuda.device_array(n, dtype=np.int32)
+        self.psi_r = cuda.device_array(m, dtype=np.int32)
+        self.psi_c = cuda.device_array(n, dtype=np.int32)
+        self.flag = cuda.to_device(np.full(1, -1, np.int32))
+        self.counter = cuda.to_device(np.zeros(1, np.int32))
+        t0 = time.perf_counter()
+        L(K.fill_kernel, m, self.mu_r, it(-1))
+        L(K.fill_kernel, n, self.mu_c, it(-1))
+        if o["bfs"] is None:
+            self.bfs = stats["bfs"] = _auto_bfs(dg, L)
+        if o["init"] == "auto":
+            o["init"] = stats["init_used"] = _auto_init(dg, L)
+        self._initial_matching()
+        if "init_cardinality" in stats:  # counted by the persistent start
+            self.init_card = stats.pop("init_cardinality")
+        else:
+            L.zero(self.counter)
+            L(K.count_matched_rows_kernel, m, self.mu_r, self.counter)
+            self.init_card = L.read(self.counter)
+        cuda.synchronize()
+        stats["seconds_init"] = time.perf_counter() - t0
+
+    def _initial_matching(self) -> None:
+        from numba import cuda  # noqa: PLC0415
+
+        from .._cuda._launch import host_rounds  # noqa: PLC0415
+        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
         from . import _gpu_init_kernels as KI  # noqa: PLC0415
 
-        chunk = o["init_chunk"] or max(1, min(64, n >> 16))
-        launch(KI.greedy_chunk_kernel, (n + chunk - 1) // chunk, dg.col_ptr, dg.row_ind, mu_r, mu_c, np.int64(n),
-               np.int64(chunk))
-        stats["init_rounds"] = 1
-        stats["init_chunk"] = chunk
-    elif o["init"] == "symmetric":
-        if not _is_symmetric(dg, launch, read):
-            raise ValueError("init='symmetric' needs a symmetric pattern (n_rows == n_cols and A == A^T)")
-        _symmetric_start(dg, o, stats, mu_r, mu_c, launch, read, flag)
-    elif o["init"] == "given":
-        rm = cuda.to_device(o["init_match"].astype(np.int32))
-        launch(K.set_matching_kernel, m, rm, mu_r, mu_c)
-    elif o["init"] == "karp-sipser":  # one launch per phase (host loop, simulator)
-        from . import _gpu_init_kernels as KI  # noqa: PLC0415
+        m, n, o, stats, dg, L = self.m, self.n, self.o, self.stats, self.dg, self.L
+        mu_r, mu_c, it = self.mu_r, self.mu_c, np.int32
+        if (o["init"] == "karp-sipser" and self.loop == "persistent" and not is_simulator()
+                and _run_init_persistent(dg, o, stats, mu_r, mu_c, L)):
+            return
+        if o["init"] == "greedy":  # one pass
+            chunk = o["init_chunk"] or max(1, min(64, n >> 16))
+            L(KI.greedy_chunk_kernel, (n + chunk - 1) // chunk, dg.col_ptr, dg.row_ind, mu_r, mu_c, np.int64(n),
+              np.int64(chunk))
+            stats["init_rounds"] = 1
+            stats["init_chunk"] = chunk
+        elif o["init"] == "symmetric":
+            if not _is_symmetric(dg, L):
+                raise ValueError("init='symmetric' needs a symmetric pattern (n_rows == n_cols and A == A^T)")
+            _symmetric_start(dg, o, stats, mu_r, mu_c, L, self.flag)
+        elif o["init"] == "given":
+            rm = cuda.to_device(o["init_match"].astype(np.int32))
+            L(K.set_matching_kernel, m, rm, mu_r, mu_c)
+        elif o["init"] == "karp-sipser":  # one launch per phase (host loop, simulator)
+            deg_r = cuda.device_array(m, dtype=np.int32)
+            best = cuda.device_array(m, dtype=np.int64)
+            hashed = it(o["init_ties"] == "hashed")
+            flag = self.flag
 
-        deg_r = cuda.device_array(m, dtype=np.int32)
-        best = cuda.device_array(m, dtype=np.int64)
-        hashed = it(o["init_ties"] == "hashed")
+            def ks_round(rnd: int) -> None:
+                L(KI.ks_degree_kernel, m, dg.row_ptr, dg.col_ind, mu_r, mu_c, deg_r, best)
+                L(KI.ks_propose_kernel, n, dg.col_ptr, dg.row_ind, mu_r, mu_c, deg_r, best, hashed, it(rnd), flag)
+                L(KI.ks_accept_kernel, m, mu_r, mu_c, best)
 
-        def ks_round(rnd: int) -> None:
-            launch(KI.ks_degree_kernel, m, dg.row_ptr, dg.col_ind, mu_r, mu_c, deg_r, best)
-            launch(KI.ks_propose_kernel, n, dg.col_ptr, dg.row_ind, mu_r, mu_c, deg_r, best, hashed, it(rnd), flag)
-            launch(KI.ks_accept_kernel, m, mu_r, mu_c, best)
+            stats["init_rounds"] = host_rounds(ks_round, L.read, flag, o["check_every"], o["init_rounds"])
+            L(KI.clear_dead_kernel, max(m, n), mu_r, mu_c)
 
-        stats["init_rounds"] = _host_rounds(ks_round, o, read, flag)
-        launch(KI.clear_dead_kernel, max(m, n), mu_r, mu_c)
-    if "init_cardinality" in stats:  # counted by the persistent start
-        init_card = stats.pop("init_cardinality")
-    else:
-        counter.copy_to_device(np.zeros(1, np.int32))
-        launch(K.count_matched_rows_kernel, m, mu_r, counter)
-        init_card = read(counter)
-    cuda.synchronize()
-    stats["seconds_init"] = time.perf_counter() - t0
-    if o.get("init_only"):
-        launch(K.fix_matching_kernel, n, mu_r, mu_c)
-        return _finish(mu_r, mu_c, init_card, stats, launches, syncs, t_start)
+    # ---------------------------------------------------------------- solve
+    def solve(self) -> bool:
+        """The main loop; True when no certificate BFS is due (see the class docstring)."""
+        from numba import cuda  # noqa: PLC0415
 
-    # ---------------------------------------------------------------- main loop
-    t0 = time.perf_counter()
-    if loop_mode == "persistent":
-        if _run_persistent(K, dg, o, bfs, stats, mu_r, mu_c, psi_r, psi_c, inf, bs):
-            launches[0] += 1
-            syncs[0] += 1
-            stats["seconds_solve"] = time.perf_counter() - t0
-            return _finish(mu_r, mu_c, init_card, stats, launches, syncs, t_start)
-        # not one block of bs threads fits an SM (the kernel uses > 128 registers per thread)
-        stats["loop"] = "host"
-        stats["loop_fallback"] = f"block_size={bs}: no co-resident block for the persistent kernel"
-    strategy, k = o["relabel"]
-    use_frontier = bfs == "frontier"
-    if use_frontier:
-        fa = cuda.device_array(m, dtype=np.int32)
-        fb = cuda.device_array(m, dtype=np.int32)
-        na = cuda.to_device(np.zeros(1, np.int32))
-        nb = cuda.to_device(np.zeros(1, np.int32))
-    maxlev = cuda.to_device(np.zeros(1, np.int32))
+        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
 
-    def global_relabel() -> int:
+        t0 = time.perf_counter()
+        stats, o = self.stats, self.o
+        if self.loop == "persistent":
+            if _run_persistent(K, self.dg, o, self.bfs, stats, self.mu_r, self.mu_c, self.psi_r, self.psi_c,
+                               self.inf, self.L):
+                stats["seconds_solve"] += time.perf_counter() - t0
+                return True
+            # not one block of block_size threads fits an SM (the kernel uses > 128 registers per thread)
+            self.loop = stats["loop"] = "host"
+            stats["loop_fallback"] = f"block_size={o['block_size']}: no co-resident block for the persistent kernel"
+        if o["variant"] == "first":
+            self._loop_first()
+        else:
+            self._loop_lists()
+        stats["loops"] = self.rounds
+        self.L(K.fix_matching_kernel, self.n, self.mu_r, self.mu_c)
+        cuda.synchronize()
+        stats["seconds_solve"] += time.perf_counter() - t0
+        return not o["certify"] or self._out_of_rounds()
+
+    def _out_of_rounds(self) -> bool:
+        return self.o["max_rounds"] is not None and self.rounds >= self.o["max_rounds"]
+
+    def _next_gr(self, maxl: int) -> int:
+        """GetIterGR: the loop of the next global relabel."""
+        strategy, k = self.o["relabel"]
+        step = k if strategy == "fixed" else k * maxl
+        return self.rounds + max(1, int(math.ceil(step)))
+
+    def _loop_first(self) -> None:
+        """Algorithm 6: one thread per column, the activity flag read every ``check_every`` loops."""
+        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+
+        L, dg, it = self.L, self.dg, np.int32
+        iter_gr = self.rounds
+        while True:
+            last = self.rounds
+            for _ in range(self.o["check_every"]):
+                if self.rounds == iter_gr:
+                    iter_gr = self._next_gr(self.global_relabel())
+                L(K.pr_first_kernel, self.n, dg.col_ptr, dg.row_ind, self.mu_r, self.mu_c, self.psi_r, self.psi_c,
+                  self.inf, it(self.rounds), self.flag)
+                last = self.rounds
+                self.rounds += 1
+            if L.read(self.flag) != last or self._out_of_rounds():
+                return
+
+    def _loop_lists(self) -> None:
+        """Algorithm 7: active lists A_c / A_p with iteration stamps iA (and G-PR-SHRKRNL for "shrink")."""
+        from numba import cuda  # noqa: PLC0415
+
+        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+
+        L, dg, o, n, it, stats = self.L, self.dg, self.o, self.n, np.int32, self.stats
+        mu_r, mu_c, counter, flag = self.mu_r, self.mu_c, self.counter, self.flag
+        shrink = o["variant"] == "shrink"
+        ac = cuda.device_array(n, dtype=np.int32)
+        ap = cuda.device_array(n, dtype=np.int32)
+        at = cuda.device_array(n, dtype=np.int32) if shrink else None
+        ia = cuda.device_array(n, dtype=np.int32)
+        L(K.fill_kernel, n, ia, it(-1))
+        L.zero(counter)
+        L(K.list_unmatched_cols_kernel, n, mu_r, mu_c, ac, counter)
+        size = L.read(counter)
+        L(K.fill_kernel, n, ap, it(-1))
+        iter_gr = self.rounds
+        shrink_pending = False
+        done = size == 0
+        while not done:
+            last = self.rounds
+            for _ in range(o["check_every"]):
+                loop = self.rounds
+                if loop == iter_gr:
+                    iter_gr = self._next_gr(self.global_relabel())
+                    shrink_pending = True
+                if shrink_pending and shrink and size >= o["shrink_threshold"]:
+                    L.zero(counter)
+                    L(K.pr_shrink_kernel, size, ac, ap, it(size), at, counter, mu_r, mu_c, ia, it(loop), flag)
+                    stats["shrinks"] += 1
+                    size = L.read(counter)
+                    ac, at = at, ac
+                    shrink_pending = False
+                    if size == 0:  # nothing active: stop
+                        done = True
+                        break
+                else:
+                    L(K.pr_init_kernel, size, ac, ap, it(size), mu_r, mu_c, ia, it(loop), flag)
+                L(K.pr_push_kernel, size, dg.col_ptr, dg.row_ind, mu_r, mu_c, self.psi_r, self.psi_c, ac, ap,
+                  it(size), ia, it(loop), self.inf)
+                ac, ap = ap, ac
+                last = loop
+                self.rounds += 1
+            if done or L.read(flag) != last or self._out_of_rounds():
+                done = True
+
+    def global_relabel(self) -> int:
         """G-GR (Algorithm 4): BFS from every unmatched row; returns maxLevel."""
+        from numba import cuda  # noqa: PLC0415
+
+        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+
+        L, dg, m, it, stats = self.L, self.dg, self.m, np.int32, self.stats
+        mu_r, mu_c, psi_r, psi_c, inf = self.mu_r, self.mu_c, self.psi_r, self.psi_c, self.inf
         stats["global_relabels"] += 1
-        launch(K.gr_init_kernel, mx, mu_r, psi_r, psi_c, inf)
-        if use_frontier:
-            nonlocal fa, fb, na, nb
-            na.copy_to_device(np.zeros(1, np.int32))
-            launch(K.gr_frontier_seed_kernel, m, mu_r, fa, na)
-            size = read(na)
+        L(K.gr_init_kernel, max(m, self.n), mu_r, psi_r, psi_c, inf)
+        if self.bfs == "frontier":
+            if not hasattr(self, "_front"):
+                self._front = [cuda.device_array(m, dtype=np.int32), cuda.device_array(m, dtype=np.int32),
+                               cuda.to_device(np.zeros(1, np.int32)), cuda.to_device(np.zeros(1, np.int32))]
+            fa, fb, na, nb = self._front
+            L.zero(na)
+            L(K.gr_frontier_seed_kernel, m, mu_r, fa, na)
+            size = L.read(na)
             level = 0
             while size > 0:
-                nb.copy_to_device(np.zeros(1, np.int32))
-                launch(K.gr_frontier_kernel, size, dg.row_ptr, dg.col_ind, mu_r, mu_c, psi_r, psi_c,
-                       it(level), inf, fa, na, fb, nb)
+                L.zero(nb)
+                L(K.gr_frontier_kernel, size, dg.row_ptr, dg.col_ind, mu_r, mu_c, psi_r, psi_c, it(level), inf, fa,
+                  na, fb, nb)
                 stats["gr_levels"] += 1
                 fa, fb, na, nb = fb, fa, nb, na
-                size = read(na)
+                size = L.read(na)
                 level += 2
+            self._front = [fa, fb, na, nb]
             maxl = max(level - 2, 0)
         else:
-            maxlev.copy_to_device(np.zeros(1, np.int32))
+            if not hasattr(self, "_maxlev"):
+                self._maxlev = cuda.to_device(np.zeros(1, np.int32))
+            maxlev = self._maxlev
+            L.zero(maxlev)
             level = 0
             while True:
-                for _ in range(o["check_every"]):
-                    launch(K.gr_level_kernel, m, dg.row_ptr, dg.col_ind, mu_r, mu_c, psi_r, psi_c,
-                           it(level), inf, maxlev)
+                for _ in range(self.o["check_every"]):
+                    L(K.gr_level_kernel, m, dg.row_ptr, dg.col_ind, mu_r, mu_c, psi_r, psi_c, it(level), inf, maxlev)
                     stats["gr_levels"] += 1
                     level += 2
-                maxl = read(maxlev)
+                maxl = L.read(maxlev)
                 if maxl < level:  # the last launched level added no row
                     break
         stats["max_level"] = maxl
         return maxl
 
-    def next_gr(loop: int, maxl: int) -> int:
-        """GetIterGR: the loop of the next global relabel."""
-        step = k if strategy == "fixed" else k * maxl
-        return loop + max(1, int(math.ceil(step)))
+    # ---------------------------------------------------------------- certify
+    def certify(self) -> bool:
+        """No unmatched column is reachable from an unmatched row (no augmenting path): True; else False
+        (``solve`` resumes; a bug after 3 restarts)."""
+        from numba import cuda  # noqa: PLC0415
 
-    loop = 0
-    max_loops = o["max_loops"]
-    variant = o["variant"]
-    while True:  # the certify loop: normally runs once
-        iter_gr = loop
-        if variant == "first":
-            while True:
-                last = loop
-                for _ in range(o["check_every"]):
-                    if loop == iter_gr:
-                        iter_gr = next_gr(loop, global_relabel())
-                    launch(K.pr_first_kernel, n, dg.col_ptr, dg.row_ind, mu_r, mu_c, psi_r, psi_c, inf,
-                           it(loop), flag)
-                    last = loop
-                    loop += 1
-                if read(flag) != last or (max_loops is not None and loop >= max_loops):
-                    break
-        else:
-            ac = cuda.device_array(n, dtype=np.int32)
-            ap = cuda.device_array(n, dtype=np.int32)
-            at = cuda.device_array(n, dtype=np.int32) if variant == "shrink" else None
-            ia = cuda.device_array(n, dtype=np.int32)
-            launch(K.fill_kernel, n, ia, it(-1))
-            counter.copy_to_device(np.zeros(1, np.int32))
-            launch(K.list_unmatched_cols_kernel, n, mu_r, mu_c, ac, counter)
-            size = read(counter)
-            launch(K.fill_kernel, n, ap, it(-1))
-            shrink_pending = False
-            done = size == 0
-            while not done:
-                last = loop
-                for _ in range(o["check_every"]):
-                    if loop == iter_gr:
-                        iter_gr = next_gr(loop, global_relabel())
-                        shrink_pending = True
-                    if shrink_pending and variant == "shrink" and size >= o["shrink_threshold"]:
-                        counter.copy_to_device(np.zeros(1, np.int32))
-                        launch(K.pr_shrink_kernel, size, ac, ap, it(size), at, counter, mu_r, mu_c, ia,
-                               it(loop), flag)
-                        stats["shrinks"] += 1
-                        size = read(counter)
-                        ac, at = at, ac
-                        shrink_pending = False
-                        if size == 0:  # nothing active: stop
-                            done = True
-                            break
-                    else:
-                        launch(K.pr_init_kernel, size, ac, ap, it(size), mu_r, mu_c, ia, it(loop), flag)
-                    launch(K.pr_push_kernel, size, dg.col_ptr, dg.row_ind, mu_r, mu_c, psi_r, psi_c, ac, ap,
-                           it(size), ia, it(loop), inf)
-                    ac, ap = ap, ac
-                    last = loop
-                    loop += 1
-                if done or read(flag) != last or (max_loops is not None and loop >= max_loops):
-                    done = True
-        stats["loops"] = loop
-        launch(K.fix_matching_kernel, n, mu_r, mu_c)
-        if not o["certify"] or (max_loops is not None and loop >= max_loops):
-            break
-        # Certificate: no unmatched column is reachable from an unmatched row (no augmenting path).
-        global_relabel()
-        counter.copy_to_device(np.zeros(1, np.int32))
-        launch(K.certify_kernel, n, mu_r, mu_c, psi_c, inf, counter)
-        if read(counter) == 0:
-            break
-        stats["certify_restarts"] += 1
-        if stats["certify_restarts"] > 3:
+        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+
+        t0 = time.perf_counter()
+        self.global_relabel()
+        self.L.zero(self.counter)
+        self.L(K.certify_kernel, self.n, self.mu_r, self.mu_c, self.psi_c, self.inf, self.counter)
+        ok = self.L.read(self.counter) == 0
+        cuda.synchronize()
+        self.stats["seconds_certify"] += time.perf_counter() - t0
+        if ok:
+            return True
+        self.stats["certify_restarts"] += 1
+        if self.stats["certify_restarts"] > 3:
             raise RuntimeError("G-PR left augmenting paths after 3 restarts; please report this bug")
-    cuda.synchronize()
-    stats["seconds_solve"] = time.perf_counter() - t0
+        return False
 
-    return _finish(mu_r, mu_c, init_card, stats, launches, syncs, t_start)
+    # ---------------------------------------------------------------- finish
+    def finish(self, fix: bool = False) -> tuple[np.ndarray, np.ndarray, int, dict[str, Any]]:
+        """Copy the matching back (D2H) and complete the stats (``fix``: FixMatching first, for a start
+        without a main loop)."""
+        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
 
-
-_COOP_CACHE: dict = {}
-
-
-def _is_simulator() -> bool:
-    import os  # noqa: PLC0415
-
-    return os.environ.get("NUMBA_ENABLE_CUDASIM", "") not in ("", "0")
-
-
-def _cooperative_kernel(kern: Any, args: tuple, bs: int, dg: DeviceBipartite, mr: int | None = None
-                        ) -> tuple[Any, int]:
-    """A persistent kernel compiled for ``args`` and its most co-resident blocks of ``bs`` threads,
-    cached per kernel, block size, register cap and index dtypes of ``dg``.
-
-    The G-PR kernel needs more than 128 registers per thread (measured: one block of 256 per H200
-    SM), so a block of 512 or 1024 threads may not fit an SM at all: then gmax is 0 and the
-    caller falls back to one launch per phase.
-    """
-    from numba import cuda  # noqa: PLC0415
-
-    key = (kern.py_func.__name__, bs, mr, str(dg.col_ptr.dtype), str(dg.row_ind.dtype), str(dg.row_ptr.dtype),
-           str(dg.col_ind.dtype))
-    if key not in _COOP_CACHE:
-        if mr is not None:
-            kern = cuda.jit(max_registers=mr)(kern.py_func)
-        spec = kern.specialize(*args)
-        kobj = next(iter(spec.overloads.values()))
-        _COOP_CACHE[key] = (spec, int(kobj.max_cooperative_grid_blocks(bs)))
-    return _COOP_CACHE[key]
+        stats, L = self.stats, self.L
+        if fix:
+            L(K.fix_matching_kernel, self.n, self.mu_r, self.mu_c)
+        t0 = time.perf_counter()
+        row_match = self.mu_r.copy_to_host().astype(np.int64)
+        col_match = self.mu_c.copy_to_host().astype(np.int64)
+        stats["seconds_d2h"] = time.perf_counter() - t0
+        stats["kernel_launches"] = L.launches
+        stats["host_syncs"] = L.syncs
+        stats["init_cardinality"] = self.init_card
+        stats["cardinality"] = int(np.count_nonzero(row_match >= 0))
+        stats["seconds_total"] = time.perf_counter() - self.t_start
+        return row_match, col_match, self.init_card, stats
 
 
-def _run_persistent(K: Any, dg: DeviceBipartite, o: dict[str, Any], bfs: str, stats: dict[str, Any], mu_r: Any,
-                    mu_c: Any, psi_r: Any, psi_c: Any, inf: Any, bs: int) -> bool:
+def _run_persistent(K: Any, dg: Any, o: dict[str, Any], bfs: str, stats: dict[str, Any], mu_r: Any, mu_c: Any,
+                    psi_r: Any, psi_c: Any, inf: Any, L: Any) -> bool:
     """The main loop as ONE cooperative launch of ``pr_persistent_kernel`` (``loop="persistent"``).
 
     Grid: the most co-resident blocks (``max_cooperative_grid_blocks``), at most one thread per
     row/column; the simulator runs cooperative kernels with one block only. Returns False (and
-    runs nothing) when not even one block of ``bs`` threads fits an SM.
+    runs nothing) when not even one block of ``block_size`` threads fits an SM.
     """
     from numba import cuda  # noqa: PLC0415
 
-    m, n = dg.n_rows, dg.n_cols
+    from .._cuda._launch import cooperative_kernel, grid  # noqa: PLC0415
+
+    m, n, bs = dg.n_rows, dg.n_cols, L.block_size
     variant = {"first": K.VAR_FIRST, "noshrink": K.VAR_NOSHRINK, "shrink": K.VAR_SHRINK}[o["variant"]]
     lists = n if variant != K.VAR_FIRST else 1
     ac, ap, at, ia = (cuda.device_array(lists, dtype=np.int32) for _ in range(4))
@@ -572,29 +559,30 @@ def _run_persistent(K: Any, dg: DeviceBipartite, o: dict[str, Any], bfs: str, st
     sync = cuda.to_device(np.zeros(K.PS_NSYNC, np.int32))
     dstats = cuda.to_device(np.zeros(K.ST_N, np.int64))
     strategy, k = o["relabel"]
-    ml = o["max_loops"] or 0
+    ml = o["max_rounds"] or 0
     args = (dg.col_ptr, dg.row_ind, dg.row_ptr, dg.col_ind, mu_r, mu_c, psi_r, psi_c, ac, ap, at, ia, fa, fb,
             sync, dstats, np.int64(m), np.int64(n), np.int32(inf), np.int32(variant),
             np.int32(bfs == "frontier"), np.int32(strategy == "adaptive"), np.float64(k), np.int64(ml),
             np.int64(o["shrink_threshold"]), np.int32(o["certify"]), np.int64(o["hub_degree"]))
     kern = K.pr_persistent_kernel
-    want = max(1, (max(m, n) + bs - 1) // bs)
     mr = o["max_registers"]
-    if _is_simulator():
-        grid = 1
+    if is_simulator():
+        gsize = 1
     else:
-        kern, gmax = _cooperative_kernel(K.pr_persistent_kernel, args, bs, dg, mr)
+        kern, gmax = cooperative_kernel(K.pr_persistent_kernel, args, bs, mr)
         if gmax < 1:
             if mr is not None:
                 raise ValueError(f"block_size={bs} with max_registers={mr} leaves no co-resident block for the "
                                  f"persistent G-PR kernel on this GPU; use a smaller block_size or loop='host'")
             return False
-        grid = min(gmax, want)
-    if o["grid_size"] is not None:
-        grid = min(grid, o["grid_size"]) if not _is_simulator() else 1
-    kern[grid, bs](*args)
+        gsize = min(gmax, grid(max(m, n), bs))
+        if o["grid_size"] is not None:
+            gsize = min(gsize, o["grid_size"])
+    kern[gsize, bs](*args)
     st = dstats.copy_to_host()
-    stats["grid_size"] = int(grid)
+    L.launches += 1
+    L.syncs += 1
+    stats["grid_size"] = int(gsize)
     stats["max_registers"] = mr
     stats["loops"] = int(st[K.ST_LOOPS])
     stats["global_relabels"] = int(st[K.ST_GR])
@@ -608,23 +596,7 @@ def _run_persistent(K: Any, dg: DeviceBipartite, o: dict[str, Any], bfs: str, st
     return True
 
 
-def _host_rounds(one_round: Any, o: dict[str, Any], read: Any, flag: Any) -> int:
-    """Rounds of a start launched from the host until one stamps no activity in ``flag`` (rounds write
-    their index there; the host reads it every ``check_every`` rounds) or ``init_rounds`` ran.
-    Returns the rounds launched (up to check_every - 1 idle ones after the last active)."""
-    rnd = 0
-    while rnd < o["init_rounds"]:
-        last = rnd
-        for _ in range(min(o["check_every"], o["init_rounds"] - rnd)):
-            one_round(rnd)
-            last = rnd
-            rnd += 1
-        if read(flag) != last:
-            break
-    return rnd
-
-
-def _is_symmetric(dg: DeviceBipartite, launch: Any, read: Any) -> bool:
+def _is_symmetric(dg: Any, L: Any) -> bool:
     """A == A^T as patterns: square, and the CSR arrays equal the CSC arrays (cached on ``dg``)."""
     from numba import cuda  # noqa: PLC0415
 
@@ -634,18 +606,19 @@ def _is_symmetric(dg: DeviceBipartite, launch: Any, read: Any) -> bool:
         sym = dg.n_rows == dg.n_cols
         if sym and dg.nnz:
             flag = cuda.to_device(np.zeros(1, np.int32))
-            launch(KI.same_pattern_kernel, dg.n_rows + 1, dg.row_ptr, dg.col_ptr, flag)
-            launch(KI.same_pattern_kernel, dg.nnz, dg.col_ind, dg.row_ind, flag)
-            sym = read(flag) == 0
+            L(KI.same_pattern_kernel, dg.n_rows + 1, dg.row_ptr, dg.col_ptr, flag)
+            L(KI.same_pattern_kernel, dg.nnz, dg.col_ind, dg.row_ind, flag)
+            sym = L.read(flag) == 0
         dg.symmetric = bool(sym)
     return dg.symmetric
 
 
-def _symmetric_start(dg: DeviceBipartite, o: dict[str, Any], stats: dict[str, Any], mu_r: Any, mu_c: Any,
-                     launch: Any, read: Any, flag: Any) -> None:
+def _symmetric_start(dg: Any, o: dict[str, Any], stats: dict[str, Any], mu_r: Any, mu_c: Any, L: Any,
+                     flag: Any) -> None:
     """init="symmetric": the undirected handshake matching, doubled, then length-3 augmentations."""
     from numba import cuda  # noqa: PLC0415
 
+    from .._cuda._launch import host_rounds  # noqa: PLC0415
     from . import _gpu_gpr_kernels as K  # noqa: PLC0415
     from . import _gpu_init_kernels as KI  # noqa: PLC0415
 
@@ -653,29 +626,29 @@ def _symmetric_start(dg: DeviceBipartite, o: dict[str, Any], stats: dict[str, An
     it = np.int32
     mate = cuda.device_array(n, dtype=np.int32)
     pt = cuda.device_array(n, dtype=np.int32)
-    launch(K.fill_kernel, n, mate, it(-1))
+    L(K.fill_kernel, n, mate, it(-1))
 
     def handshake_round(rnd: int) -> None:
-        launch(KI.sym_propose_kernel, n, dg.row_ptr, dg.col_ind, mate, pt, it(rnd), flag)
-        launch(KI.sym_match_kernel, n, mate, pt)
+        L(KI.sym_propose_kernel, n, dg.row_ptr, dg.col_ind, mate, pt, it(rnd), flag)
+        L(KI.sym_match_kernel, n, mate, pt)
 
-    stats["init_rounds"] = _host_rounds(handshake_round, o, read, flag)
-    launch(KI.sym_double_kernel, n, dg.row_ptr, dg.col_ind, mate, mu_r, mu_c)
+    stats["init_rounds"] = host_rounds(handshake_round, L.read, flag, o["check_every"], o["init_rounds"])
+    L(KI.sym_double_kernel, n, dg.row_ptr, dg.col_ind, mate, mu_r, mu_c)
     aug = o["init_aug_rounds"]
     if aug:
         cw = cuda.device_array(n, dtype=np.int64)
         cu = cuda.device_array(n, dtype=np.int64)
-        launch(K.fill_kernel, n, cw, np.int64(KI.KEY_MAX))
-        launch(K.fill_kernel, n, cu, np.int64(KI.KEY_MAX))
+        L(K.fill_kernel, n, cw, np.int64(KI.KEY_MAX))
+        L(K.fill_kernel, n, cu, np.int64(KI.KEY_MAX))
         pu, pw, pu2 = (cuda.device_array(n, dtype=np.int32) for _ in range(3))
         for r in range(aug):
-            launch(KI.aug3_propose_kernel, n, dg.col_ptr, dg.row_ind, mu_r, mu_c, cw, cu, pu, pw, pu2, it(r), flag)
-            launch(KI.aug3_apply_kernel, n, mu_r, mu_c, cw, cu, pu, pw, pu2, it(r))
-        launch(KI.clear_dead_kernel, n, mu_r, mu_c)
+            L(KI.aug3_propose_kernel, n, dg.col_ptr, dg.row_ind, mu_r, mu_c, cw, cu, pu, pw, pu2, it(r), flag)
+            L(KI.aug3_apply_kernel, n, mu_r, mu_c, cw, cu, pu, pw, pu2, it(r))
+        L(KI.clear_dead_kernel, n, mu_r, mu_c)
     stats["init_aug_rounds"] = aug
 
 
-def _skewed(dg: DeviceBipartite, launch: Any) -> bool:
+def _skewed(dg: Any, L: Any) -> bool:
     """Largest row or column degree > SKEW x the average (hubs: power-law graphs); cached on ``dg``."""
     from numba import cuda  # noqa: PLC0415
 
@@ -683,45 +656,45 @@ def _skewed(dg: DeviceBipartite, launch: Any) -> bool:
 
     if dg.max_degree is None:
         out = cuda.to_device(np.zeros(2, np.int64))
-        launch(KI.max_degree_kernel, dg.n_cols, dg.col_ptr, out, 0)
-        launch(KI.max_degree_kernel, dg.n_rows, dg.row_ptr, out, 1)
+        L(KI.max_degree_kernel, dg.n_cols, dg.col_ptr, out, 0)
+        L(KI.max_degree_kernel, dg.n_rows, dg.row_ptr, out, 1)
         dg.max_degree = int(out.copy_to_host().max())
     avg = dg.nnz / max(1, min(dg.n_rows, dg.n_cols))
     return dg.max_degree > SKEW * max(avg, 1.0)
 
 
-def _auto_bfs(dg: DeviceBipartite, launch: Any) -> str:
+def _auto_bfs(dg: Any, L: Any) -> str:
     """bfs=None: the frontier G-GR on large graphs without hubs (>= FRONTIER_ROWS rows: scanning every
     row at each of thousands of levels dominates there; delaunay_n24 1268 -> 421 ms, delaunay_n22
     185 -> 117 ms, road_n22 81 -> 63 ms; rgg_n22 84 -> 91 ms is the one loss measured), else the
     paper's all-rows G-GR-KRNL (faster below that size and on hub graphs: docs/notes/gpr.md)."""
     if dg.n_rows < FRONTIER_ROWS:
         return "rows"
-    return "rows" if _skewed(dg, launch) else "frontier"
+    return "rows" if _skewed(dg, L) else "frontier"
 
 
-def _auto_init(dg: DeviceBipartite, launch: Any, read: Any) -> str:
+def _auto_init(dg: Any, L: Any) -> str:
     """init="auto": the Karp-Sipser-style start on graphs with hubs (largest degree > SKEW x average:
     power-law graphs, where its degree-1 rule and warp scans pay); else on symmetric patterns the
     doubled undirected matching (free rows and columns balanced in every region, as after the
     sequential greedy: G-PR then needs few loops on meshes and roads); else the chunked greedy.
     Measured in docs/notes/gpr.md (device rounds 6-8)."""
-    if _skewed(dg, launch):
+    if _skewed(dg, L):
         return "karp-sipser"
-    return "symmetric" if _is_symmetric(dg, launch, read) else "greedy"
+    return "symmetric" if _is_symmetric(dg, L) else "greedy"
 
 
-def _run_init_persistent(dg: DeviceBipartite, o: dict[str, Any], stats: dict[str, Any], mu_r: Any, mu_c: Any,
-                         bs: int) -> bool:
+def _run_init_persistent(dg: Any, o: dict[str, Any], stats: dict[str, Any], mu_r: Any, mu_c: Any, L: Any) -> bool:
     """The GPU Karp-Sipser-style start as ONE cooperative launch of ``init_persistent_kernel``.
 
-    Returns False (and runs nothing) when no block of ``bs`` threads is co-resident: the caller then
-    runs the one-launch-per-phase start."""
+    Returns False (and runs nothing) when no block of ``block_size`` threads is co-resident: the caller
+    then runs the one-launch-per-phase start."""
     from numba import cuda  # noqa: PLC0415
 
+    from .._cuda._launch import cooperative_kernel, grid  # noqa: PLC0415
     from . import _gpu_init_kernels as KI  # noqa: PLC0415
 
-    m, n = dg.n_rows, dg.n_cols
+    m, n, bs = dg.n_rows, dg.n_cols, L.block_size
     deg_r = cuda.device_array(m, dtype=np.int32)
     best = cuda.device_array(m, dtype=np.int64)
     sync = cuda.to_device(np.zeros(KI.PS_NSYNC, np.int32))
@@ -729,31 +702,18 @@ def _run_init_persistent(dg: DeviceBipartite, o: dict[str, Any], stats: dict[str
     args = (dg.row_ptr, dg.col_ind, dg.col_ptr, dg.row_ind, mu_r, mu_c, deg_r, best, sync, dstats, np.int64(m),
             np.int64(n), np.int64(o["init_rounds"]), np.int64(o["hub_degree"]),
             np.int32(o["init_ties"] == "hashed"))
-    kern, gmax = _cooperative_kernel(KI.init_persistent_kernel, args, bs, dg)
+    kern, gmax = cooperative_kernel(KI.init_persistent_kernel, args, bs)
     if gmax < 1:
         stats["init_fallback"] = f"block_size={bs}: no co-resident block for the persistent start"
         return False
-    grid = max(1, min(gmax, (max(m, n) + bs - 1) // bs))
+    gsize = min(gmax, grid(max(m, n), bs))
     if o["grid_size"] is not None:
-        grid = min(grid, o["grid_size"])
-    kern[grid, bs](*args)
+        gsize = min(gsize, o["grid_size"])
+    kern[gsize, bs](*args)
     st = dstats.copy_to_host()
+    L.launches += 1
+    L.syncs += 1
     stats["init_rounds"] = int(st[KI.IST_ROUNDS])
     stats["init_cardinality"] = int(st[KI.IST_CARD])
-    stats["init_grid_size"] = int(grid)
+    stats["init_grid_size"] = int(gsize)
     return True
-
-
-def _finish(mu_r: Any, mu_c: Any, init_card: int, stats: dict, launches: list, syncs: list, t_start: float
-            ) -> tuple[np.ndarray, np.ndarray, int, dict[str, Any]]:
-    """Copy the matching back (D2H) and complete the stats."""
-    t0 = time.perf_counter()
-    row_match = mu_r.copy_to_host().astype(np.int64)
-    col_match = mu_c.copy_to_host().astype(np.int64)
-    stats["seconds_d2h"] = time.perf_counter() - t0
-    stats["kernel_launches"] = launches[0]
-    stats["host_syncs"] = syncs[0]
-    stats["init_cardinality"] = init_card
-    stats["cardinality"] = int(np.count_nonzero(row_match >= 0))
-    stats["seconds_total"] = time.perf_counter() - t_start
-    return row_match, col_match, init_card, stats

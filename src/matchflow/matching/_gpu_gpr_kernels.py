@@ -23,6 +23,8 @@ import math
 
 from numba import cuda, int32, int64
 
+from .._cuda._device import FULL_MASK, PS_CNT, PS_FLAG, PS_NSYNC, bcast_read_dev, phase_end_dev  # noqa: F401
+
 # --------------------------------------------------------------------------- helpers
 
 
@@ -58,7 +60,6 @@ def min_label_row_dev(v, col_ptr, row_ind, psi_r, psi_c, inf):
     return best, pmin
 
 
-FULL_MASK = 0xFFFFFFFF
 
 
 @cuda.jit(device=True, inline=True)
@@ -473,43 +474,15 @@ def certify_kernel(mu_r, mu_c, psi_c, inf, count):
 #
 # One cooperative launch runs the whole main loop (Algorithm 3 / 7), the global relabels with
 # their BFS levels, GetIterGR, FixMatching and the certificate; grid-wide synchronisations
-# replace kernel boundaries and host reads. Synchronisation words live in ``sync`` (int32):
-# 3 rotating flag slots (0..2) and 3 rotating counter slots (3..5). In phase r the threads write
-# slot r % 3 while thread 0 clears slot (r + 1) % 3 for the next phase; after the grid sync every
-# block reads slot r % 3. A slot is cleared again only in phase r + 2, after every block has
-# passed the sync of phase r + 1, so a reset never races a late reader (with one shared word,
-# fast blocks of phase r + 1 would clear it while slow ones still read phase r).
+# replace kernel boundaries and host reads. Synchronisation words live in ``sync`` (int32): the
+# rotating grid-sync slots of ``_cuda._device`` (PS_FLAG, PS_CNT, phase_end_dev, bcast_read_dev).
 
-PS_FLAG = 0
-PS_CNT = 3
-PS_NSYNC = 6
 # indices of the int64 ``stats`` array
 ST_LOOPS, ST_GR, ST_LEVELS, ST_MAXL, ST_SHRINKS, ST_STATUS, ST_RESTARTS, ST_SYNCS = range(8)
 ST_N = 8
 STATUS_OK = 0
 STATUS_CERTIFY = 1  # augmenting paths left after 3 certify restarts (a bug)
 VAR_FIRST, VAR_NOSHRINK, VAR_SHRINK = 0, 1, 2
-
-
-@cuda.jit(device=True, inline=True)
-def phase_end_dev(sync, r, gtid):
-    """Thread 0 clears the next phase's flag and counter slots; then the grid synchronises."""
-    if gtid == 0:
-        s = (r + 1) % 3
-        sync[PS_FLAG + s] = 0
-        sync[PS_CNT + s] = 0
-    cuda.cg.this_grid().sync()
-
-
-@cuda.jit(device=True, inline=True)
-def read_slot_dev(sync, idx, tid, sh):
-    """Thread 0 reads ``sync[idx]`` coherently (atomic, i.e. at L2); the block gets it via shared memory."""
-    if tid == 0:
-        sh[0] = cuda.atomic.add(sync, idx, 0)
-    cuda.syncthreads()
-    x = sh[0]
-    cuda.syncthreads()
-    return x
 
 
 @cuda.jit(device=True)
@@ -524,7 +497,7 @@ def global_relabel_dev(row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, fa, fb, sync,
         for u in range(gtid, m, gsize):
             gr_seed_dev(u, mu_r, fa, sync, PS_CNT + r % 3)
         phase_end_dev(sync, r, gtid)
-        size = read_slot_dev(sync, PS_CNT + r % 3, tid, sh)
+        size = bcast_read_dev(sync, PS_CNT + r % 3, tid, sh, 0)
         r += 1
         par = 0
         while size > 0:
@@ -537,7 +510,7 @@ def global_relabel_dev(row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, fa, fb, sync,
                     gr_frontier_dev(fb[i], row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf, fa, sync,
                                     PS_CNT + r % 3)
             phase_end_dev(sync, r, gtid)
-            size = read_slot_dev(sync, PS_CNT + r % 3, tid, sh)
+            size = bcast_read_dev(sync, PS_CNT + r % 3, tid, sh, 0)
             r += 1
             par = 1 - par
             level += 2
@@ -557,7 +530,7 @@ def global_relabel_dev(row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, fa, fb, sync,
                     if gr_level_dev(u, row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf):
                         sync[PS_FLAG + r % 3] = 1
             phase_end_dev(sync, r, gtid)
-            added = read_slot_dev(sync, PS_FLAG + r % 3, tid, sh)
+            added = bcast_read_dev(sync, PS_FLAG + r % 3, tid, sh, 0)
             r += 1
             if gtid == 0:
                 stats[ST_LEVELS] += 1
@@ -623,7 +596,7 @@ def pr_persistent_kernel(col_ptr, row_ind, row_ptr, col_ind, mu_r, mu_c, psi_r, 
                     for v in range(gtid, n, gsize):
                         pr_first_dev(v, col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, inf, sync, PS_FLAG + r % 3, 1)
                 phase_end_dev(sync, r, gtid)
-                act = read_slot_dev(sync, PS_FLAG + r % 3, tid, sh)
+                act = bcast_read_dev(sync, PS_FLAG + r % 3, tid, sh, 0)
                 r += 1
                 loop += 1
                 if act == 0:
@@ -637,7 +610,7 @@ def pr_persistent_kernel(col_ptr, row_ind, row_ptr, col_ind, mu_r, mu_c, psi_r, 
                 ap[v] = -1
                 list_unmatched_col_dev(v, mu_r, mu_c, ac, sync, PS_CNT + r % 3)
             phase_end_dev(sync, r, gtid)
-            size = read_slot_dev(sync, PS_CNT + r % 3, tid, sh)
+            size = bcast_read_dev(sync, PS_CNT + r % 3, tid, sh, 0)
             r += 1
             pending = False
             while size > 0:
@@ -652,7 +625,7 @@ def pr_persistent_kernel(col_ptr, row_ind, row_ptr, col_ind, mu_r, mu_c, psi_r, 
                         pr_shrink_dev(c * bdim + tid, tid, bdim, buf, base, ac, ap, size, at, sync, PS_CNT + r % 3,
                                       mu_r, mu_c, ia, loop, sync, PS_FLAG + r % 3, 1)
                     phase_end_dev(sync, r, gtid)
-                    size = read_slot_dev(sync, PS_CNT + r % 3, tid, sh)
+                    size = bcast_read_dev(sync, PS_CNT + r % 3, tid, sh, 0)
                     r += 1
                     ac, at = at, ac
                     pending = False
@@ -664,7 +637,7 @@ def pr_persistent_kernel(col_ptr, row_ind, row_ptr, col_ind, mu_r, mu_c, psi_r, 
                     for i in range(gtid, size, gsize):
                         pr_init_dev(i, ac, ap, mu_r, mu_c, ia, loop, sync, PS_FLAG + r % 3, 1)
                     phase_end_dev(sync, r, gtid)
-                    act = read_slot_dev(sync, PS_FLAG + r % 3, tid, sh)
+                    act = bcast_read_dev(sync, PS_FLAG + r % 3, tid, sh, 0)
                     r += 1
                     if act == 0:
                         break
@@ -692,7 +665,7 @@ def pr_persistent_kernel(col_ptr, row_ind, row_ptr, col_ind, mu_r, mu_c, psi_r, 
         for v in range(gtid, n, gsize):
             certify_dev(v, mu_r, mu_c, psi_c, inf, sync, PS_CNT + r % 3)
         phase_end_dev(sync, r, gtid)
-        bad = read_slot_dev(sync, PS_CNT + r % 3, tid, sh)
+        bad = bcast_read_dev(sync, PS_CNT + r % 3, tid, sh, 0)
         r += 1
         if bad == 0:
             break

@@ -26,14 +26,16 @@ from __future__ import annotations
 
 from numba import cuda, int32, int64
 
-from ._gpu_gpr_kernels import (  # noqa: F401
+from .._cuda._device import (  # noqa: F401 - PS_NSYNC: the host sizes ``sync`` with it
     FULL_MASK,
     PS_FLAG,
     PS_NSYNC,
+    bcast_read_dev,
     phase_end_dev,
-    read_slot_dev,
-    warp_hubs_dev,
+    warp_min_dev,
+    warp_sum_dev,
 )
+from ._gpu_gpr_kernels import warp_hubs_dev
 
 KEY_MAX = 0x7FFFFFFFFFFFFFFF
 DEG_CAP = (1 << 20) - 1
@@ -57,26 +59,6 @@ def key_dev(deg, x, hashed):
     if d > DEG_CAP:
         d = int64(DEG_CAP)
     return (d << 43) | (tie_dev(x, hashed) << 31) | int64(x)
-
-
-@cuda.jit(device=True, inline=True)
-def warp_sum_dev(x):
-    off = 16
-    while off > 0:
-        x += cuda.shfl_xor_sync(FULL_MASK, x, off)
-        off //= 2
-    return x
-
-
-@cuda.jit(device=True, inline=True)
-def warp_min_dev(x):
-    off = 16
-    while off > 0:
-        y = cuda.shfl_xor_sync(FULL_MASK, x, off)
-        if y < x:
-            x = y
-        off //= 2
-    return x
 
 
 # --------------------------------------------------------------------------- phase 1: live degrees
@@ -234,7 +216,7 @@ def init_persistent_kernel(row_ptr, col_ind, col_ptr, row_ind, mu_r, mu_c, deg_r
             ks_propose_warp_dev(b + lane, b + lane < n, lane, hub, col_ptr, row_ind, mu_r, mu_c, deg_r, best,
                                 hashed, sync, PS_FLAG + r % 3)
         phase_end_dev(sync, r, gtid)
-        act = read_slot_dev(sync, PS_FLAG + r % 3, tid, sh)
+        act = bcast_read_dev(sync, PS_FLAG + r % 3, tid, sh, 0)
         r += 1
         rnd += 1
         if act == 0:

@@ -1,0 +1,15 @@
+"""The shared GPU layer of matchflow (numba.cuda), used by every ``_gpu_*`` solver module.
+
+Importing this package (or :mod:`._options`, :mod:`._env`) never imports ``numba.cuda``: option
+validation and the simulator check run on machines without a GPU. The submodules that do are
+``_launch`` (grid sizing, launch/sync counting, the cooperative compile-and-occupancy cache, host
+rounds), ``_device`` (warp/block reductions and grid-sync slot helpers shared by the kernels) and
+``_graph`` (the device twin of :class:`~matchflow._graph.BipartiteGraph`). Nothing outside this
+package and the ``_gpu_*`` modules imports ``numba.cuda``.
+"""
+
+from ._env import is_device_array, is_simulator, quiet
+from ._options import BLOCK_MAX, GPU_LOOPS, GPU_OPTIONS, check_block_size, validate_gpu_options
+
+__all__ = ["BLOCK_MAX", "GPU_LOOPS", "GPU_OPTIONS", "check_block_size", "is_device_array", "is_simulator", "quiet",
+           "validate_gpu_options"]

@@ -1,0 +1,86 @@
+"""Device helpers shared by the GPU kernels: warp and block reductions, coherent reads broadcast to a
+block, and the rotating grid-sync slots of the persistent (cooperative) kernels.
+
+Grid-sync slots: a persistent kernel keeps its phase flags and counters in an int32 ``sync`` array of
+``PS_NSYNC`` words: 3 rotating flag slots (``PS_FLAG + 0..2``) and 3 rotating counter slots
+(``PS_CNT + 0..2``). In phase r the threads write slot r % 3 while thread 0 clears slot (r + 1) % 3 for
+the next phase; after the grid sync every block reads slot r % 3. A slot is cleared again only in
+phase r + 2, after every block has passed the sync of phase r + 1, so a reset never races a late
+reader (with one shared word, fast blocks of phase r + 1 would clear it while slow ones still read it).
+"""
+
+from __future__ import annotations
+
+from numba import cuda
+
+__all__ = ["FULL_MASK", "PS_FLAG", "PS_CNT", "PS_NSYNC", "phase_end_dev", "bcast_read_dev", "warp_sum_dev",
+           "warp_min_dev", "block_min_dev"]
+
+FULL_MASK = 0xFFFFFFFF
+PS_FLAG = 0
+PS_CNT = 3
+PS_NSYNC = 6
+
+
+@cuda.jit(device=True, inline=True)
+def phase_end_dev(sync, r, gtid):
+    """Thread 0 clears the next phase's flag and counter slots; then the grid synchronises."""
+    if gtid == 0:
+        s = (r + 1) % 3
+        sync[PS_FLAG + s] = 0
+        sync[PS_CNT + s] = 0
+    cuda.cg.this_grid().sync()
+
+
+@cuda.jit(device=True, inline=True)
+def bcast_read_dev(arr, idx, tid, sh, k):
+    """Thread 0 reads ``arr[idx]`` coherently (an atomic, i.e. at L2: the paper's volatile read); the
+    block gets it through shared slot ``sh[k]``. Both barriers are needed: no thread reads the slot
+    before it is written, and none overwrites it before every thread has read it."""
+    if tid == 0:
+        sh[k] = cuda.atomic.add(arr, idx, 0)
+    cuda.syncthreads()
+    x = sh[k]
+    cuda.syncthreads()
+    return x
+
+
+@cuda.jit(device=True, inline=True)
+def warp_sum_dev(x):
+    """Butterfly sum over the 32 lanes of a full warp; every lane gets it."""
+    off = 16
+    while off > 0:
+        x += cuda.shfl_xor_sync(FULL_MASK, x, off)
+        off //= 2
+    return x
+
+
+@cuda.jit(device=True, inline=True)
+def warp_min_dev(x):
+    """Butterfly minimum over the 32 lanes of a full warp; every lane gets it."""
+    off = 16
+    while off > 0:
+        y = cuda.shfl_xor_sync(FULL_MASK, x, off)
+        if y < x:
+            x = y
+        off //= 2
+    return x
+
+
+@cuda.jit(device=True)
+def block_min_dev(sh, val, tid, bdim):
+    """Tree reduction over a power-of-two block (no warp intrinsics: any block size, the simulator);
+    every thread gets the minimum."""
+    sh[tid] = val
+    cuda.syncthreads()
+    s = bdim // 2
+    while s > 0:
+        if tid < s:
+            o = sh[tid + s]
+            if o < sh[tid]:
+                sh[tid] = o
+        cuda.syncthreads()
+        s //= 2
+    r = sh[0]
+    cuda.syncthreads()
+    return r

@@ -1,0 +1,53 @@
+"""Where the GPU code runs (real device or numba's CUDA simulator) and numba-cuda's warnings."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+__all__ = ["is_simulator", "is_device_array", "performance_warnings", "quiet"]
+
+
+def is_simulator() -> bool:
+    """True under numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``): no warp intrinsics, no grid sync."""
+    return os.environ.get("NUMBA_ENABLE_CUDASIM", "") not in ("", "0")
+
+
+def is_device_array(x: Any) -> bool:
+    """An array in GPU memory: one exposing ``__cuda_array_interface__`` (numba, CuPy, PyTorch), or a
+    device array of numba's CUDA simulator (which has no such interface)."""
+    return hasattr(x, "__cuda_array_interface__") or type(x).__name__ == "FakeCUDAArray"
+
+
+def performance_warnings() -> tuple[type[Warning], ...]:
+    """numba's NumbaPerformanceWarning classes: numba-cuda (>= 0.2x) raises its own class
+    (``numba.cuda.core.errors``), distinct from ``numba.core.errors``; both are returned."""
+    from numba.core.errors import NumbaPerformanceWarning  # noqa: PLC0415 - numba is a hard dependency
+
+    out: list[type[Warning]] = [NumbaPerformanceWarning]
+    try:
+        from numba.cuda.core.errors import NumbaPerformanceWarning as CudaPerformanceWarning  # noqa: PLC0415
+    except ImportError:  # an older numba-cuda, or the CUDA target bundled with numba
+        pass
+    else:
+        if CudaPerformanceWarning is not NumbaPerformanceWarning:
+            out.append(CudaPerformanceWarning)
+    return tuple(out)
+
+
+@contextlib.contextmanager
+def quiet() -> Iterator[None]:
+    """Silence numba's performance warnings (low occupancy, host arrays in a launch) inside a GPU solve.
+
+    A small input on a large GPU is a deliberate low-occupancy launch, not a user's mistake. The filter
+    is scoped to the ``with`` block (``warnings.catch_warnings``): the user's own filters are untouched.
+    Only called inside GPU solves (it imports numba.cuda's error classes).
+    """
+    cats = performance_warnings()
+    with warnings.catch_warnings():
+        for cat in cats:
+            warnings.simplefilter("ignore", cat)
+        yield

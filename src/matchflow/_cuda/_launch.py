@@ -1,0 +1,83 @@
+"""Host side of a GPU solve: grid sizing, counted launches and reads, the cooperative compile-and-
+occupancy cache, and host rounds with a check interval."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numba import cuda
+
+__all__ = ["grid", "Launcher", "cooperative_kernel", "host_rounds"]
+
+_COOP_CACHE: dict[tuple, tuple[Any, int]] = {}
+
+
+def grid(n: int, block_size: int) -> int:
+    """Blocks of ``block_size`` threads covering ``n`` items (at least one)."""
+    return max(1, (int(n) + block_size - 1) // block_size)
+
+
+class Launcher:
+    """Launches 1-D kernels of ``block_size`` threads per block; counts launches and host reads (syncs)."""
+
+    __slots__ = ("block_size", "launches", "syncs")
+
+    def __init__(self, block_size: int) -> None:
+        self.block_size = block_size
+        self.launches = 0
+        self.syncs = 0
+
+    def __call__(self, kern: Any, size: int, *args: Any) -> None:
+        """One thread per item: ``kern[grid(size), block_size](*args)``."""
+        kern[grid(size, self.block_size), self.block_size](*args)
+        self.launches += 1
+
+    def read(self, a: Any) -> int:
+        """``a[0]`` on the host (one device-to-host copy: a host sync)."""
+        self.syncs += 1
+        return int(a.copy_to_host()[0])
+
+    def zero(self, a: Any) -> None:
+        """Reset a one-word int32 counter on the device."""
+        a.copy_to_device(np.zeros(1, np.int32))
+
+
+def _signature(args: tuple) -> tuple:
+    return tuple((str(a.dtype), getattr(a, "ndim", 0)) if hasattr(a, "dtype") else type(a).__name__ for a in args)
+
+
+def cooperative_kernel(kern: Any, args: tuple, block_size: int, max_registers: int | None = None
+                       ) -> tuple[Any, int]:
+    """A cooperative kernel compiled for ``args`` and its most co-resident blocks of ``block_size`` threads.
+
+    Cached per kernel, block size, register cap and argument dtypes (never per container type). The
+    count is 0 when not even one block fits an SM (a kernel of > 128 registers per thread with blocks of
+    512 or 1024): the caller then falls back to one launch per phase.
+    """
+    key = (kern, block_size, max_registers, _signature(args))
+    hit = _COOP_CACHE.get(key)
+    if hit is None:
+        k = cuda.jit(max_registers=max_registers)(kern.py_func) if max_registers is not None else kern
+        spec = k.specialize(*args)
+        kobj = next(iter(spec.overloads.values()))
+        hit = _COOP_CACHE[key] = (spec, int(kobj.max_cooperative_grid_blocks(block_size)))
+    return hit
+
+
+def host_rounds(one_round: Callable[[int], None], read: Callable[[Any], int], flag: Any, check_every: int,
+                max_rounds: int) -> int:
+    """Rounds launched from the host until one stamps no activity in ``flag`` (round r writes r there; the
+    host reads it every ``check_every`` rounds) or ``max_rounds`` ran. Returns the rounds launched (up to
+    ``check_every - 1`` idle ones after the last active)."""
+    rnd = 0
+    while rnd < max_rounds:
+        last = rnd
+        for _ in range(min(check_every, max_rounds - rnd)):
+            one_round(rnd)
+            last = rnd
+            rnd += 1
+        if read(flag) != last:
+            break
+    return rnd

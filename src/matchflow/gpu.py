@@ -1,0 +1,85 @@
+"""The supported GPU surface of matchflow, for benchmarks, scripts and repeated solves.
+
+``import matchflow.gpu`` works without a GPU and without CUDA (numba-cuda loads on first use). Every
+GPU solver speaks one option vocabulary (:data:`OPTIONS`): ``loop`` ("auto" | "persistent" | "host"),
+``certify``, ``max_rounds``, ``block_size``, ``grid_size``; stats timing keys are ``seconds_<stage>``.
+
+* :func:`to_device` — a :class:`~matchflow.BipartiteGraph` to a :class:`DeviceBipartite` (CSR and CSC
+  on the GPU; copied once, reused by every solve), or a dense array to a device array.
+* :func:`push_relabel_matching` — G-PR (Deveci et al. 2013) on a host or device graph: the raw solver
+  behind ``bipartite_matching(method="gpr", backend="gpu")``, without the König cover.
+* :func:`initial_matching` — only the GPU start ("greedy", "karp-sipser", "symmetric").
+* :func:`hungarian` — the GPU Hungarian (Lopes et al. 2019) on a host or device square matrix: the raw
+  solver behind ``assignment(method="lopes", backend="gpu")``, returning duals.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._backend import GPUUnavailableError, gpu_available, gpu_reason, require_gpu
+from ._cuda import GPU_LOOPS, GPU_OPTIONS
+
+__all__ = ["OPTIONS", "LOOPS", "to_device", "push_relabel_matching", "initial_matching",
+           "hungarian", "gpu_available", "gpu_reason", "GPUUnavailableError"]
+
+OPTIONS = GPU_OPTIONS
+LOOPS = GPU_LOOPS
+
+
+def __getattr__(name: str) -> Any:
+    if name == "DeviceBipartite":  # loads numba.cuda: only on use
+        from ._cuda._graph import DeviceBipartite  # noqa: PLC0415
+
+        return DeviceBipartite
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def to_device(x: Any) -> Any:
+    """A graph to a ``DeviceBipartite`` (``seconds_h2d`` records the copy), a device graph unchanged,
+    or an array (e.g. a cost matrix) to a C-contiguous numba device array."""
+    from ._graph import BipartiteGraph  # noqa: PLC0415
+
+    require_gpu("matchflow.gpu.to_device")
+    from ._cuda._graph import DeviceBipartite  # noqa: PLC0415
+    from ._cuda._graph import to_device as graph_to_device  # noqa: PLC0415
+
+    if isinstance(x, (BipartiteGraph, DeviceBipartite)):
+        return graph_to_device(x)
+    from numba import cuda  # noqa: PLC0415
+
+    from ._cuda import is_device_array  # noqa: PLC0415
+
+    if is_device_array(x):
+        return cuda.as_cuda_array(x) if hasattr(x, "__cuda_array_interface__") else x
+    return cuda.to_device(np.ascontiguousarray(x))
+
+
+def push_relabel_matching(graph: Any, *, init: Any = "auto", **options: Any
+                          ) -> tuple[np.ndarray, np.ndarray, int, dict[str, Any]]:
+    """G-PR maximum-cardinality matching: ``(row_match, col_match, init_cardinality, stats)`` on the host.
+
+    ``graph``: a :class:`~matchflow.BipartiteGraph` or a :class:`DeviceBipartite`. Options: see
+    :data:`OPTIONS` and ``matchflow.matching._gpu_gpr.gpr_match`` (variant, relabel, bfs, ...)."""
+    from .matching._gpu_gpr import gpr_match  # noqa: PLC0415
+
+    return gpr_match(graph, init=init, **options)
+
+
+def initial_matching(graph: Any, *, init: str = "greedy", **options: Any
+                     ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """Only the GPU initial matching (a maximal matching): ``(row_match, col_match, stats)``."""
+    from .matching._gpu_gpr import gpr_initial_matching  # noqa: PLC0415
+
+    return gpr_initial_matching(graph, init=init, **options)
+
+
+def hungarian(C: Any, **options: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    """GPU Hungarian on a square int32/int64/float32/float64 matrix with entries >= 0 (host or device):
+    ``(col4row, u, v, stats)`` with ``C - u - v >= 0`` and ``== 0`` on the assigned pairs."""
+    from .assignment._gpu_hungarian import hungarian_gpu  # noqa: PLC0415
+
+    require_gpu("matchflow.gpu.hungarian")
+    return hungarian_gpu(C, **options)
