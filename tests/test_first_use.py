@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -116,3 +117,97 @@ def test_every_cpu_path_works_without_numba_cuda(simulator):
     assert d["backends"] == ["cpu", "cpu"] and d["mbm"] and d["info"] and not d["imported"]
     c = np.arange(16).reshape(4, 4) % 5
     assert d["lsa"] == d["cost"] == c[linear_sum_assignment(c)].sum()
+
+
+def test_every_cpu_kernel_is_cached_on_disk():
+    import importlib
+    import pkgutil
+
+    import numba
+
+    import matchflow
+
+    found = []
+    for mod in pkgutil.walk_packages(matchflow.__path__, "matchflow."):
+        if "_gpu" in mod.name or mod.name.endswith("__main__"):
+            continue  # the GPU modules import numba.cuda
+        for name, obj in vars(importlib.import_module(mod.name)).items():
+            if isinstance(obj, numba.core.registry.CPUDispatcher) and obj.py_func.__module__ == mod.name:
+                found.append((f"{mod.name}.{name}", type(obj._cache).__name__))
+    assert len(found) > 30
+    assert [f for f, cache in found if cache == "NullCache"] == []
+
+
+def test_parallel_kernel_loads_from_the_cache(tmp_path):
+    code = """
+        import json, numpy as np
+        from matchflow.generators import _hilbert_index_kernel as k
+        k(np.random.default_rng(0).random((20, 2)), 8)
+        print(json.dumps([k.targetoptions.get("parallel", False), sum(k.stats.cache_hits.values()),
+                          sum(k.stats.cache_misses.values())]))
+    """
+    cold = json.loads(_run(code, NUMBA_CACHE_DIR=str(tmp_path)).stdout)
+    warm = json.loads(_run(code, NUMBA_CACHE_DIR=str(tmp_path)).stdout)
+    assert cold == [True, 0, 1] and warm == [True, 1, 0]
+
+
+class _Event:
+    def __init__(self, module: str, name: str) -> None:
+        func = SimpleNamespace(__module__=module, __qualname__=name)
+        self.data = {"dispatcher": SimpleNamespace(py_func=func)}
+
+
+def test_compile_log_counts_outermost_matchflow_kernels():
+    import io
+
+    from matchflow._progress import NOTICE, CompileLog
+
+    for quiet in (False, True):
+        buf = io.StringIO()
+        log = CompileLog(buf, quiet=quiet, verbose=True)
+        outer, inner, other = _Event("matchflow.x", "outer_kernel"), _Event("matchflow.x", "_dev"), _Event("numba.np", "f")
+        for ev, start in ((other, 1), (outer, 1), (inner, 1), (other, 1), (other, 0), (inner, 0), (outer, 0), (other, 0)):
+            (log.on_start if start else log.on_end)(ev)
+        log.finish()
+        assert [k for k, _ in log.kernels] == ["x.outer_kernel"]
+        lines = buf.getvalue().splitlines()
+        if quiet:
+            assert lines == []
+        else:
+            assert lines[0] == f"[matchflow] {NOTICE} ..."
+            assert lines[1].startswith("[matchflow]   compiled x.outer_kernel (")
+            assert lines[2].startswith("[matchflow] compiled 1 kernel(s) in ") and len(lines) == 3
+
+
+def test_precompile_then_first_calls_compile_nothing(tmp_path):
+    cold = _run("""
+        import json
+        from matchflow._progress import precompile
+        print(json.dumps(precompile(families=("matching",))["kernels"]))
+    """, NUMBA_CACHE_DIR=str(tmp_path))
+    kernels = json.loads(cold.stdout)
+    assert any("hopcroft_karp" in k for k in kernels) and any("pothen_fan" in k for k in kernels)
+    lines = cold.stderr.splitlines()
+    assert lines[0] == "[matchflow] compiling kernels (first use only, cached afterwards) ..."
+    assert lines[-1].startswith(f"[matchflow] compiled {len(kernels)} kernel(s) in ")
+    warm = _run("""
+        import json
+        import scipy.sparse as sp
+        import matchflow
+        from matchflow._progress import compile_progress, precompile
+        a = sp.random(40, 30, density=0.1, format="csr", random_state=7)
+        with compile_progress() as log:
+            matchflow.maximum_bipartite_matching(a, perm_type="column")
+            for m in ("auto", "hopcroft-karp", "push-relabel", "pothen-fan"):
+                for i in ("auto", "none", "greedy", "karp-sipser"):
+                    matchflow.verify.verify_matching(a, matchflow.bipartite_matching(a, method=m, init=i))
+        print(json.dumps([log.kernels, precompile(families=("matching",))["kernels"]]))
+    """, NUMBA_CACHE_DIR=str(tmp_path))
+    assert json.loads(warm.stdout) == [[], []] and warm.stderr == ""
+
+
+def test_precompile_rejects_unknown_families():
+    from matchflow._progress import precompile
+
+    with pytest.raises(ValueError, match=r"families must be among \('matching', 'assignment', 'io'\), got 'flow'"):
+        precompile(families=("matching", "flow"))
