@@ -167,7 +167,7 @@ def precompile(*, families: tuple[str, ...] = FAMILIES, progress: bool = True,
     """Compile matchflow's CPU kernels now (each public CPU solver, its certificate check and the
     readers/writers on tiny inputs), so first calls later, in any process, only load cached code.
 
-    Takes about a minute with a cold cache, well under a second with a warm one. ``families`` picks
+    Takes 15-30 s with a cold cache (2 cores), well under a second with a warm one. ``families`` picks
     among ``"matching"``, ``"assignment"`` and ``"io"``. With ``progress`` a line per step goes to
     ``stream`` (default stderr). Kernels are compiled for the argument types of small inputs
     (``int32`` indices, ``int64`` / ``float64`` costs); other types compile on their first use.

@@ -54,7 +54,7 @@ def _assignment_methods(backend: str, n: int) -> list[tuple[str, str]]:
 def run_demo(*, quick: bool = False, backend: str = "auto", quiet: bool = False) -> int:
     """Print the demo's tables on stdout; 0 when every certificate verifies, else 1.
 
-    The first run compiles every kernel (about a minute on a laptop): a notice, a line per
+    The first run compiles every kernel (12-30 s on 2 cores): a notice, a line per
     kernel and a summary go to stderr (``quiet`` silences them); later runs load the kernels
     from the on-disk cache.
     """
