@@ -5,10 +5,11 @@ Importing matchflow never touches CUDA; GPU entry points fail only when called.
 
 from __future__ import annotations
 
-from . import generators, io, verify
+from . import generators, gpu, io, verify
 from ._backend import GPUUnavailableError, gpu_available
-from ._graph import BipartiteGraph, Graph
+from ._graph import BipartiteGraph, FlowNetwork, Graph
 from ._info import info
+from ._progress import precompile
 from ._results import AssignmentResult, MatchingResult
 from ._version import __version__
 from .assignment import assignment, linear_sum_assignment
@@ -18,16 +19,19 @@ __all__ = [
     "__version__",
     "AssignmentResult",
     "BipartiteGraph",
+    "FlowNetwork",
     "GPUUnavailableError",
     "Graph",
     "MatchingResult",
     "assignment",
     "bipartite_matching",
     "generators",
+    "gpu",
     "gpu_available",
     "info",
     "io",
     "linear_sum_assignment",
     "maximum_bipartite_matching",
+    "precompile",
     "verify",
 ]

@@ -1,4 +1,4 @@
-"""Command-line interface: ``matchflow info | match | assign | demo``.
+"""Command-line interface: ``matchflow info | match | assign | demo | precompile``.
 
 Run ``matchflow COMMAND --help`` (or ``python -m matchflow COMMAND --help``).
 """
@@ -220,7 +220,14 @@ def _time_text(out: dict) -> str:
 def _cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
-    return run_demo(quick=args.quick, backend=args.backend)
+    return run_demo(quick=args.quick, backend=args.backend, quiet=args.quiet)
+
+
+def _cmd_precompile(args: argparse.Namespace) -> int:
+    from ._progress import precompile
+
+    precompile(families=tuple(args.families), progress=not args.quiet)
+    return 0
 
 
 # --------------------------------------------------------------------------- helpers
@@ -306,7 +313,14 @@ def _build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("demo", help="run the solvers on bundled real data next to SciPy")
     s.add_argument("--quick", action="store_true", help="smaller inputs")
     s.add_argument("--backend", default="auto", choices=("auto", "cpu", "gpu"))
+    s.add_argument("--quiet", "-q", action="store_true", help="no compile notices on stderr")
     s.set_defaults(func=_cmd_demo)
+
+    s = sub.add_parser("precompile", help="compile every CPU kernel once (first use only; cached afterwards)")
+    s.add_argument("--families", nargs="+", default=["matching", "assignment", "io"],
+                   choices=("matching", "assignment", "io"), help="which families (default: all)")
+    s.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+    s.set_defaults(func=_cmd_precompile)
     return p
 
 
