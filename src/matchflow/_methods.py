@@ -22,6 +22,7 @@ method names, so adding a method is one row (NetworKit's matchers: a new one tou
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -132,8 +133,9 @@ def _auto_may_use_gpu() -> bool:
 def place(table: MethodTable, row: Method | None, backend: str, problem: Callable[[], Any]) -> tuple[Method, str]:
     """The row and the device (``"cpu"``/``"gpu"``) that run, after :func:`resolve`.
 
-    ``problem()`` builds what the rules read (called only when a rule needs it).
+    ``problem()`` builds what the rules read (called at most once, only when a rule needs it).
     """
+    problem = functools.cache(problem)
     if row is None:
         if backend == "gpu":
             name = table.gpu_rule(problem()) or next(m.name for m in table.methods if m.gpu is not None)

@@ -598,3 +598,20 @@ def test_validates_once(monkeypatch):
     path = sp.csr_array(sp.eye_array(50) + sp.eye_array(50, k=1))  # mean degree < 3: the drop-in's fallback
     assert np.count_nonzero(maximum_bipartite_matching(path) >= 0) == 50
     assert counts["as_bipartite"] == 2 and counts["resolve"] == 1
+
+
+def test_docstring_states_the_constants():
+    """The documented defaults are the ones the code uses (the docstring once said budget 5 and
+    pf_switch 500 while the code used 3 and 1000)."""
+    from matchflow.matching import _cpu_hopcroft_karp as hk
+    from matchflow.matching import _cpu_pothen_fan as pf
+    from matchflow.matching import _cpu_push_relabel as pr
+    from matchflow.matching import _methods
+
+    doc = " ".join(bipartite_matching.__doc__.split())
+    assert f"bounded to {pf.AUTO_BUDGET_PER_EDGE} adjacency scans per edge" in doc
+    assert f"Karp-Sipser from {pf.AUTO_KS_VERTICES:,} vertices or {pf.AUTO_KS_EDGES:,} edges".replace(",", " ") in doc
+    assert f"default {hk.HK_PF_SWITCH};" in doc and f"nnz/{round(1 / hk.HK_SWITCH_FLOOR)}" in doc
+    assert f"default {pr.RELABEL_FREQ})" in doc
+    assert f"max > {_methods.AUTO_SKEW:g} x mean" in doc and f"below {_methods.AUTO_SPARSE:g}" in doc
+    assert "on the GPU: G-PR" in doc

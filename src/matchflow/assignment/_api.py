@@ -114,7 +114,9 @@ def assignment(
         CPU-only methods run on the CPU.
     **options
         ``jv``: ``arr_passes`` (int, default 2); ``auction``: ``theta`` (eps divisor,
-        default 5), ``eps_final`` (floats only); on the GPU: passed to the GPU Hungarian.
+        default 5), ``eps_final`` (floats only); on the GPU: passed to the GPU Hungarian
+        (give ``backend="gpu"`` with GPU options: ``auto`` may place the method on the CPU,
+        which rejects them).
 
     Returns
     -------
