@@ -34,3 +34,10 @@ def shared_data() -> Path:
             pytest.fail(msg + " -- CI must run them")  # never skip silently in CI
         pytest.skip(msg)
     return SHARED_DATA
+
+
+@pytest.fixture(params=["cpu", pytest.param("gpu", marks=pytest.mark.gpu)])
+def backend(request) -> str:
+    """The device a public-entry-point test runs on: "cpu" always, "gpu" marked ``gpu``
+    (skipped without a GPU by the collection hook above)."""
+    return request.param

@@ -7,6 +7,7 @@ import zlib
 
 import numpy as np
 import pytest
+from cases import ASSIGNMENT_CASES
 from hypothesis import given
 from hypothesis import strategies as st
 from naive import assignment_bruteforce
@@ -14,6 +15,7 @@ from scipy.optimize import linear_sum_assignment as scipy_lsa
 
 import matchflow
 from matchflow import AssignmentResult
+from matchflow._methods import Method
 from matchflow.assignment._prepare import prepare
 from matchflow.verify import verify_assignment
 
@@ -230,9 +232,11 @@ def test_bad_method_backend_options_name_the_value():
         matchflow.assignment(c, method="fast")
     with pytest.raises(ValueError, match=r"backend must be one of .* got 'tpu'"):
         matchflow.assignment(c, backend="tpu")
-    with pytest.raises(ValueError, match=r"backend='gpu' is not available for method='jv'"):
+    with pytest.raises(ValueError, match=r"^backend='gpu' is not available for assignment\(method='jv'\); "
+                                         r"use backend='cpu'$"):
         matchflow.assignment(c, method="jv", backend="gpu")
-    with pytest.raises(ValueError, match=r"method='lopes' runs on the GPU only; got backend='cpu'"):
+    with pytest.raises(ValueError, match=r"^method='lopes' runs on the GPU only; it cannot be combined with "
+                                         r"backend='cpu' \(method='hungarian' with backend='cpu' runs its CPU twin\)$"):
         matchflow.assignment(c, method="lopes", backend="cpu")
     with pytest.raises(TypeError, match=r"unexpected option\(s\) 'theta'; accepted: arr_passes"):
         matchflow.assignment(c, method="jv", theta=3)
@@ -291,14 +295,131 @@ def test_prepare_does_not_copy_ready_matrices_nor_modify_input():
 
 
 def test_auto_rule_picks_gpu_hungarian_only_where_it_measured_faster():
-    import numpy as np
-
-    from matchflow.assignment._api import _choose_method
+    from matchflow.assignment._methods import Problem, gpu_measured_faster
 
     i64 = np.dtype(np.int64)
-    assert _choose_method((8192, 8192), 8192, i64, "gpu") == "lopes"
-    assert _choose_method((1024, 1024), 10 * 1024, i64, "gpu") == "lopes"
-    assert _choose_method((512, 512), 51, i64, "gpu") == "jv"            # small: CPU JV wins end to end
-    assert _choose_method((2048, 2048), 100 * 2048, i64, "gpu") == "jv"  # wide cost range: Hungarian slows down
-    assert _choose_method((2048, 2048), 2048.0, np.dtype(np.float64), "gpu") == "jv"  # floats: unmeasured
-    assert _choose_method((8192, 8192), 8192, i64, "cpu") == "jv"
+
+    def faster(shape, rng, dtype=i64):
+        return gpu_measured_faster(Problem(shape, dtype, range_=rng))
+
+    assert faster((8192, 8192), 8192) and faster((1024, 1024), 10 * 1024)
+    assert not faster((512, 512), 51)                      # small: CPU JV wins end to end
+    assert not faster((2048, 2048), 100 * 2048)            # wide cost range: Hungarian slows down
+    assert not faster((2048, 2048), 2048.0, np.dtype(np.float64))  # floats: unmeasured
+
+
+# ---------------------------------------------------------------- method = algorithm, backend = device
+
+@pytest.mark.parametrize("case", ASSIGNMENT_CASES, ids=lambda c: c.name)
+def test_shared_cases_every_method(case, backend):
+    """Every named case through the public entry point: each algorithm on the CPU, the
+    Hungarian (and auto) on the GPU (``backend`` fixture); optimum and certificate."""
+    c = case.cost()
+    methods = METHODS + ["auto"] if backend == "cpu" else ["hungarian", "auto"]
+    for method in methods:
+        for maximize in (False, True):
+            cm = np.where(np.isinf(c), -np.inf, c) if maximize and c.dtype.kind == "f" else c
+            if not case.feasible:
+                with pytest.raises(ValueError, match="^cost matrix is infeasible$"):
+                    matchflow.assignment(cm, maximize=maximize, method=method, backend=backend)
+                continue
+            res = matchflow.assignment(cm, maximize=maximize, method=method, backend=backend)
+            assert res.backend == backend and res.method in METHODS
+            if method != "auto":
+                assert res.method == method
+            if cm.dtype.kind in "biu":
+                assert res.cost == exact_bruteforce(cm, maximize)
+            else:
+                want = assignment_bruteforce(-cm if maximize else cm) if cm.size else 0.0
+                assert res.cost == pytest.approx(-want if maximize else want, rel=1e-12, abs=1e-9)
+            assert verify_assignment(cm, res).optimal is not False
+            r, k = matchflow.linear_sum_assignment(cm, maximize=maximize)  # ties may break otherwise
+            assert len(r) == len(res.row_ind) and r.dtype == k.dtype == np.int64
+            assert cm[r, k].sum() == pytest.approx(cm[res.row_ind, res.col_ind].sum(), rel=1e-12, abs=1e-9)
+
+
+def test_method_table_lists_algorithms_then_aliases():
+    from matchflow.assignment._api import CPU_METHODS
+    from matchflow.assignment._api import METHODS as API_METHODS
+    from matchflow.assignment._methods import TABLE
+
+    assert API_METHODS == ("auto", "jv", "hungarian", "auction", "munkres", "lopes")
+    assert CPU_METHODS == tuple(METHODS)
+    assert TABLE.row("lopes") is TABLE.row("hungarian") and TABLE.row("hungarian").gpu is not None
+
+
+def _fake_gpu(monkeypatch, gpu_solve):
+    """Pretend a real GPU is present, with ``gpu_solve`` (a CPU stand-in) as the Hungarian's twin."""
+    from matchflow import _methods
+    from matchflow.assignment import _api
+    from matchflow.assignment._methods import TABLE
+
+    monkeypatch.setattr(_methods, "_auto_may_use_gpu", lambda: True)
+    monkeypatch.setattr(_methods, "require_gpu", lambda what: None)
+    h = TABLE.row("hungarian")
+    monkeypatch.setattr(_api, "TABLE", TABLE.with_method(Method(h.name, cpu=h.cpu, gpu=gpu_solve, gpu_alias="lopes",
+                                                                auto_gpu=h.auto_gpu)))
+
+
+def test_backend_auto_placement_rules(monkeypatch):
+    """backend="auto" runs the GPU twin only where it was measured faster end to end: method="auto"
+    and method="hungarian" on a large small-range integer matrix; never the CPU-only methods, nor
+    floats, nor small matrices. result.method is the algorithm, result.backend the device."""
+    from matchflow.assignment._methods import _hungarian
+
+    calls = []
+
+    def gpu_stand_in(prep, **options):
+        calls.append(options)
+        return _hungarian(prep)
+
+    _fake_gpu(monkeypatch, gpu_stand_in)
+    rng = np.random.default_rng(0)
+    big = rng.integers(0, 100, size=(1024, 1024))   # n >= 1024, range <= 10 n, integers
+    small = rng.integers(0, 100, size=(50, 50))
+    expected = [
+        (big, "auto", "auto", ("hungarian", "gpu")), (big, "hungarian", "auto", ("hungarian", "gpu")),
+        (big, "lopes", "auto", ("hungarian", "gpu")), (big, "jv", "auto", ("jv", "cpu")),
+        (big, "auto", "cpu", ("jv", "cpu")), (big.astype(float), "auto", "auto", ("jv", "cpu")),
+        (small, "auto", "auto", ("jv", "cpu")), (small, "hungarian", "auto", ("hungarian", "cpu")),
+        (small, "auto", "gpu", ("hungarian", "gpu")), (small, "hungarian", "gpu", ("hungarian", "gpu")),
+    ]
+    for c, method, backend, want in expected:
+        opts = {"block_size": 64} if want[1] == "gpu" else {}  # a GPU option reaches the GPU solve
+        res = matchflow.assignment(c, method=method, backend=backend, **opts)
+        assert (res.method, res.backend) == want, (c.shape, c.dtype, method, backend)
+        assert verify_assignment(c, res).optimal
+    assert calls == [{"block_size": 64}] * 5
+    with pytest.raises(TypeError, match=r"^assignment\(method='hungarian'\) got unexpected option\(s\) 'block_size'; "
+                                        r"accepted: none$"):
+        matchflow.assignment(small, method="hungarian", block_size=64)  # auto placed it on the CPU
+
+
+@pytest.mark.gpu
+def test_lopes_alias_reports_the_algorithm_and_the_device():
+    c = np.random.default_rng(1).integers(0, 50, size=(40, 40))
+    for method, backend in (("lopes", "auto"), ("lopes", "gpu"), ("hungarian", "gpu"), ("auto", "gpu")):
+        res = matchflow.assignment(c, method=method, backend=backend)
+        assert res.method == "hungarian" and res.backend == "gpu" and res.cost == scipy_cost(c)
+        assert verify_assignment(c, res).optimal
+
+
+def test_validates_once(monkeypatch):
+    """One call reads and checks the matrix once and prepares it once (the drop-in included)."""
+    from matchflow.assignment import _api
+
+    counts = {"as_cost_matrix": 0, "resolve": 0, "prepare": 0}
+
+    def counting(name, fn):
+        def wrapper(*args, **kw):
+            counts[name] += 1
+            return fn(*args, **kw)
+        return wrapper
+
+    for name in counts:
+        monkeypatch.setattr(_api, name, counting(name, getattr(_api, name)))
+    c = np.arange(12).reshape(3, 4) % 5
+    matchflow.assignment(c)
+    assert counts == {"as_cost_matrix": 1, "resolve": 1, "prepare": 1}
+    matchflow.linear_sum_assignment(c)
+    assert counts == {"as_cost_matrix": 2, "resolve": 2, "prepare": 2}

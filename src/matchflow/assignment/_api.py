@@ -11,111 +11,46 @@ returned.
 
 from __future__ import annotations
 
-import os
 import time
 import warnings
 
 import numpy as np
 
-from .._backend import gpu_reason, resolve_backend
+from .._methods import Method, check_method_options, place, resolve
 from .._results import AssignmentResult
-from .._validation import check_bool, check_choice, check_int, check_options, check_real
+from .._validation import check_bool, check_real
 from ..io import read_cost_matrix  # noqa: F401 - moved to matchflow.io; kept here for old imports
+from ._methods import TABLE, Problem
 from ._prepare import InfeasibleError, Prepared, as_cost_matrix, prepare  # noqa: F401
 from ._verify import centre_duals, certify, exact_difference, square_certificate, total_cost
 
 __all__ = ["assignment", "linear_sum_assignment", "read_cost_matrix", "METHODS"]
 
-METHODS = ("auto", "jv", "hungarian", "auction", "munkres", "lopes")
-CPU_METHODS = ("jv", "hungarian", "auction", "munkres")
-_CPU_OPTIONS = {"jv": ("arr_passes",), "hungarian": (), "auction": ("theta", "eps_final"), "munkres": ()}
-
-# auto on a GPU (measured on an H200, docs/notes/hungarian_gpu.md and results/assignment/table1_h200.md):
-# end to end (H2D copy included) the GPU Hungarian beats the best CPU JV from n = 1024 at every measured
-# range up to 10n (closest: n=1024, range 10n, 14.6 ms vs 18.7 ms) and loses at n = 512. The Hungarian
-# family slows ~5x from range n to 10n while JV slows ~1.3x, so larger ranges and float costs (many
-# distinct values, unmeasured) stay on the CPU JV.
-GPU_MIN_N = 1024
-GPU_MAX_RANGE_PER_N = 10.0
+# method names the algorithm, backend the device; rows, options and the measured auto rules: ._methods
+METHODS = TABLE.names  # ("auto", "jv", "hungarian", "auction", "munkres", "lopes")
+CPU_METHODS = TABLE.cpu_names
 
 
-def _choose_method(shape: tuple[int, int], cost_range: float, dtype: np.dtype, backend: str) -> str:
-    """The method ``method='auto'`` runs. ``backend`` is the resolved backend ("cpu"/"gpu").
-
-    CPU: Jonker-Volgenant. GPU: the Lopes et al. Hungarian for integer costs with
-    max(shape) >= 1024 and cost range <= 10 * max(shape); CPU JV otherwise (measured rule).
-    """
-    n = max(shape) if len(shape) else 0
-    if (backend == "gpu" and np.dtype(dtype).kind in "iub" and n >= GPU_MIN_N
-            and cost_range <= GPU_MAX_RANGE_PER_N * n):
-        return "lopes"
-    return "jv"
+def _resolve(method: str, backend: str) -> tuple[Method | None, str]:
+    """Check ``method`` and ``backend`` once, before the matrix is read (None: ``method="auto"``)."""
+    return resolve(TABLE, method, backend)
 
 
-def _is_simulator() -> bool:
-    return os.environ.get("NUMBA_ENABLE_CUDASIM", "") not in ("", "0") or "simulator" in gpu_reason()
+def _choose_method(row: Method | None, backend: str, a: np.ndarray) -> tuple[Method, str]:
+    """The row and device that run on the validated matrix ``a`` (rules in :mod:`._methods`)."""
+    return place(TABLE, row, backend, lambda: Problem.of(a))
 
 
-def _resolve(method: str, backend: str, a: np.ndarray) -> tuple[str, str]:
-    check_choice("method", method, METHODS)
-    if method == "lopes":
-        if backend == "cpu":
-            raise ValueError("method='lopes' runs on the GPU only; got backend='cpu' (use method='jv' on the CPU)")
-        return "lopes", resolve_backend(backend, gpu_supported=True, what="method='lopes'")
-    if method in CPU_METHODS:
-        return method, resolve_backend(backend, gpu_supported=False, what=f"method={method!r}")
-    be = resolve_backend(backend, gpu_supported=True, what="assignment")
-    if backend == "gpu":
-        return "lopes", "gpu"
-    if be == "gpu" and _is_simulator():
-        be = "cpu"  # auto never picks the (very slow) CUDA simulator
-    fin = a[np.isfinite(a)] if a.dtype.kind == "f" else a
-    rng = float(fin.max()) - float(fin.min()) if fin.size else 0.0
-    m = _choose_method(a.shape, rng, a.dtype, be)
-    return m, ("gpu" if m == "lopes" else "cpu")
+def _check_method_options(row: Method, backend: str, options: dict) -> dict:
+    return check_method_options(TABLE, row, backend, options)
 
 
-def _check_method_options(method: str, options: dict) -> dict:
-    if method == "lopes":
-        return options  # validated by the GPU module
-    check_options(f"assignment(method={method!r})", options, _CPU_OPTIONS[method])
-    out = dict(options)
-    if "arr_passes" in out:
-        out["arr_passes"] = check_int("arr_passes", out["arr_passes"], low=0, high=16)
-    if "theta" in out:
-        out["theta"] = check_real("theta", out["theta"], low=1.0, low_inclusive=False)
-    if "eps_final" in out:
-        out["eps_final"] = check_real("eps_final", out["eps_final"], low=0.0, low_inclusive=False)
-    return out
+def _solve_cpu(method: str, prep: Prepared, options: dict):
+    return TABLE.row(method).cpu(prep, **options)
 
 
-def _solve_cpu(method: str, C: np.ndarray, options: dict):
-    if method == "jv":
-        from ._cpu_jv import jv_solve
-
-        return jv_solve(C, **options)
-    if method == "hungarian":
-        from ._cpu_hungarian import hungarian_solve
-
-        return hungarian_solve(C)
-    if method == "auction":
-        from ._cpu_auction import auction_solve
-
-        return auction_solve(C, **options)
-    from ._cpu_munkres import munkres_solve
-
-    return munkres_solve(C)
-
-
-def _solve_gpu(prep: Prepared, options: dict):
-    from ._gpu_hungarian import hungarian_gpu
-
-    C = prep.C
-    if prep.is_int and C.size and int(C.max()) * 8 * (prep.n + 2) <= 2**30:
-        C = C.astype(np.int32)  # int32 cannot overflow on this matrix (same rule as int64)
-    col4row, u, v, stats = hungarian_gpu(np.ascontiguousarray(C), **options)
-    dt = np.int64 if prep.is_int else np.float64
-    return (np.asarray(col4row, dtype=np.int64), np.asarray(u).astype(dt), np.asarray(v).astype(dt), dict(stats))
+def _solve_gpu(method: str, prep: Prepared, options: dict):
+    return TABLE.row(method).gpu(prep, **options)
 
 
 def assignment(
@@ -137,12 +72,16 @@ def assignment(
     maximize : bool
         Maximise the total instead of minimising it.
     method : {"auto", "jv", "hungarian", "auction", "munkres", "lopes"}
-        ``jv``: Jonker-Volgenant; ``hungarian``: O(n^3) Kuhn-Munkres with potentials;
-        ``auction``: Bertsekas with eps-scaling and an exact JV cleanup; ``munkres``: the
-        O(n^4) six-step reference of Lopes et al. (small n only); ``lopes``: GPU
-        Hungarian of Lopes et al.; ``auto``: :func:`_choose_method` (JV on the CPU; never
-        the auction).
+        The algorithm. ``jv``: Jonker-Volgenant (CPU); ``hungarian``: Kuhn-Munkres with
+        potentials (CPU: O(n^3); GPU: Lopes et al.); ``auction``: Bertsekas with eps-scaling
+        and an exact JV cleanup (CPU); ``munkres``: the O(n^4) six-step reference of Lopes et
+        al. (CPU, small n only); ``lopes``: alias of ``hungarian`` on the GPU (not with
+        ``backend="cpu"``); ``auto``: JV on the CPU, the GPU Hungarian where it was measured
+        faster end to end (integer costs, max(shape) >= 1024, cost range <= 10 max(shape)).
     backend : {"auto", "cpu", "gpu"}
+        The device. ``auto`` uses a (real, not simulated) GPU only where it was measured faster
+        end to end: for ``method="auto"`` and ``method="hungarian"`` by the rule above; the
+        CPU-only methods run on the CPU.
     cost_limit : float, optional
         lap/lapx semantics: a pair costing more than ``cost_limit`` is never worth it;
         leaving one row and one column unassigned costs ``cost_limit`` (each side
@@ -157,11 +96,15 @@ def assignment(
         matrix raises ``ValueError`` as in lapx.
     **options
         ``jv``: ``arr_passes`` (int, default 2); ``auction``: ``theta`` (eps divisor,
-        default 5), ``eps_final`` (floats only); ``lopes``: passed to the GPU module.
+        default 5), ``eps_final`` (floats only); on the GPU: passed to the GPU Hungarian
+        (give ``backend="gpu"`` with GPU options: ``auto`` may place the method on the CPU,
+        which rejects them).
 
     Returns
     -------
     AssignmentResult
+        ``method`` (the algorithm's name, also for ``"lopes"``: ``"hungarian"``; or
+        ``"hungarian-bigint"`` for the exact fallback), ``backend`` (the device that ran),
         ``row_ind`` (sorted), ``col_ind``, ``cost`` (total of the user's entries: a Python
         int for integer matrices, exact), and ``u``, ``v``: duals of the minimisation
         problem on ``cost`` (``-cost`` when maximising), on the user's (untransposed,
@@ -185,8 +128,7 @@ def assignment(
     """
     t0 = time.perf_counter()
     maximize = check_bool("maximize", maximize)
-    if not isinstance(method, str) or method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    row, be = _resolve(method, backend)
     a = as_cost_matrix(cost, maximize)
     if extend_cost is not None:
         extend_cost = check_bool("extend_cost", extend_cost)
@@ -200,8 +142,9 @@ def assignment(
         ext = limit_extended(a, lim, maximize)
         res = assignment(ext, maximize=maximize, method=method, backend=backend, **options)
         return limit_result(a, ext, res, maximize, lim, t0)
-    method, be = _resolve(method, backend, a)
-    opts = _check_method_options(method, options)
+    row, be = _choose_method(row, be, a)
+    method = row.name
+    opts = _check_method_options(row, be, options)
     prep = exact_prep = prepare(a, maximize)
     if be == "gpu" and not prep.is_int and not prep.stats.get("shift_exact", True):
         prep = prepare(a, maximize, force_shift=True)  # the GPU Hungarian needs C >= 0
@@ -217,7 +160,7 @@ def assignment(
         used, be = "hungarian-bigint", "cpu"
         stats.update(st)
     else:
-        x, u, v, st = _solve_gpu(prep, opts) if be == "gpu" else _solve_cpu(method, prep.C, opts)
+        x, u, v, st = _solve_gpu(method, prep, opts) if be == "gpu" else _solve_cpu(method, prep, opts)
         stats.update(st)
         if prep.is_int and not square_certificate(prep.C, x, u, v):
             # only possible through an overflow or a solver bug: redo exactly
@@ -239,7 +182,7 @@ def assignment(
                 continue
             # not proved within 64x the rounding of the entries it uses: ask another solver (its
             # duals grow from zero along paths), keep the exactly cheaper answer, then the proved one
-            x2, u2, v2, st2 = _solve_cpu(other, exact_prep.C, {})
+            x2, u2, v2, st2 = _solve_cpu(other, exact_prep, {})
             r2, c2, _, _ = exact_prep.recover(x2, None, None)
             cert2, uu2, vv2 = _float_certificate(a, maximize, exact_prep, x2, u2, v2)
             d = exact_difference(a, maximize, (r2, c2), (row_ind, col_ind))
@@ -288,11 +231,11 @@ def linear_sum_assignment(cost_matrix, maximize=False) -> tuple[np.ndarray, np.n
     numeric entries", "cost matrix is infeasible", SciPy's TypeError for non-real dtypes).
     ``maximize`` is read by truthiness like SciPy. Integer costs are solved exactly (SciPy
     rounds them to float64); float ties may be broken differently but the total is optimal.
-    Non-native byte orders (``>i8``, ``>f8``, ...) are accepted like SciPy.
+    Non-native byte orders (``>i8``, ``>f8``, ...) are accepted like SciPy. Always runs on
+    the CPU, whatever GPU is present (results and timings do not depend on the machine; use
+    :func:`assignment` with ``backend="gpu"`` for the GPU Hungarian).
     """
-    maximize = bool(maximize)
-    a = as_cost_matrix(cost_matrix, maximize)
-    if a.size == 0:
-        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
-    res = assignment(a, maximize=maximize)
+    # always the CPU, whatever GPU is present (like maximum_bipartite_matching): a SciPy user must never pay
+    # a GPU's first-use compile for a problem SciPy solves in milliseconds; assignment() reaches the GPU
+    res = assignment(cost_matrix, maximize=bool(maximize), backend="cpu")  # validates and prepares once
     return res.row_ind, res.col_ind

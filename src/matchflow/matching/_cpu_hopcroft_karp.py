@@ -28,12 +28,24 @@ phase costs O(explored edges), not O(|V|). O(sqrt(|V|) |E|) overall.
 
 from __future__ import annotations
 
+import time
+
 import numba
 import numpy as np
 
-from ._cpu_init import free_columns_dev
+from .._validation import check_bool, check_real
+from ._cpu_init import free_columns_dev, greedy_init_kernel, initial_matching
+from ._cpu_pothen_fan import pf_solve
 
-__all__ = ["hopcroft_karp_kernel"]
+__all__ = ["hopcroft_karp_kernel", "hk_solve", "solve_hopcroft_karp", "check_hopcroft_karp_options", "HK_PF_SWITCH"]
+
+# Policy (measured, docs/notes/matching_cpu.md). Finish with PF+ once a phase scans more than
+# HK_PF_SWITCH adjacency entries per augmenting path it finds (HK phases are cheap while many short
+# paths exist; a tail of few long paths or hopeless columns is PF+'s strength) ...
+HK_PF_SWITCH = 1000
+# ... and more than this fraction of all edges (cheap late phases are left to HK: on the
+# perfect-matching meshes its last phases find few, long paths far cheaper than PF+ does).
+HK_SWITCH_FLOOR = 0.125
 
 
 @numba.njit(cache=True)
@@ -214,3 +226,48 @@ def hopcroft_karp_kernel(col_ptr, row_ind, row_match, col_match, duff_wiberg, ma
     stats[1] = augs
     stats[2] = scanned
     return card
+
+
+def hk_solve(ptr: np.ndarray, ind: np.ndarray, other_match: np.ndarray, search_match: np.ndarray,
+             duff_wiberg: bool = False, pf_switch: int = HK_PF_SWITCH) -> tuple[int, dict]:
+    """HK phases on the adjacency ``ptr``/``ind`` of the search side, then PF+ once a phase
+    scans more than ``pf_switch`` entries per augmentation (< 0: pure HK). Matches in place."""
+    st = np.zeros(3, dtype=np.int64)
+    floor = int(HK_SWITCH_FLOOR * len(ind))
+    card = hopcroft_karp_kernel(ptr, ind, other_match, search_match, duff_wiberg, pf_switch, floor, st)
+    stats = {"phases": int(st[0]), "augmentations": int(st[1]), "edges_scanned": int(st[2])}
+    if card == -2:
+        card, st2 = pf_solve(ptr, ind, other_match, search_match, True, -1)
+        stats.update(pf_phases=int(st2[0]), pf_augmentations=int(st2[1]), pf_edges_scanned=int(st2[2]))
+    return int(card), stats
+
+
+def check_hopcroft_karp_options(options: dict) -> dict:
+    """``duff_wiberg`` (bool, default False); ``pf_switch`` (>= 0, default HK_PF_SWITCH; None: pure HK)."""
+    dw = check_bool("duff_wiberg", options.get("duff_wiberg", False))
+    sw = options.get("pf_switch", HK_PF_SWITCH)
+    sw = -1 if sw is None else int(min(check_real("pf_switch", sw, low=0.0), 2.0**62))
+    return {"duff_wiberg": dw, "pf_switch": sw}
+
+
+def solve_hopcroft_karp(graph, init: str, duff_wiberg: bool = False, pf_switch: int = HK_PF_SWITCH) -> tuple:
+    """``method="hopcroft-karp"`` on a BipartiteGraph: ``init="auto"`` is greedy (one cheap pass);
+    searches from the rows on the CSR (no CSC built) unless there are more rows than columns.
+    Returns ``(row_match, col_match, cardinality, init_cardinality, stats)``."""
+    t0 = time.perf_counter()
+    used = "greedy" if init == "auto" else init
+    row_match = np.full(graph.n_rows, -1, dtype=graph.itype)
+    col_match = np.full(graph.n_cols, -1, dtype=graph.itype)
+    init_card = 0
+    if used == "karp-sipser" and graph.nnz:
+        row_match, col_match, init_card = initial_matching(graph, "karp-sipser")
+    if graph.n_rows <= graph.n_cols:
+        ptr, ind, search_match, other_match = graph.row_ptr, graph.col_ind, row_match, col_match
+    else:
+        ptr, ind, search_match, other_match = graph.col_ptr, graph.row_ind, col_match, row_match
+    if used == "greedy" and graph.nnz:
+        init_card = int(greedy_init_kernel(ptr, ind, other_match, search_match))
+    t1 = time.perf_counter()
+    card, stats = hk_solve(ptr, ind, other_match, search_match, duff_wiberg, pf_switch)
+    stats.update(init_used=used, init_seconds=t1 - t0, solve_seconds=time.perf_counter() - t1)
+    return row_match, col_match, card, int(init_card), stats

@@ -18,10 +18,18 @@ Algorithm 2 (GR, global relabeling), following Kaya et al.'s PR-FIFO variant:
 
 from __future__ import annotations
 
+import time
+
 import numba
 import numpy as np
 
-__all__ = ["push_relabel_kernel", "global_relabel_kernel"]
+from .._validation import check_real
+from ._cpu_init import initial_matching
+
+__all__ = ["push_relabel_kernel", "global_relabel_kernel", "solve_push_relabel", "check_push_relabel_options"]
+
+# Policy: a global relabeling every RELABEL_FREQ * (m + n) pushes (Kaya et al.'s k = 0.5).
+RELABEL_FREQ = 0.5
 
 
 @numba.njit(cache=True)
@@ -150,3 +158,28 @@ def push_relabel_kernel(row_ptr, col_ind, col_ptr, row_ind, row_match, col_match
     stats[2] = n_gr
     stats[3] = doubles
     return card
+
+
+def check_push_relabel_options(options: dict) -> dict:
+    """``relabel_freq`` (k > 0, default RELABEL_FREQ)."""
+    k = check_real("relabel_freq", options.get("relabel_freq", RELABEL_FREQ), low=0.0, low_inclusive=False)
+    return {"relabel_freq": k}
+
+
+def solve_push_relabel(graph, init: str, relabel_freq: float = RELABEL_FREQ) -> tuple:
+    """``method="push-relabel"`` on a BipartiteGraph (``init="auto"``: greedy), from the smaller side.
+    Returns ``(row_match, col_match, cardinality, init_cardinality, stats)``."""
+    t0 = time.perf_counter()
+    transposed = graph.n_rows < graph.n_cols
+    h = graph.T if transposed else graph
+    used = "greedy" if init == "auto" else init
+    row_match, col_match, init_card = initial_matching(h, used)
+    t1 = time.perf_counter()
+    st = np.zeros(4, dtype=np.int64)
+    card = push_relabel_kernel(h.row_ptr, h.col_ind, h.col_ptr, h.row_ind, row_match, col_match, relabel_freq, st)
+    stats = {"pushes": int(st[0]), "relabels": int(st[1]), "global_relabels": int(st[2]),
+             "double_pushes": int(st[3]), "init_used": used, "init_seconds": t1 - t0,
+             "solve_seconds": time.perf_counter() - t1}
+    if transposed:
+        row_match, col_match = col_match, row_match
+    return row_match, col_match, int(card), int(init_card), stats

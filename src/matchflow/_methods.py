@@ -1,0 +1,159 @@
+"""Method tables: ``method`` names the algorithm, ``backend`` names the device.
+
+Every solver family (matching, assignment, ...) lists its algorithms in one :class:`MethodTable`
+of :class:`Method` rows: the CPU solve, the GPU solve (its "twin"), the CPU options, an old
+name that fixed the GPU (``"gpr"``, ``"lopes"``) and the measured ``backend="auto"`` rule. The
+public entry point of a family calls :func:`resolve` (names only, before the input is read) and
+:func:`place` (which row runs on which device), then the row's solve; it holds no ``if`` chain over
+method names, so adding a method is one row (NetworKit's matchers: a new one touches no dispatcher).
+
+``backend="auto"`` (one rule for every family):
+
+* ``method="auto"``: a usable GPU (never the CUDA simulator) runs the family's ``gpu_rule`` (the
+  method whose GPU twin was measured faster end to end on this input, or None: stay on the CPU);
+  the CPU runs the family's ``cpu_rule``;
+* an explicit method with both twins: the GPU only where the row's ``auto_gpu`` says its GPU twin
+  was measured faster end to end on this input; no measured rule (``auto_gpu=None``): the CPU;
+* a method with one twin runs there (a GPU-only method asks for the GPU).
+
+``result.method`` is the row's canonical name (the algorithm); the device is ``result.backend``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ._backend import BACKENDS, gpu_available, gpu_reason, require_gpu
+from ._cuda import is_simulator
+from ._validation import check_choice, check_options
+
+__all__ = ["Method", "MethodTable", "resolve", "place", "check_method_options"]
+
+
+@dataclass(frozen=True)
+class Method:
+    """One algorithm of a family.
+
+    ``cpu``/``gpu``: the solves (None: no twin on that device; the family fixes their signature).
+    ``options``: the CPU options it accepts (the GPU solve validates its own);
+    ``check``: validates and normalises those options (dict -> dict).
+    ``gpu_alias``: an older name that runs the GPU twin (kept: ``"gpr"``, ``"lopes"``).
+    ``auto_gpu``: problem -> True where the GPU twin was measured faster end to end (``backend="auto"``).
+    """
+
+    name: str
+    cpu: Callable[..., Any] | None = None
+    gpu: Callable[..., Any] | None = None
+    options: tuple[str, ...] = ()
+    check: Callable[[dict], dict] | None = None
+    gpu_alias: str | None = None
+    auto_gpu: Callable[[Any], bool] | None = None
+
+
+@dataclass(frozen=True)
+class MethodTable:
+    """The methods of one family. ``family`` names the entry point in messages;
+    ``cpu_rule(problem) -> name`` and ``gpu_rule(problem) -> name | None`` are ``method="auto"``;
+    ``common``: options every method accepts (handled by the entry point)."""
+
+    family: str
+    methods: tuple[Method, ...]
+    cpu_rule: Callable[[Any], str]
+    gpu_rule: Callable[[Any], str | None]
+    common: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Accepted ``method`` values: "auto", the algorithms, then the GPU aliases."""
+        return ("auto",) + tuple(m.name for m in self.methods) + tuple(m.gpu_alias for m in self.methods
+                                                                        if m.gpu_alias)
+
+    @property
+    def cpu_names(self) -> tuple[str, ...]:
+        return tuple(m.name for m in self.methods if m.cpu is not None)
+
+    def row(self, name: str) -> Method:
+        for m in self.methods:
+            if name in (m.name, m.gpu_alias):
+                return m
+        raise KeyError(name)
+
+    def with_method(self, method: Method) -> MethodTable:
+        """A copy with ``method`` added (or replacing the row of the same name)."""
+        rows = tuple(m for m in self.methods if m.name != method.name) + (method,)
+        return dataclasses.replace(self, methods=rows)
+
+
+def resolve(table: MethodTable, method: Any, backend: Any) -> tuple[Method | None, str]:
+    """Check ``method`` and ``backend`` before the input is read.
+
+    Returns the row (None for ``"auto"``) and the device asked for: ``"cpu"``, ``"gpu"`` or
+    ``"auto"`` (a GPU alias asks for ``"gpu"``). Raises ValueError for unknown names and
+    impossible pairs, :class:`~matchflow.GPUUnavailableError` when the GPU is required but absent.
+    """
+    check_choice("method", method, table.names)
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+    if method == "auto":
+        if backend == "gpu":
+            require_gpu(f"{table.family}(method='auto')")
+        return None, backend
+    row = table.row(method)
+    where = f"{table.family}(method={method!r})"
+    if method == row.gpu_alias:
+        if backend == "cpu":
+            twin = (f"method={row.name!r} with backend='cpu' runs its CPU twin" if row.cpu is not None else
+                    "on the CPU use method=" + " or ".join(map(repr, table.cpu_names)))
+            raise ValueError(f"method={method!r} runs on the GPU only; it cannot be combined with "
+                             f"backend='cpu' ({twin})")
+        require_gpu(where)
+        return row, "gpu"
+    if backend == "gpu":
+        if row.gpu is None:
+            raise ValueError(f"backend='gpu' is not available for {where}; use backend='cpu'")
+        require_gpu(where)
+    elif backend == "cpu" and row.cpu is None:
+        raise ValueError(f"backend='cpu' is not available for {where}; use backend='gpu'")
+    elif backend == "auto" and row.cpu is None:
+        require_gpu(where)
+        return row, "gpu"
+    return row, backend
+
+
+def _auto_may_use_gpu() -> bool:
+    """``backend="auto"`` considers the GPU only when a real one is present (never the simulator)."""
+    return gpu_available() and not is_simulator() and "simulator" not in gpu_reason()
+
+
+def place(table: MethodTable, row: Method | None, backend: str, problem: Callable[[], Any]) -> tuple[Method, str]:
+    """The row and the device (``"cpu"``/``"gpu"``) that run, after :func:`resolve`.
+
+    ``problem()`` builds what the rules read (called at most once, only when a rule needs it).
+    """
+    problem = functools.cache(problem)
+    if row is None:
+        if backend == "gpu":
+            name = table.gpu_rule(problem()) or next(m.name for m in table.methods if m.gpu is not None)
+            return table.row(name), "gpu"
+        if backend == "auto" and _auto_may_use_gpu():
+            name = table.gpu_rule(problem())
+            if name is not None:
+                return table.row(name), "gpu"
+        return table.row(table.cpu_rule(problem())), "cpu"
+    if backend == "auto":
+        on_gpu = (row.gpu is not None and row.auto_gpu is not None and _auto_may_use_gpu()
+                  and row.auto_gpu(problem()))
+        return row, "gpu" if on_gpu else "cpu"
+    return row, backend
+
+
+def check_method_options(table: MethodTable, row: Method, device: str, options: dict) -> dict:
+    """Validate the options of ``row`` on ``device`` (GPU options: left to the GPU solve)."""
+    if device == "gpu":
+        return dict(options)
+    check_options(f"{table.family}(method={row.name!r})", options, row.options + table.common)
+    return row.check(dict(options)) if row.check is not None else dict(options)

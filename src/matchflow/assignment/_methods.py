@@ -1,0 +1,124 @@
+"""The assignment method table (see :mod:`matchflow._methods`).
+
+Every solve takes the prepared square problem (:class:`._prepare.Prepared`) and the validated
+options and returns ``(col4row, u, v, stats)`` on it; the solver modules are imported on first use.
+
+``method="auto"``: Jonker-Volgenant on the CPU. On a GPU (measured on an H200,
+docs/notes/hungarian_gpu.md and results/assignment/table1_h200.md): end to end (H2D copy
+included) the GPU Hungarian of Lopes et al. beats the best CPU JV from n = 1024 at every measured
+range up to 10n (closest: n=1024, range 10n, 14.6 ms vs 18.7 ms) and loses at n = 512. The
+Hungarian family slows ~5x from range n to 10n while JV slows ~1.3x, so larger ranges and float
+costs (many distinct values, unmeasured) stay on the CPU JV. The same rule places an explicit
+``method="hungarian"`` with ``backend="auto"`` (the GPU twin beat the CPU JV there, so it beats
+the CPU Hungarian too); elsewhere it runs on the CPU.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._methods import Method, MethodTable
+from .._validation import check_int, check_real
+
+__all__ = ["TABLE", "Problem", "gpu_measured_faster", "GPU_MIN_N", "GPU_MAX_RANGE_PER_N"]
+
+GPU_MIN_N = 1024
+GPU_MAX_RANGE_PER_N = 10.0
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What the placement rules read: shape, dtype and the range of the finite costs (the range
+    is one O(n^2) pass over the user's validated matrix, so it is computed only when a rule asks)."""
+
+    shape: tuple[int, ...]
+    dtype: np.dtype
+    a: np.ndarray | None = None
+    range_: float | None = None
+
+    @classmethod
+    def of(cls, a: np.ndarray) -> Problem:
+        return cls(tuple(a.shape), a.dtype, a)
+
+    @functools.cached_property
+    def cost_range(self) -> float:
+        if self.range_ is not None:
+            return float(self.range_)
+        a = self.a
+        fin = a[np.isfinite(a)] if a.dtype.kind == "f" else a
+        return float(fin.max()) - float(fin.min()) if fin.size else 0.0
+
+
+def gpu_measured_faster(p: Problem) -> bool:
+    """The GPU Hungarian was measured faster end to end: integer costs, max(shape) >= GPU_MIN_N,
+    cost range <= GPU_MAX_RANGE_PER_N * max(shape)."""
+    n = max(p.shape) if len(p.shape) else 0
+    return np.dtype(p.dtype).kind in "iub" and n >= GPU_MIN_N and p.cost_range <= GPU_MAX_RANGE_PER_N * n
+
+
+def _jv(prep, **options):
+    from ._cpu_jv import jv_solve
+
+    return jv_solve(prep.C, **options)
+
+
+def _hungarian(prep):
+    from ._cpu_hungarian import hungarian_solve
+
+    return hungarian_solve(prep.C)
+
+
+def _auction(prep, **options):
+    from ._cpu_auction import auction_solve
+
+    return auction_solve(prep.C, **options)
+
+
+def _munkres(prep):
+    from ._cpu_munkres import munkres_solve
+
+    return munkres_solve(prep.C)
+
+
+def _hungarian_gpu(prep, **options):
+    """Lopes et al. on the GPU (``_gpu_hungarian.hungarian_gpu`` validates its options)."""
+    from ._gpu_hungarian import hungarian_gpu
+
+    C = prep.C
+    if prep.is_int and C.size and int(C.max()) * 8 * (prep.n + 2) <= 2**30:
+        C = C.astype(np.int32)  # int32 cannot overflow on this matrix (same rule as int64)
+    col4row, u, v, stats = hungarian_gpu(np.ascontiguousarray(C), **options)
+    dt = np.int64 if prep.is_int else np.float64
+    return np.asarray(col4row, dtype=np.int64), np.asarray(u).astype(dt), np.asarray(v).astype(dt), dict(stats)
+
+
+def _check_jv(options: dict) -> dict:
+    if "arr_passes" in options:
+        options["arr_passes"] = check_int("arr_passes", options["arr_passes"], low=0, high=16)
+    return options
+
+
+def _check_auction(options: dict) -> dict:
+    if "theta" in options:
+        options["theta"] = check_real("theta", options["theta"], low=1.0, low_inclusive=False)
+    if "eps_final" in options:
+        options["eps_final"] = check_real("eps_final", options["eps_final"], low=0.0, low_inclusive=False)
+    if options.get("max_bids") is not None:
+        options["max_bids"] = check_int("max_bids", options["max_bids"], low=1)
+    return options
+
+
+TABLE = MethodTable(
+    family="assignment",
+    methods=(
+        Method("jv", cpu=_jv, options=("arr_passes",), check=_check_jv),
+        Method("hungarian", cpu=_hungarian, gpu=_hungarian_gpu, gpu_alias="lopes", auto_gpu=gpu_measured_faster),
+        Method("auction", cpu=_auction, options=("theta", "eps_final", "max_bids"), check=_check_auction),
+        Method("munkres", cpu=_munkres),
+    ),
+    cpu_rule=lambda p: "jv",
+    gpu_rule=lambda p: "hungarian" if gpu_measured_faster(p) else None,
+)

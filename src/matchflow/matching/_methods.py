@@ -1,0 +1,89 @@
+"""The matching method table (see :mod:`matchflow._methods`).
+
+Every solve takes ``(graph: BipartiteGraph, init, **options)`` and returns ``(row_match, col_match,
+cardinality, init_cardinality, stats)``; its policy (starts, budgets, switches) lives beside its
+kernel in ``_cpu_<algo>.py`` / ``_gpu_<algo>.py``.
+
+``method="auto"`` on the CPU (rule measured on the 67 benchmark inputs of results/matching/cpu.md,
+evidence in docs/notes/matching_cpu.md), from O(n) features:
+
+* row degrees skewed, max degree > AUTO_SKEW x mean (power-law graphs: R-MAT/kron, ego-Twitter):
+  ``push-relabel`` from greedy (ego-Twitter 0.10 s vs HK 1.6 s, SciPy 1.7 s);
+* mean degree 2 nnz / (n_rows + n_cols) below AUTO_SPARSE (road networks, power grids: many
+  unmatchable columns, which HK searches again in every phase while PF+ drops them once proven:
+  road_n22 1.6 s vs 3.2-3.9 s): ``pothen-fan`` with its auto start;
+* otherwise (meshes, random geometric, FE, grids, ER): ``hopcroft-karp`` from greedy with the PF+ finish.
+
+``method="auto"`` on a GPU (a real one; ``backend="auto"`` never picks the CUDA simulator): G-PR,
+the GPU twin of ``push-relabel``. An explicit ``method="push-relabel"`` with ``backend="auto"``
+stays on the CPU: no per-input rule says where G-PR wins end to end (delaunay_n15: CPU 3.4 ms,
+G-PR with the host-to-device copy 7.4 ms, results/matching/gpr.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._graph import BipartiteGraph
+from .._methods import Method, MethodTable
+from ._cpu_hopcroft_karp import check_hopcroft_karp_options, solve_hopcroft_karp
+from ._cpu_pothen_fan import check_pothen_fan_options, solve_pothen_fan
+from ._cpu_push_relabel import check_push_relabel_options, solve_push_relabel
+
+__all__ = ["TABLE", "auto_cpu_method"]
+
+AUTO_SKEW = 64.0
+AUTO_SPARSE = 3.0
+
+
+def _degree_skewed(ptr: np.ndarray) -> bool:
+    """Max degree > AUTO_SKEW x mean degree of the vertices behind ``ptr`` (O(n), no conversion)."""
+    n = len(ptr) - 1
+    nnz = int(ptr[-1]) if n > 0 else 0
+    if nnz == 0:
+        return False
+    return float(np.diff(ptr).max()) > AUTO_SKEW * nnz / n
+
+
+def auto_cpu_method(ptr: np.ndarray, n_rows: int, n_cols: int) -> str:
+    """The CPU method of ``method="auto"`` from the adjacency ``ptr`` of either side."""
+    nnz = int(ptr[-1]) if len(ptr) > 1 else 0
+    if _degree_skewed(ptr):
+        return "push-relabel"
+    if 2.0 * nnz < AUTO_SPARSE * (n_rows + n_cols):
+        return "pothen-fan"
+    return "hopcroft-karp"
+
+
+def _cpu_rule(graph: BipartiteGraph) -> str:
+    return auto_cpu_method(graph.row_ptr, graph.n_rows, graph.n_cols)
+
+
+def _gpu_push_relabel(graph: BipartiteGraph, init: str, **options) -> tuple:
+    """G-PR (``_gpu_gpr.gpr_match``, which validates its options); ``init="auto"`` is its own rule."""
+    import time
+
+    from ._gpu_gpr import gpr_match  # the GPU module loads numba.cuda
+
+    t0 = time.perf_counter()
+    row_match, col_match, init_card, stats = gpr_match(graph, init=init, **options)
+    row_match = np.asarray(row_match, dtype=graph.itype)
+    col_match = np.asarray(col_match, dtype=graph.itype)
+    stats = dict(stats)
+    stats["solve_seconds"] = time.perf_counter() - t0
+    return row_match, col_match, int(np.count_nonzero(row_match >= 0)), int(init_card), stats
+
+
+TABLE = MethodTable(
+    family="bipartite_matching",
+    methods=(
+        Method("hopcroft-karp", cpu=solve_hopcroft_karp, options=("duff_wiberg", "pf_switch"),
+               check=check_hopcroft_karp_options),
+        Method("push-relabel", cpu=solve_push_relabel, gpu=_gpu_push_relabel, options=("relabel_freq",),
+               check=check_push_relabel_options, gpu_alias="gpr"),
+        Method("pothen-fan", cpu=solve_pothen_fan, options=("fairness",), check=check_pothen_fan_options),
+    ),
+    cpu_rule=_cpu_rule,
+    gpu_rule=lambda graph: "push-relabel",
+    common=("cover",),
+)
