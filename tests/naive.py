@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import numpy as np
 
 
 def max_matching_bruteforce(adj: np.ndarray) -> int:
-    """Maximum matching size of a tiny bipartite graph (dense 0/1 matrix) by exhaustive search."""
+    """Maximum matching size of a tiny bipartite graph (dense 0/1 matrix) by exhaustive search
+    (over the shorter side, memoised on (row, used columns): fast for tall and wide cases too)."""
     adj = np.asarray(adj) != 0
+    if adj.shape[0] > adj.shape[1]:
+        adj = adj.T
     n_rows, n_cols = adj.shape
 
+    @functools.cache
     def best(i: int, used: frozenset) -> int:
         if i == n_rows:
             return 0
