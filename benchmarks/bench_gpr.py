@@ -58,7 +58,7 @@ def log(*a: object) -> None:
 
 
 def load_mtx(path: Path):
-    from matchflow._graph import as_bipartite
+    from matchflow import as_bipartite
 
     with gzip.open(path) as f:
         a = sp.csr_array(scipy.io.mmread(f))
@@ -96,8 +96,7 @@ def build_named(name: str):
 
 def make_inputs(which: list[str], big: bool, only: set | None = None):
     """Yield (name, BipartiteGraph, seconds to build)."""
-    from matchflow import generators
-    from matchflow._graph import as_bipartite
+    from matchflow import as_bipartite, generators
 
     data = REPO / ".devdata"
     if not data.exists():
@@ -150,8 +149,7 @@ def check(g, row_match: np.ndarray, col_match: np.ndarray, ref: int) -> None:
 
 def certify(g, r: np.ndarray, c: np.ndarray, ref: int | None) -> int:
     """Valid matching, maximum by a König cover of the same size (and ref's cardinality if known)."""
-    from matchflow.matching._cover import konig_cover
-    from matchflow.verify import verify_matching
+    from matchflow.verify import konig_cover, verify_matching
 
     cr, cc = konig_cover(g, r, c)
     rep = verify_matching(g, r, c, cover_rows=cr, cover_cols=cc, raise_on_error=False)
@@ -176,7 +174,7 @@ def light_record(name: str, g, t_build: float, args, warm: list) -> dict:
     certified by a König cover; SciPy only below --scipy-max-nnz (our CPU solver gives the reference)."""
     import matchflow
     from matchflow import gpu
-    from matchflow.matching._cpu_init import initial_matching
+    from matchflow.matching import initial_matching
 
     rec: dict = {"input": name, "n_rows": g.n_rows, "n_cols": g.n_cols, "nnz": g.nnz, "build_s": t_build,
                  "ref_ms": REFERENCE_MS.get(name), "protocol": "light"}
@@ -352,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import matchflow
     from matchflow import gpu
-    from matchflow.matching._cpu_init import initial_matching
+    from matchflow.matching import initial_matching
 
     meta = machine_info()
     meta["benchmark"] = "G-PR (Deveci et al. 2013) at our sizes"

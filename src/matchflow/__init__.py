@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import generators, gpu, io, verify
 from ._backend import GPUUnavailableError, gpu_available
-from ._graph import BipartiteGraph, FlowNetwork, Graph
+from ._graph import BipartiteGraph, FlowNetwork, Graph, as_bipartite, as_graph
 from ._info import info
 from ._progress import precompile
 from ._results import AssignmentResult, MatchingResult
@@ -23,6 +23,8 @@ __all__ = [
     "GPUUnavailableError",
     "Graph",
     "MatchingResult",
+    "as_bipartite",
+    "as_graph",
     "assignment",
     "bipartite_matching",
     "generators",

@@ -2,11 +2,13 @@
 
 * :func:`verify_matching` — a matching is valid, and maximum when a König vertex cover
   of the same size covers every edge.
+* :func:`konig_cover` — the König vertex cover of a maximum matching (the certificate itself).
 * :func:`verify_assignment` — an assignment is optimal when the dual potentials are
   feasible (reduced costs >= 0), tight on assigned pairs, and primal cost == dual value.
 """
 
 from .assignment._verify import verify_assignment  # noqa: F401
+from .matching._cover import konig_cover  # noqa: F401
 from .matching._verify import verify_matching  # noqa: F401
 
-__all__ = ["verify_matching", "verify_assignment"]
+__all__ = ["verify_matching", "verify_assignment", "konig_cover"]

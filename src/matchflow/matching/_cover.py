@@ -57,8 +57,13 @@ def konig_cover_kernel(row_ptr, col_ind, row_match, col_match, cover_rows, cover
 def konig_cover(graph, row_match: np.ndarray, col_match: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Boolean masks ``(cover_rows, cover_cols)`` of the König cover of a maximum matching.
 
-    Raises RuntimeError when the matching is not maximum (an augmenting path exists).
+    ``graph`` is anything :func:`matchflow.as_bipartite` accepts. Raises RuntimeError when the
+    matching is not maximum (an augmenting path exists).
     """
+    from .._graph import BipartiteGraph, as_bipartite
+
+    if not isinstance(graph, BipartiteGraph):
+        graph = as_bipartite(graph, "graph")
     cover_rows = np.empty(graph.n_rows, dtype=np.bool_)
     cover_cols = np.empty(graph.n_cols, dtype=np.bool_)
     status = konig_cover_kernel(graph.row_ptr, graph.col_ind, row_match, col_match, cover_rows, cover_cols)

@@ -178,9 +178,16 @@ def karp_sipser_kernel(row_ptr, col_ind, col_ptr, row_ind, row_match, col_match)
 def initial_matching(graph, init: str = "karp-sipser") -> tuple[np.ndarray, np.ndarray, int]:
     """``(row_match, col_match, cardinality)`` of the initial matching ``init`` on a BipartiteGraph.
 
-    Arrays have the graph's index dtype, -1 where unmatched. ``init`` is assumed validated.
-    Public to the package: the GPU solver reuses it.
+    Arrays have the graph's index dtype, -1 where unmatched. ``graph`` is anything
+    :func:`matchflow.as_bipartite` accepts; ``init`` is "karp-sipser", "greedy" or "none".
+    Public (``matchflow.matching.initial_matching``): the GPU solver and benchmarks reuse it.
     """
+    from .._graph import BipartiteGraph, as_bipartite
+    from .._validation import check_choice
+
+    check_choice("init", init, ("karp-sipser", "greedy", "none"))
+    if not isinstance(graph, BipartiteGraph):
+        graph = as_bipartite(graph, "graph")
     it = graph.itype
     row_match = np.full(graph.n_rows, -1, dtype=it)
     col_match = np.full(graph.n_cols, -1, dtype=it)
