@@ -185,8 +185,12 @@ def assignment(
     whose answer is not proved within 64 times the rounding of the entries it uses (large
     duals can widen ``verify_assignment``'s tolerance) is compared with
     JV's, then the Hungarian's (exact comparison of the totals; the cheaper is kept, then the
-    better proved: ``stats["resolved_by"]``), and a warning says when the final answer
-    fails the certificate.
+    better proved: ``stats["resolved_by"]``). A float answer whose certificate fails, or (for
+    ``n <= EXACT_FLOAT_N``) is not proved *exactly* optimal (``stats["exact"]``: gap bound
+    below the entries' granularity), is re-solved exactly in rational arithmetic
+    (:func:`._cpu_hungarian.hungarian_exact_float`, ``stats["resolved_by"]``,
+    ``gap_bound = 0``; a warning above n = 300, where it is slow). No float answer is
+    returned with a certificate that does not hold.
     """
     t0 = time.perf_counter()
     maximize = check_bool("maximize", maximize)

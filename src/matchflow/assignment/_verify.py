@@ -1,5 +1,16 @@
 """Certificate checker for linear assignments (LP duality).
 
+Guarantee (floats): for any finite duals, ``gap_bound`` is a rigorous upper bound of
+``cost - optimum`` in exact real arithmetic on the matrix passed in: every reduced cost
+enters with its rounding bound ``e`` (which includes an absolute ``2**-1073``, so no
+underflow turns a positive defect into zero), the assigned pairs' tightness defects
+``h + e`` and the dual infeasibilities are summed rounding upward, and any overflow makes
+the bound infinite. ``optimal`` means ``gap_bound <= tol`` with a finite ``tol`` (the answer
+is within the rounding of the arithmetic of the optimum); ``exact`` means ``gap_bound`` is
+below the entries' granularity (:func:`granularity`), which proves ``cost == optimum``.
+``assignment()`` certifies on the caller's matrix (or on an exactly scaled copy, bound
+divided back), and re-solves in exact rationals whatever is not proved.
+
 For the minimisation matrix ``Cm = cost`` (or ``-cost`` when ``maximize``), with forbidden
 entries (``+inf`` in Cm) excluded, an assignment is *optimal* when duals ``u`` (rows) and
 ``v`` (columns) satisfy
