@@ -11,6 +11,7 @@ returned.
 
 from __future__ import annotations
 
+import math
 import time
 import warnings
 
@@ -29,6 +30,10 @@ __all__ = ["assignment", "linear_sum_assignment", "read_cost_matrix", "METHODS"]
 # method names the algorithm, backend the device; rows, options and the measured auto rules: ._methods
 METHODS = TABLE.names  # ("auto", "jv", "hungarian", "auction", "munkres", "lopes")
 CPU_METHODS = TABLE.cpu_names
+# float answers not proved *exactly* optimal (gap bound >= the entries' granularity) are re-solved
+# exactly in rational arithmetic up to this size (O(n^3) Python steps); larger ones keep the float
+# answer when its certificate holds within the rounding tolerance (stats["exact"] says which)
+EXACT_FLOAT_N = 16
 
 
 def _resolve(method: str, backend: str) -> tuple[Method | None, str]:
@@ -123,8 +128,12 @@ def assignment(
     whose answer is not proved within 64 times the rounding of the entries it uses (large
     duals can widen ``verify_assignment``'s tolerance) is compared with
     JV's, then the Hungarian's (exact comparison of the totals; the cheaper is kept, then the
-    better proved: ``stats["resolved_by"]``), and a warning says when the final answer
-    fails the certificate.
+    better proved: ``stats["resolved_by"]``). A float answer whose certificate fails, or (for
+    ``n <= EXACT_FLOAT_N``) is not proved *exactly* optimal (``stats["exact"]``: gap bound
+    below the entries' granularity), is re-solved exactly in rational arithmetic
+    (:func:`._cpu_hungarian.hungarian_exact_float`, ``stats["resolved_by"]``,
+    ``gap_bound = 0``; a warning above n = 300, where it is slow). No float answer is
+    returned with a certificate that does not hold.
     """
     t0 = time.perf_counter()
     maximize = check_bool("maximize", maximize)
@@ -192,24 +201,44 @@ def assignment(
                 used, be = other, "cpu"
                 row_ind, col_ind, uu, vv, cert = r2, c2, uu2, vv2, cert2
         stats["gap_bound"] = cert.gap_bound
-        if not cert.optimal:
-            warnings.warn(f"method={used!r} on {be}: the float certificate's gap bound {cert.gap_bound} exceeds "
-                          f"its rounding tolerance {cert.tol}", RuntimeWarning, stacklevel=2)
-            stats["certificate_warning"] = True
+        stats["exact"] = bool(cert.exact)
+        if not cert.exact and (not cert.optimal or prep.n <= EXACT_FLOAT_N):
+            # not proved exactly optimal (small n), or not proved at all: the exact rational solve
+            if prep.n > 300:
+                warnings.warn(f"method={used!r}: the float certificate failed (gap bound {cert.gap_bound}); "
+                              f"re-solving exactly with the slow rational Hungarian (n={prep.n})",
+                              RuntimeWarning, stacklevel=2)
+            row_ind, col_ind, uu, vv = _exact_float(a, maximize, stats)
+            stats["resolved_by"] = f"hungarian-exact (after {used})"  # res.method stays the one asked for
+            be = "cpu"
     total = total_cost(a, row_ind, col_ind)
     return AssignmentResult(row_ind=row_ind, col_ind=col_ind, cost=total, u=uu, v=vv, method=used, backend=be,
                             seconds=time.perf_counter() - t0, maximize=maximize, stats=stats)
 
 
 def _float_certificate(a: np.ndarray, maximize: bool, prep: Prepared, x, u, v):
-    """Prove optimality on the caller's costs (times the exact power of two ``prep.scale``
-    when the magnitudes need it) with the same sound check as ``verify_assignment``, after
-    recomputing one side's duals from the other's there. Returns (certificate, u, v)."""
+    """Prove optimality on the caller's costs with the same sound check as
+    ``verify_assignment``, after recomputing one side's duals from the other's there.
+    When the caller's duals overflow, on ``cost * prep.scale`` instead -- only if that
+    power-of-two scaling is exact for every entry (no underflow of a tiny cost), and with
+    ``gap_bound``/``tol`` divided back by the scale (caller's units). Returns (cert, u, v)."""
     from ._prepare import polish_duals_kernel
 
     r, c, uu, vv = prep.recover(x, u, v, scaled=True)
+    s = prep.scale
     with np.errstate(all="ignore"):
-        a_s = a.astype(np.float64) * prep.scale if prep.scale != 1.0 else a.astype(np.float64, copy=False)
+        af = a.astype(np.float64, copy=False)
+        uo, vo = uu / s, vv / s  # exact (powers of two) unless they overflow
+        if s != 1.0 and not (np.isfinite(uo).all() and np.isfinite(vo).all()):
+            a_s = af * s
+            fin = np.isfinite(af)
+            if not np.array_equal(a_s[fin] / s, af[fin]):  # a tiny cost underflowed: not the caller's matrix
+                cert = certify(a, r, c, None, None, maximize, False)
+                cert.optimal, cert.exact, cert.gap_bound = False, False, math.inf
+                cert.problems.append("duals overflow on the caller's scale and the scaled matrix loses entries")
+                return cert, uo, vo
+        else:
+            a_s, uu, vv, s = af, uo, vo, 1.0
         am = np.ascontiguousarray(-a_s if maximize else a_s)
         col_of_row = np.full(a.shape[0], -1, dtype=np.int64)
         col_of_row[r] = c
@@ -217,9 +246,47 @@ def _float_certificate(a: np.ndarray, maximize: bool, prep: Prepared, x, u, v):
             uu, vv = centre_duals(uu, vv)
             polish_duals_kernel(am, col_of_row, uu, vv, a.shape[0] <= a.shape[1])
         cert = certify(a_s, r, c, uu, vv, maximize, False)
-        if prep.scale != 1.0:
-            uu, vv = uu / prep.scale, vv / prep.scale
+        if s != 1.0:
+            uu, vv = uu / s, vv / s
+            cert.cost = total_cost(a, r, c)
+            for name in ("gap_bound", "tol", "tol_entries"):
+                val = getattr(cert, name)
+                if val is not None:
+                    setattr(cert, name, _up(val / s))
     return cert, uu, vv
+
+
+def _up(t: float) -> float:
+    return float(np.nextafter(t, np.inf))
+
+
+def _exact_float(a: np.ndarray, maximize: bool, stats: dict):
+    """The exact rational fallback (:func:`._cpu_hungarian.hungarian_exact_float`): the
+    caller's pairs, float duals nearest to the exact ones, and ``gap_bound = 0``."""
+    from ._cpu_hungarian import hungarian_exact_float
+
+    nr, nc = a.shape
+    x, u, v, den, st = hungarian_exact_float(a, maximize)
+    p = Prepared(C=np.zeros((0, 0), dtype=np.int64), n_rows=nr, n_cols=nc, is_int=True, maximize=maximize,
+                 shift=0, scale=1.0, gcd=1, big_m=None, allowed=None, int64_ok=False)
+    r, c, uu, vv = p.recover(x, u, v)
+    stats.update(st)
+    stats["gap_bound"] = 0.0
+    stats["exact"] = True
+    return r, c, _to_floats(uu, den), _to_floats(vv, den)
+
+
+def _to_floats(xs, den: int) -> np.ndarray:
+    """Nearest floats of the exact duals ``x / den`` (+-inf where they overflow)."""
+    from fractions import Fraction
+
+    out = []
+    for t in xs:
+        try:
+            out.append(float(Fraction(int(t), den)))
+        except OverflowError:
+            out.append(math.inf if int(t) > 0 else -math.inf)
+    return np.array(out, dtype=np.float64)
 
 
 def linear_sum_assignment(cost_matrix, maximize=False) -> tuple[np.ndarray, np.ndarray]:

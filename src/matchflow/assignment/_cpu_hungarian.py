@@ -14,7 +14,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["hungarian_solve", "hungarian_bigint"]
+__all__ = ["hungarian_solve", "hungarian_bigint", "hungarian_exact_float"]
 
 
 @numba.njit(cache=True)
@@ -138,3 +138,33 @@ def hungarian_bigint(C: list[list[int]]):
     for j in range(1, n + 1):
         col4row[p[j] - 1] = j - 1
     return col4row, uu[1:], vv[1:], {"augmentations": n, "iterations": steps, "dual_updates": steps}
+
+
+def hungarian_exact_float(a: np.ndarray, maximize: bool):
+    """Exact solve of a float matrix (``+inf`` forbidden; ``-inf`` when ``maximize``).
+
+    Every finite float64 is an integer multiple of ``2**-1074``: the minimisation matrix
+    times ``2**k`` (``k`` from the smallest lowest set bit) is an exact Python-integer
+    matrix, forbidden entries get the big-M ``(n + 1) * (hi - lo) + |hi| + 1`` (more than
+    any allowed assignment), rectangular matrices are padded with zeros, and
+    :func:`hungarian_bigint` solves it exactly (O(n^3) Python steps). The caller has
+    checked feasibility. Returns ``(col4row, u, v, scale_exponent, stats)`` on the padded
+    square integer problem; the duals are exact integers of ``C * 2**k``."""
+    from fractions import Fraction
+
+    nr, nc = a.shape
+    n = max(nr, nc)
+    sg = -1 if maximize else 1
+    fr = [[None if not np.isfinite(t) else Fraction(sg * float(t)) for t in row] for row in a.tolist()]
+    den = 1
+    for row in fr:
+        for t in row:
+            if t is not None and t.denominator > den:
+                den = t.denominator  # powers of two: the largest is a multiple of all
+    ints = [[None if t is None else int(t * den) for t in row] for row in fr]
+    fin = [t for row in ints for t in row if t is not None]
+    lo, hi = (min(fin), max(fin)) if fin else (0, 0)
+    big_m = (n + 1) * (hi - lo) + abs(hi) + 1
+    C = [[big_m if t is None else t for t in row] + [0] * (n - nc) for row in ints] + [[0] * n for _ in range(n - nr)]
+    x, u, v, st = hungarian_bigint(C)
+    return x, u, v, den, st

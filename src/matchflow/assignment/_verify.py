@@ -1,5 +1,16 @@
 """Certificate checker for linear assignments (LP duality).
 
+Guarantee (floats): for any finite duals, ``gap_bound`` is a rigorous upper bound of
+``cost - optimum`` in exact real arithmetic on the matrix passed in: every reduced cost
+enters with its rounding bound ``e`` (which includes an absolute ``2**-1073``, so no
+underflow turns a positive defect into zero), the assigned pairs' tightness defects
+``h + e`` and the dual infeasibilities are summed rounding upward, and any overflow makes
+the bound infinite. ``optimal`` means ``gap_bound <= tol`` with a finite ``tol`` (the answer
+is within the rounding of the arithmetic of the optimum); ``exact`` means ``gap_bound`` is
+below the entries' granularity (:func:`granularity`), which proves ``cost == optimum``.
+``assignment()`` certifies on the caller's matrix (or on an exactly scaled copy, bound
+divided back), and re-solves in exact rationals whatever is not proved.
+
 For the minimisation matrix ``Cm = cost`` (or ``-cost`` when ``maximize``), with forbidden
 entries (``+inf`` in Cm) excluded, an assignment is *optimal* when duals ``u`` (rows) and
 ``v`` (columns) satisfy
@@ -46,7 +57,7 @@ import numpy as np
 from .._results import AssignmentResult
 
 __all__ = ["verify_assignment", "AssignmentCertificate", "min_reduced_cost", "float_gap_bound", "square_certificate",
-           "total_cost", "exact_difference", "centre_duals", "certify"]
+           "total_cost", "exact_difference", "centre_duals", "certify", "granularity"]
 
 
 @dataclass
@@ -63,6 +74,7 @@ class AssignmentCertificate:
     tol: float = 0.0
     gap_bound: float | int | None = None  # rigorous bound on cost - optimum (floats: see module doc)
     tol_entries: float | int | None = None  # floats: the tolerance of the entries alone (no dual magnitudes)
+    exact: bool | None = None  # proved exactly optimal: gap_bound < granularity (floats), or exact integer duals
     problems: list[str] = field(default_factory=list)
 
     def __bool__(self) -> bool:
@@ -196,6 +208,21 @@ def float_gap_bound(a: np.ndarray, sign: int, r: np.ndarray, c: np.ndarray, u: n
     # a second solver when an answer only passes thanks to large duals
     parts["tol_entries"] = _up((max(nr, nc) + 4) * _sum_up(err_c[row_used].tolist()) + (nr + nc + 8) * 2.0**-1068)
     return gap, tol, (float(mlb) if mi >= 0 else None), (int(mi), int(mj)), max_slack, parts
+
+
+def granularity(a: np.ndarray) -> float:
+    """The largest power of two ``g`` dividing every finite entry (``inf`` when all are 0).
+
+    Every assignment total is a multiple of ``g``, so two totals differ by 0 or by at least
+    ``g``: a rigorous ``cost - optimum <= gap_bound < g`` proves ``cost == optimum`` exactly."""
+    x = np.asarray(a, dtype=np.float64).ravel()
+    x = x[np.isfinite(x) & (x != 0)]
+    if not x.size:
+        return math.inf
+    m, e = np.frexp(np.abs(x))
+    mant = np.ldexp(m, 53).astype(np.int64)  # exact: 53-bit integer mantissa
+    tz = np.log2((mant & -mant).astype(np.float64)).astype(np.int64)
+    return math.ldexp(1.0, int((e.astype(np.int64) - 53 + tz).min()))
 
 
 def min_reduced_cost(Cm_src: np.ndarray, sign: int, u: np.ndarray, v: np.ndarray):
@@ -371,6 +398,7 @@ def certify(a: np.ndarray, row_ind, col_ind, u, v, maximize: bool, raise_on_erro
         opt.append(f"duality gap {cert.gap} (primal {primal}, dual {dual})")
     cert.gap_bound = cert.gap if not opt else None
     cert.optimal = not opt
+    cert.exact = not opt
     cert.problems = problems + opt
     return _finish(cert, raise_on_error)
 
@@ -407,7 +435,9 @@ def _float_optimality(cert: AssignmentCertificate, a: np.ndarray, sign: int, r: 
     cert.max_assigned_slack = max_slack
     cert.tol_entries = parts["tol_entries"]
     opt: list[str] = []
-    if not gap_bound <= tol:
+    # exact: the totals of assignments differ by multiples of the granularity
+    cert.exact = bool(gap_bound < granularity(a))
+    if not (gap_bound <= tol and math.isfinite(tol)) and not cert.exact:  # an infinite tolerance proves nothing
         if parts["dual_infeasibility"] > tol / 2 and mlb is not None and mlb < 0:
             opt.append(f"dual infeasible: reduced cost {mlb} < 0 at ({mi}, {mj})")
         if parts["assigned_slack"] > tol / 2:
