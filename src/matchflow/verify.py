@@ -7,6 +7,7 @@
 """
 
 from .assignment._verify import verify_assignment  # noqa: F401
+from .flow._verify import verify_flow  # noqa: F401
 from .matching._verify import verify_matching  # noqa: F401
 
-__all__ = ["verify_matching", "verify_assignment"]
+__all__ = ["verify_matching", "verify_assignment", "verify_flow"]

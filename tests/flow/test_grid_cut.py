@@ -62,8 +62,8 @@ def test_grid_cut_agrees_with_pymaxflow():
     for k, (di, dj) in enumerate(off):
         if (di, dj) in ((0, 1), (1, 0)):
             edg[k] = w
-        else:  # q -> q + (-di, -dj) carries the weight of its neighbour p = q - (..)
-            edg[k] = np.roll(w, (di, dj), axis=(0, 1))
+        else:  # q -> p = q + (di, dj) carries w[p] (PyMaxflow symmetric=True)
+            edg[k] = np.roll(w, (-di, -dj), axis=(0, 1))
     r = grid_cut(src, snk, edg, connectivity=4)
     assert r.flow_value == bk
     labels_bk = ~g.get_grid_segments(ids)  # BK: True on the sink side
