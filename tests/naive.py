@@ -100,3 +100,35 @@ def assignment_limit_bruteforce(cost: np.ndarray, limit: float, maximize: bool =
 
     rec(0, frozenset(), 0.0, 0)
     return best
+
+
+# ---------------------------------------------------------------- flow (max-flow / min-cut oracles)
+def min_cut_bruteforce(n: int, source: int, sink: int, tails, heads, caps):
+    """Minimum s-t cut capacity of a tiny network (n <= 14) over all 2^(n-2) vertex partitions."""
+    tails, heads, caps = np.asarray(tails), np.asarray(heads), np.asarray(caps)
+    others = [v for v in range(n) if v not in (source, sink)]
+    best = None
+    for bits in range(1 << len(others)):
+        side = np.zeros(n, dtype=bool)
+        side[source] = True
+        for i, v in enumerate(others):
+            side[v] = bool(bits >> i & 1)
+        cut = caps[side[tails] & ~side[heads]].sum()
+        if best is None or cut < best:
+            best = cut
+    return best
+
+
+def grid_energy_bruteforce(source_caps, sink_caps, edge_caps, connectivity: int):
+    """Minimum grid-cut energy of a tiny grid (<= 14 points) over all labellings."""
+    from matchflow.flow import grid_energy
+
+    shape = np.shape(source_caps)
+    size = int(np.prod(shape))
+    best = None
+    for bits in range(1 << size):
+        lab = np.array([bool(bits >> i & 1) for i in range(size)]).reshape(shape)
+        e = grid_energy(lab, source_caps, sink_caps, edge_caps, connectivity=connectivity)
+        if best is None or e < best:
+            best = e
+    return best

@@ -13,6 +13,7 @@ from ._progress import precompile
 from ._results import AssignmentResult, MatchingResult
 from ._version import __version__
 from .assignment import assignment, linear_sum_assignment
+from .flow import FlowResult, GridCutResult, grid_cut, max_flow, maximum_flow
 from .matching import bipartite_matching, maximum_bipartite_matching
 
 __all__ = [
@@ -20,6 +21,11 @@ __all__ = [
     "AssignmentResult",
     "BipartiteGraph",
     "FlowNetwork",
+    "FlowResult",
+    "GridCutResult",
+    "grid_cut",
+    "max_flow",
+    "maximum_flow",
     "GPUUnavailableError",
     "Graph",
     "MatchingResult",

@@ -321,6 +321,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    choices=("matching", "assignment", "io"), help="which families (default: all)")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     s.set_defaults(func=_cmd_precompile)
+    __import__("matchflow.flow._cli", fromlist=["add_parser"]).add_parser(sub)
     return p
 
 

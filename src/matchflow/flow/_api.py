@@ -1,0 +1,177 @@
+"""Public API for maximum s-t flow / minimum s-t cut.
+
+* :func:`max_flow` — full interface: returns a :class:`FlowResult` with the per-arc flow and the
+  minimum cut (source side, cut arcs), the certificate :func:`matchflow.verify.verify_flow` checks.
+* :func:`maximum_flow` — drop-in for ``scipy.sparse.csgraph.maximum_flow`` (same arguments, a
+  result with ``flow_value`` and the antisymmetric ``flow`` matrix, SciPy's errors for bad input);
+  floats are accepted too (SciPy refuses them).
+
+Validate once (:class:`~matchflow.FlowNetwork`), resolve method/backend in the method table
+(:mod:`._methods`), solve, extract the cut.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._graph import FlowNetwork
+from .._methods import Method, MethodTable, check_method_options, place, resolve
+from .._validation import check_real, type_name
+from ._cpu_push_relabel import push_relabel_kernel, residual_reach_kernel
+from ._result import FlowResult
+
+__all__ = ["max_flow", "maximum_flow", "METHODS", "SCIPY_METHODS", "FLOAT_RTOL"]
+
+INT_LIMIT = 2**62  # integer capacity sums must stay below this (int64 excess never wraps)
+FLOAT_RTOL = 1e-12  # floats: residual capacities below FLOAT_RTOL * max capacity count as zero
+SCIPY_METHODS = ("dinic", "edmonds_karp")
+
+
+def _check_relabel_freq(opts: dict) -> dict:
+    opts["relabel_freq"] = check_real("relabel_freq", opts.get("relabel_freq", 1.0), low=0.0, low_inclusive=False)
+    return opts
+
+
+def check_overflow(net: FlowNetwork) -> None:
+    """Refuse integer capacities whose sums into one vertex (or out of the source) reach 2**62."""
+    c = net.capacities
+    if c.dtype.kind not in "iu" or c.size == 0:
+        return
+    cf = c.astype(np.float64)
+    into = np.bincount(net.heads, weights=cf, minlength=net.n)
+    out_s = float(cf[net.tails == net.source].sum())
+    worst = max(float(into.max()), out_s)
+    if worst >= INT_LIMIT:
+        v = int(into.argmax()) if float(into.max()) >= out_s else net.source
+        raise OverflowError(f"capacities at node {v} sum to about {worst:.3g}, beyond 2**62: the flow could "
+                            "overflow int64 (scale the capacities down or pass floats)")
+
+
+def _solve_push_relabel(net: FlowNetwork, relabel_freq: float = 1.0) -> tuple:
+    """CPU push-relabel; returns (flow_value, per-arc flow, residual caps, tol, stats)."""
+    is_int = net.capacities.dtype.kind in "iu"
+    work = np.float64 if not is_int else np.int64
+    cap = net.cap.astype(work, copy=True)
+    tol = 0.0 if is_int else FLOAT_RTOL * float(cap.max(initial=0.0))
+    excess = np.zeros(net.n, dtype=work)
+    status, pushes, relabels, globals_ = push_relabel_kernel(
+        net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, excess, relabel_freq, tol)
+    if status != 0:
+        raise RuntimeError(f"push-relabel kernel status {status} (a label passed 2n): please report this input")
+    fwd = net.arc >= 0
+    flow = np.zeros(net.m, dtype=work)
+    flow[net.arc[fwd]] = net.cap[fwd].astype(work) - cap[fwd]
+    stats = {"pushes": int(pushes), "relabels": int(relabels), "global_relabels": int(globals_)}
+    return excess[net.sink], flow, cap, tol, stats
+
+
+TABLE = MethodTable(
+    family="max_flow",
+    methods=(Method("push-relabel", cpu=_solve_push_relabel, options=("relabel_freq",), check=_check_relabel_freq),),
+    cpu_rule=lambda net: "push-relabel",
+    gpu_rule=lambda net: None,
+)
+METHODS = TABLE.names
+
+
+def _as_network(graph: Any, source: Any, sink: Any) -> FlowNetwork:
+    if isinstance(graph, FlowNetwork):
+        if source is None and sink is None:
+            return graph
+        return FlowNetwork(graph.n, graph.source if source is None else source,
+                           graph.sink if sink is None else sink, graph.tails, graph.heads, graph.capacities)
+    if source is None or sink is None:
+        raise ValueError("source and sink are required unless graph is a FlowNetwork")
+    if sp.issparse(graph):
+        return FlowNetwork.from_scipy(graph, source, sink)
+    if hasattr(graph, "edges") and hasattr(graph, "nodes"):  # networkx, attribute "capacity"
+        nodes = list(graph.nodes)
+        index = {v: i for i, v in enumerate(nodes)}
+        e = [(index[u], index[v], d.get("capacity", 1)) for u, v, d in graph.edges(data=True)]
+        t, h, c = (np.array(x) for x in zip(*e, strict=True)) if e else ([], [], np.zeros(0, np.int64))
+        return FlowNetwork(len(nodes), index[source], index[sink], t, h, c)
+    return FlowNetwork.from_dense(graph, source, sink)
+
+
+def max_flow(graph: Any, source: int | None = None, sink: int | None = None, *, method: str = "auto",
+             backend: str = "auto", **options: Any) -> FlowResult:
+    """Maximum ``source``-``sink`` flow and a minimum cut.
+
+    Parameters
+    ----------
+    graph : :class:`~matchflow.FlowNetwork` (source/sink optional: its own), scipy.sparse capacity
+        matrix, dense NumPy/CuPy/PyTorch square array, or a networkx DiGraph (``capacity`` edge
+        attribute, default 1; nodes in ``graph.nodes`` order). Integer capacities are exact (sums
+        checked: OverflowError from 2**62); float capacities are solved in float64 with residuals
+        below ``FLOAT_RTOL`` x the largest capacity counted as zero (``result.tol``).
+    method : ``"auto"`` or ``"push-relabel"`` (FIFO with global relabelling, CPU).
+    backend : ``"cpu"`` or ``"auto"`` (no GPU twin yet).
+    **options : ``relabel_freq`` (global relabel after ``relabel_freq * (n + m)`` relabel arc scans, default 1).
+
+    Returns
+    -------
+    FlowResult with ``flow_value``, ``flow`` (per input arc), ``source_side``, ``cut_edges``,
+    ``method``, ``backend``, ``seconds``, ``tol`` and ``stats`` (pushes, relabels, global_relabels).
+    """
+    row, backend = resolve(TABLE, method, backend)
+    net = _as_network(graph, source, sink)
+    row, device = place(TABLE, row, backend, lambda: net)
+    opts = check_method_options(TABLE, row, device, options)
+    t0 = time.perf_counter()
+    check_overflow(net)
+    value, flow, cap, tol, stats = row.cpu(net, **opts)
+    side = residual_reach_kernel(net.n, net.source, net.indptr, net.head, cap, tol)
+    cut = np.flatnonzero(side[net.tails] & ~side[net.heads] & (net.tails != net.heads))
+    dt = net.capacities.dtype
+    value = value.item() if dt.kind == "f" else int(value)
+    return FlowResult(flow_value=value, flow=flow.astype(dt, copy=False), source_side=side, cut_edges=cut,
+                      method=row.name, backend=device, seconds=time.perf_counter() - t0, tol=tol, stats=stats)
+
+
+class MaximumFlowResult:
+    """SciPy's result shape: ``flow_value`` and ``flow`` (antisymmetric n x n CSR)."""
+
+    def __init__(self, flow_value: Any, flow: sp.csr_array) -> None:
+        self.flow_value = flow_value
+        self.flow = flow
+
+    def __repr__(self) -> str:
+        return f"MaximumFlowResult with value of {self.flow_value}"
+
+
+def maximum_flow(csgraph: Any, source: int, sink: int, *, method: str = "dinic") -> MaximumFlowResult:
+    """Drop-in for ``scipy.sparse.csgraph.maximum_flow``.
+
+    ``csgraph`` must be a square CSR matrix/array of capacities (SciPy's errors otherwise; float
+    capacities are accepted here, unlike SciPy). ``method``: SciPy's ``"dinic"``/``"edmonds_karp"``
+    (both run our push-relabel: the value is the same, the flow may differ) or ours.
+    """
+    if method not in SCIPY_METHODS + METHODS:
+        raise ValueError(f"{method} method is not supported yet.")
+    if not (sp.issparse(csgraph) and csgraph.format == "csr"):
+        raise TypeError("graph must be in CSR format")
+    if csgraph.ndim != 2 or csgraph.shape[0] != csgraph.shape[1]:
+        raise ValueError("graph must be specified as a square matrix.")
+    n = csgraph.shape[0]
+    for what, v in (("source", source), ("sink", sink)):
+        if not isinstance(v, int | np.integer):
+            raise TypeError(f"{what} must be an integer, got {type_name(v)}")
+        if not 0 <= v < n:
+            raise ValueError(f"{what} value ({v}) must be between 0 and {n - 1}")
+    if source == sink:
+        raise ValueError("source and sink vertices must differ")
+    if csgraph.dtype.kind not in "iuf":
+        raise ValueError("graph capacities must be integers")
+    if csgraph.nnz and csgraph.data.min() < 0:
+        raise ValueError("graph capacities must be non-negative")  # matchflow: refused, not ignored
+    net = FlowNetwork.from_scipy(csgraph, int(source), int(sink))
+    res = max_flow(net, method="auto" if method in SCIPY_METHODS else method)
+    f = res.flow
+    flow = sp.csr_array((np.concatenate([f, -f]), (np.concatenate([net.tails, net.heads]),
+                                                    np.concatenate([net.heads, net.tails]))), shape=(n, n))
+    flow.sum_duplicates()
+    return MaximumFlowResult(res.flow_value, flow.astype(csgraph.dtype))

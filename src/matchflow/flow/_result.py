@@ -1,0 +1,54 @@
+"""Result objects of the flow family."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = ["FlowResult", "GridCutResult"]
+
+
+@dataclass(repr=False)
+class FlowResult:
+    """Maximum s-t flow with its minimum cut (the certificate: the cut's capacity equals ``flow_value``).
+
+    ``flow[k]`` is the flow on input arc ``k`` (the network's capacity dtype; 0 on self-loops);
+    ``source_side`` the boolean mask of vertices reachable from the source in the residual graph;
+    ``cut_edges`` the input arcs from the source side to the sink side (all saturated).
+    """
+
+    flow_value: Any
+    flow: np.ndarray
+    source_side: np.ndarray
+    cut_edges: np.ndarray
+    method: str
+    backend: str
+    seconds: float
+    tol: float = 0.0
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        st = ", ".join(f"{k}={v}" for k, v in self.stats.items() if not k.endswith("seconds"))
+        return (f"FlowResult(flow_value={self.flow_value}, cut_edges={len(self.cut_edges)}, method={self.method!r}, "
+                f"backend={self.backend!r}, seconds={self.seconds:.4g}" + (f", {st}" if st else "") + ")")
+
+
+@dataclass(repr=False)
+class GridCutResult:
+    """Minimum s-t cut of a grid: ``labels`` True on the source side (shape of the grid),
+    ``flow_value`` the cut's capacity (= minimum energy up to the unary constant)."""
+
+    labels: np.ndarray
+    flow_value: Any
+    connectivity: int
+    method: str
+    backend: str
+    seconds: float
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return (f"GridCutResult(shape={self.labels.shape}, flow_value={self.flow_value}, "
+                f"connectivity={self.connectivity}, method={self.method!r}, backend={self.backend!r}, "
+                f"seconds={self.seconds:.4g})")

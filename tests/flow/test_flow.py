@@ -1,0 +1,179 @@
+"""Max-flow / min-cut: the public entry points against SciPy (Dinic), networkx and brute force,
+every result certified by verify_flow."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy.sparse.csgraph import maximum_flow as scipy_maximum_flow
+
+from matchflow import FlowNetwork
+from matchflow.flow import max_flow, maximum_flow, verify_flow
+from tests.naive import min_cut_bruteforce
+
+LISTED = {"ak-4102": 8207, "gl1": 156545, "gw1": 1202018, "wlm3": 11875108, "netgen-2": 459137}
+
+
+@pytest.mark.parametrize("name", sorted(LISTED))
+def test_shared_instances_listed_value(shared_data, name):
+    from matchflow.io import read
+
+    net = read(shared_data / "flow" / f"{name}.max")
+    r = max_flow(net)
+    assert r.flow_value == LISTED[name]
+    assert r.method == "push-relabel" and r.backend == "cpu"
+    assert r.stats["global_relabels"] >= 1
+    assert verify_flow(net, None, None, r)
+
+
+@st.composite
+def networks(draw, max_n=9, dtype=np.int64):
+    n = draw(st.integers(2, max_n))
+    m = draw(st.integers(0, 3 * n))
+    node = st.integers(0, n - 1)
+    tails = draw(st.lists(node, min_size=m, max_size=m))
+    heads = draw(st.lists(node, min_size=m, max_size=m))  # self-loops and parallel arcs included
+    if dtype == np.float64:
+        caps = draw(st.lists(st.floats(0, 100, allow_nan=False), min_size=m, max_size=m))
+    else:
+        caps = draw(st.lists(st.integers(0, 50), min_size=m, max_size=m))
+    s, t = draw(st.sampled_from([(a, b) for a in range(n) for b in range(n) if a != b]))
+    return FlowNetwork(n, s, t, tails, heads, np.array(caps, dtype=dtype))
+
+
+@given(networks())
+def test_random_networks_match_bruteforce_and_scipy(net):
+    r = max_flow(net)
+    assert verify_flow(net, None, None, r)
+    assert r.flow_value == min_cut_bruteforce(net.n, net.source, net.sink, net.tails, net.heads, net.capacities)
+    a = net.to_scipy().astype(np.int64)
+    assert r.flow_value == scipy_maximum_flow(sp.csr_array(a), net.source, net.sink).flow_value
+
+
+@given(networks(dtype=np.float64))
+def test_float_capacities_certified_within_tolerance(net):
+    r = max_flow(net)
+    assert isinstance(r.flow_value, float) and r.flow.dtype == np.float64
+    assert verify_flow(net, None, None, r)
+    best = min_cut_bruteforce(net.n, net.source, net.sink, net.tails, net.heads, net.capacities)
+    assert r.flow_value == pytest.approx(best, rel=1e-9, abs=1e-9)
+
+
+def test_layered_random_graph_matches_networkx():
+    rng = np.random.default_rng(11)
+    n, m = 300, 2400
+    t, h = rng.integers(0, n, m), rng.integers(0, n, m)
+    c = rng.integers(1, 1000, m)
+    net = FlowNetwork(n, 0, n - 1, t, h, c)
+    r = max_flow(net)
+    g = nx.DiGraph()
+    for u, v, w in zip(t, h, c, strict=True):
+        if u != v:
+            g.add_edge(int(u), int(v), capacity=g.get_edge_data(int(u), int(v), {"capacity": 0})["capacity"] + int(w))
+    assert r.flow_value == nx.maximum_flow_value(g, 0, n - 1)
+    assert verify_flow(net, None, None, r)
+
+
+def test_adversarial_ak_chain_and_wide_layers():
+    # a long path of unit arcs beside a wide bipartite layer: many relabels, global relabel needed
+    k = 200
+    t = list(range(k)) + [0] * k + list(range(k + 1, 2 * k + 1))
+    h = list(range(1, k + 1)) + list(range(k + 1, 2 * k + 1)) + [k] * k
+    net = FlowNetwork(2 * k + 1, 0, k, t, h, [1] * len(t))
+    r = max_flow(net)
+    assert r.flow_value == k + 1
+    assert verify_flow(net, None, None, r)
+
+
+def test_unreachable_sink_zero_capacities_and_empty():
+    net = FlowNetwork(4, 0, 3, [0, 1], [1, 2], [5, 7])
+    r = max_flow(net)
+    assert r.flow_value == 0 and r.source_side.tolist() == [True, True, True, False]
+    assert len(r.cut_edges) == 0 and verify_flow(net, None, None, r)
+    z = FlowNetwork(3, 0, 2, [0, 1], [1, 2], [0, 0])
+    assert max_flow(z).flow_value == 0
+    e = FlowNetwork(2, 0, 1, [], [], [])
+    assert max_flow(e).flow_value == 0
+
+
+def test_int32_dtype_kept_and_cut_edges_saturated():
+    net = FlowNetwork(4, 0, 3, [0, 0, 1, 2, 1], [1, 2, 3, 3, 2], np.array([3, 2, 2, 3, 1], np.int32))
+    r = max_flow(net)
+    assert r.flow.dtype == np.int32 and r.flow_value == 5
+    assert np.array_equal(r.flow[r.cut_edges], net.capacities[r.cut_edges])
+
+
+def test_other_inputs_dense_sparse_networkx():
+    a = np.array([[0, 4, 2], [0, 0, 3], [0, 0, 0]])
+    assert max_flow(a, 0, 2).flow_value == 5
+    assert max_flow(sp.csr_array(a), 0, 2).flow_value == 5
+    g = nx.DiGraph()
+    g.add_edge("s", "a", capacity=4)
+    g.add_edge("a", "t", capacity=3)
+    g.add_edge("s", "t", capacity=2)
+    assert max_flow(g, "s", "t").flow_value == 5
+
+
+def test_bad_input_errors():
+    with pytest.raises(ValueError, match=r"source and sink must differ, both are 1"):
+        max_flow(np.ones((3, 3)), 1, 1)
+    with pytest.raises(ValueError, match=r"capacities must be non-negative"):
+        max_flow(np.array([[0, -1], [0, 0]]), 0, 1)
+    with pytest.raises(OverflowError, match=r"capacities at node 1 sum to about 9.22e\+18, beyond 2\*\*62"):
+        max_flow(FlowNetwork(2, 0, 1, [0, 0], [1, 1], [2**62, 2**62]))
+    with pytest.raises(ValueError, match=r"method must be one of"):
+        max_flow(np.ones((2, 2)), 0, 1, method="bk")
+    with pytest.raises(ValueError, match=r"relabel_freq must be > 0.0, got 0.0"):
+        max_flow(np.ones((2, 2)), 0, 1, relabel_freq=0)
+    with pytest.raises(ValueError, match=r"source and sink are required unless graph is a FlowNetwork"):
+        max_flow(np.ones((2, 2)))
+
+
+def test_verify_flow_rejects_wrong_results():
+    net = FlowNetwork(3, 0, 2, [0, 1], [1, 2], [4, 3])
+    r = max_flow(net)
+    r.flow = r.flow.copy()
+    r.flow[0] = 5
+    with pytest.raises(AssertionError, match=r"arc 0 carries flow 5 outside \[0, 4\]"):
+        verify_flow(net, None, None, r)
+    r = max_flow(net)
+    r.source_side = np.array([True, False, False])
+    with pytest.raises(AssertionError, match=r"the cut's capacity 4 differs from flow_value 3"):
+        verify_flow(net, None, None, r)
+
+
+# ------------------------------------------------------------------ SciPy drop-in
+def test_dropin_matches_scipy_value_and_flow_shape():
+    rng = np.random.default_rng(3)
+    a = sp.random_array((60, 60), density=0.1, rng=rng, format="csr")
+    a = sp.csr_array((rng.integers(1, 20, a.nnz).astype(np.int32), a.indices, a.indptr), shape=a.shape)
+    for method in ("dinic", "edmonds_karp", "push-relabel"):
+        ours = maximum_flow(a, 0, 59, method=method)
+        ref = scipy_maximum_flow(a, 0, 59)
+        assert ours.flow_value == ref.flow_value
+        f = ours.flow
+        assert f.dtype == np.int32 and f.shape == (60, 60)
+        assert (f + f.T).count_nonzero() == 0  # antisymmetric, like SciPy's
+        assert np.all(f.toarray() <= a.toarray())
+
+
+def test_dropin_errors_are_scipys():
+    a = sp.csr_array(np.array([[0, 5, 3], [0, 0, 2], [0, 0, 0]], dtype=np.int32))
+    with pytest.raises(ValueError, match=r"source and sink vertices must differ"):
+        maximum_flow(a, 0, 0)
+    with pytest.raises(ValueError, match=r"sink value \(3\) must be between 0 and 2"):
+        maximum_flow(a, 0, 3)
+    with pytest.raises(ValueError, match=r"source value \(-1\) must be between 0 and 2"):
+        maximum_flow(a, -1, 2)
+    with pytest.raises(TypeError, match=r"graph must be in CSR format"):
+        maximum_flow(a.toarray(), 0, 2)
+    with pytest.raises(ValueError, match=r"graph must be specified as a square matrix."):
+        maximum_flow(sp.csr_array(np.ones((2, 3), dtype=np.int32)), 0, 1)
+    with pytest.raises(ValueError, match=r"foo method is not supported yet."):
+        maximum_flow(a, 0, 2, method="foo")
+    # beyond SciPy: float capacities are solved
+    assert maximum_flow(a.astype(np.float64), 0, 2).flow_value == pytest.approx(5.0)
