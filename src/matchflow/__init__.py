@@ -12,7 +12,7 @@ from ._info import info
 from ._progress import precompile
 from ._results import AssignmentResult, MatchingResult
 from ._version import __version__
-from .assignment import assignment, linear_sum_assignment
+from .assignment import assignment, linear_sum_assignment, min_weight_full_bipartite_matching
 from .matching import bipartite_matching, maximum_bipartite_matching
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "info",
     "io",
     "linear_sum_assignment",
+    "min_weight_full_bipartite_matching",
     "maximum_bipartite_matching",
     "precompile",
     "verify",

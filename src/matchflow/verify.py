@@ -6,7 +6,8 @@
   feasible (reduced costs >= 0), tight on assigned pairs, and primal cost == dual value.
 """
 
+from .assignment._sparse import verify_sparse_assignment  # noqa: F401
 from .assignment._verify import verify_assignment  # noqa: F401
 from .matching._verify import verify_matching  # noqa: F401
 
-__all__ = ["verify_matching", "verify_assignment"]
+__all__ = ["verify_matching", "verify_assignment", "verify_sparse_assignment"]

@@ -95,6 +95,17 @@ def _hungarian_gpu(prep, **options):
     return np.asarray(col4row, dtype=np.int64), np.asarray(u).astype(dt), np.asarray(v).astype(dt), dict(stats)
 
 
+def _cost_scaling(prep):
+    """Goldberg-Kennedy cost scaling (CPU) on the prepared dense problem, every entry an arc."""
+    import scipy.sparse as sp
+
+    from ._sparse import _solve_square
+
+    n = prep.C.shape[0]
+    full = (np.ravel(prep.C), np.tile(np.arange(n), n), np.arange(0, n * n + 1, n))  # zeros are arcs too
+    return _solve_square(sp.csr_array(full, shape=(n, n)))
+
+
 def _check_jv(options: dict) -> dict:
     if "arr_passes" in options:
         options["arr_passes"] = check_int("arr_passes", options["arr_passes"], low=0, high=16)
@@ -118,6 +129,7 @@ TABLE = MethodTable(
         Method("hungarian", cpu=_hungarian, gpu=_hungarian_gpu, gpu_alias="lopes", auto_gpu=gpu_measured_faster),
         Method("auction", cpu=_auction, options=("theta", "eps_final", "max_bids"), check=_check_auction),
         Method("munkres", cpu=_munkres),
+        Method("cost-scaling", cpu=_cost_scaling),
     ),
     cpu_rule=lambda p: "jv",
     gpu_rule=lambda p: "hungarian" if gpu_measured_faster(p) else None,
