@@ -13,6 +13,8 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from .assignment._cli import add_sparse_arguments, run_sparse
+
 __all__ = ["main"]
 
 
@@ -160,6 +162,8 @@ def _cmd_assign(args: argparse.Namespace) -> int:
     import matchflow
     from matchflow import io
 
+    if args.sparse or args.partial:
+        return run_sparse(args)
     t_start = time.perf_counter()
     prog = _Progress(args.quiet)
     with prog.phase(f"reading {args.file}"):
@@ -308,6 +312,7 @@ def _build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out-index-base", type=int, default=1, choices=(1, 0), help=base_help)
     s.add_argument("--json", action="store_true")
     s.add_argument("--quiet", "-q", action="store_true")
+    add_sparse_arguments(s)
     s.set_defaults(func=_cmd_assign)
 
     s = sub.add_parser("demo", help="run the solvers on bundled real data next to SciPy")
