@@ -20,10 +20,11 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["csa_kernel", "exact_duals_kernel", "cost_scaling_solve", "OK", "NO_PERFECT", "NOT_OPTIMAL"]
+__all__ = ["csa_kernel", "exact_duals_kernel", "cost_scaling_solve", "OK", "NO_PERFECT", "NOT_OPTIMAL", "BUDGET"]
 
-OK, NO_PERFECT, NOT_OPTIMAL = 0, 1, 2
-BIG = np.int64(1) << np.int64(62)  # prices stay above -2**60 (the caller's bound)
+OK, NO_PERFECT, NOT_OPTIMAL, BUDGET = 0, 1, 2, 3
+BIG = np.int64(1) << np.int64(62)
+FLOOR = np.int64(1) << np.int64(60)  # a feasible run keeps prices above -2**60 (the caller's bound on costs)
 
 
 @numba.njit(cache=True)
@@ -57,6 +58,8 @@ def _refine_kernel(indptr, indices, cost, n, eps, gap, price, col4row, row4col, 
         if a2 == BIG:
             a2 = a1 + gap  # a single arc: any relabel keeps eps-optimality; a large one ends the fight
         price[j1] = price[j1] - (a2 - a1) - eps
+        if price[j1] < -FLOOR:
+            return BUDGET, pushes  # only without a perfect matching (prices of a feasible run stay above)
         old = row4col[j1]
         row4col[j1] = i
         col4row[i] = j1
@@ -66,13 +69,14 @@ def _refine_kernel(indptr, indices, cost, n, eps, gap, price, col4row, row4col, 
             top += 1
         pushes += 1
         if pushes > max_pushes:
-            return NO_PERFECT, pushes
+            return BUDGET, pushes
     return OK, pushes
 
 
 @numba.njit(cache=True)
-def csa_kernel(indptr, indices, cost, n, alpha, price, col4row, row4col):
-    """The eps-scaling loop around :func:`_refine_kernel` on scaled costs ``cost`` (>= 0).
+def csa_kernel(indptr, indices, cost, n, alpha, price, col4row, row4col, max_pushes):
+    """The eps-scaling loop around :func:`_refine_kernel` on scaled costs ``cost`` (>= 0); BUDGET
+    when more than ``max_pushes`` pushes were made in all (the caller then proves feasibility).
     Returns (status, phases, pushes)."""
     cmax = np.int64(1)
     for k in range(cost.shape[0]):
@@ -82,11 +86,10 @@ def csa_kernel(indptr, indices, cost, n, alpha, price, col4row, row4col):
     eps = cmax
     phases = 0
     pushes = np.int64(0)
-    max_pushes = np.int64(1) << np.int64(62)
     while True:
         eps = max(eps // alpha, np.int64(1))
         st, p = _refine_kernel(indptr, indices, cost, n, eps, cmax + eps, price, col4row, row4col, stack,
-                               max_pushes)
+                               max_pushes - pushes)
         pushes += p
         phases += 1
         if st != OK:
@@ -142,15 +145,18 @@ def exact_duals_kernel(indptr, indices, cost, n, col4row, row4col, v, max_scans)
     return OK, u, scans
 
 
-def cost_scaling_solve(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, n: int, alpha: int = 10):
-    """Min-cost perfect matching of the square sparse problem (CSR, int64 costs >= 0, every row with
-    an arc, a perfect matching known to exist, ``cost.max() * (n + 1) * 4 * (n + 1) < 2**59`` checked by the
-    caller). Returns ``(status, col4row, u, v, stats)`` with exact integer duals on ``cost``."""
+def cost_scaling_solve(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, n: int, alpha: int = 10,
+                       max_pushes: int = 2**62):
+    """Min-cost perfect matching of the square sparse problem (CSR, int64 costs >= 0,
+    ``cost.max() * (n + 1) * 4 * (n + 1) < 2**59`` checked by the caller; a perfect matching must exist
+    unless ``max_pushes`` bounds the work: status BUDGET then). Returns ``(status, col4row, u, v,
+    stats)`` with exact integer duals on ``cost``."""
     scaled = cost * np.int64(n + 1)
     price = np.zeros(n, dtype=np.int64)
     col4row = np.full(n, -1, dtype=np.int64)
     row4col = np.full(n, -1, dtype=np.int64)
-    st, phases, pushes = csa_kernel(indptr, indices, scaled, n, np.int64(alpha), price, col4row, row4col)
+    st, phases, pushes = csa_kernel(indptr, indices, scaled, n, np.int64(alpha), price, col4row, row4col,
+                                    np.int64(max_pushes))
     stats = {"phases": int(phases), "pushes": int(pushes)}
     if st != OK:
         return st, col4row, None, None, stats

@@ -21,7 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._results import AssignmentResult
-from ._cpu_cost_scaling import OK, cost_scaling_solve
+from ._cpu_cost_scaling import BUDGET, NO_PERFECT, OK, cost_scaling_solve
 from ._prepare import InfeasibleError
 
 __all__ = ["as_sparse_cost", "sparse_assignment", "verify_sparse_assignment", "min_weight_full_bipartite_matching"]
@@ -107,8 +107,9 @@ def _feasible(E: sp.csr_array) -> bool:
     return bool((maximum_bipartite_matching(S, perm_type="column") >= 0).all())
 
 
-def _solve_square(E: sp.csr_array):
-    """Solve the square problem E; returns (col4row, u, v, stats), u and v exact on E (ints) or
+def _solve_square(E: sp.csr_array, known_feasible: bool = True):
+    """Solve the square problem E (a perfect matching exists, or ``known_feasible=False``: proved by
+    Hopcroft-Karp only when the pushes exceed 16 (nnz + n), else InfeasibleError); returns (col4row, u, v, stats), u and v exact on E (ints) or
     dual-feasible on E with ``stats['gap_bound']`` (floats)."""
     n = E.shape[0]
     data = E.data
@@ -128,7 +129,12 @@ def _solve_square(E: sp.csr_array):
         ic = np.rint(shifted * scale).astype(np.int64)
     indptr = E.indptr.astype(np.int64)
     indices = E.indices.astype(np.int64)
-    st, x, u, v, stats = cost_scaling_solve(indptr, indices, ic, n)
+    st, x, u, v, stats = cost_scaling_solve(indptr, indices, ic, n, max_pushes=2**62 if known_feasible
+                                            else 16 * (E.nnz + n) + 64)
+    if st in (BUDGET, NO_PERFECT) and not known_feasible:
+        if not _feasible(E):
+            raise InfeasibleError()
+        st, x, u, v, stats = cost_scaling_solve(indptr, indices, ic, n)
     if st != OK:
         raise RuntimeError(f"cost scaling failed with status {st} (a bug: the instance was checked feasible)")
     if data.dtype.kind == "i":
@@ -155,9 +161,7 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
     A = as_sparse_cost(C, maximize)
     nr, nc = A.shape
     E, tr, big, shift = extended(A, partial)
-    if not _feasible(E):
-        raise InfeasibleError()
-    x, U, V, stats = _solve_square(E)
+    x, U, V, stats = _solve_square(E, known_feasible=partial)
     m, k = (nc, nr) if tr else (nr, nc)
     rows = np.arange(m)
     cols = x[:m]
