@@ -193,6 +193,9 @@ def main(argv=None) -> int:
     rows = []
     for r in records:
         o = r["ours"]
+        if "solve" not in o:
+            rows.append([r["input"], "x".join(map(str, r["shape"])), r["nnz"], o["status"][:60]] + ["-"] * 7)
+            continue
         ot = r["ortools"].get("solve")
         ot_total = None if ot is None else r["ortools"]["build"] + ot
         sc, lm = r["scipy"].get("solve"), r["lapmod"].get("solve")

@@ -107,6 +107,17 @@ def _feasible(E: sp.csr_array) -> bool:
     return bool((maximum_bipartite_matching(S, perm_type="column") >= 0).all())
 
 
+def _full_exists(A: sp.csr_array) -> bool:
+    """A matching saturating the smaller side exists (Hopcroft-Karp, SciPy)."""
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+
+    if min(A.shape) == 0:
+        return True
+    S = sp.csr_array((np.ones(A.nnz, dtype=np.int8), A.indices, A.indptr), shape=A.shape)
+    side = "column" if A.shape[0] <= A.shape[1] else "row"
+    return int((maximum_bipartite_matching(S, perm_type=side) >= 0).sum()) == min(A.shape)
+
+
 def _solve_square(E: sp.csr_array, known_feasible: bool = True):
     """Solve the square problem E (a perfect matching exists, or ``known_feasible=False``: proved by
     Hopcroft-Karp only when the pushes exceed 16 (nnz + n), else InfeasibleError); returns (col4row, u, v, stats), u and v exact on E (ints) or
@@ -160,6 +171,8 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
     t0 = time.perf_counter() if t0 is None else t0
     A = as_sparse_cost(C, maximize)
     nr, nc = A.shape
+    if partial and _full_exists(A):
+        partial = False  # the smaller side can be matched in full: no big-M costs needed (stats say so)
     E, tr, big, shift = extended(A, partial)
     x, U, V, stats = _solve_square(E, known_feasible=partial)
     m, k = (nc, nr) if tr else (nr, nc)
