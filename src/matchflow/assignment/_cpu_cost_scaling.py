@@ -100,10 +100,10 @@ def csa_kernel(indptr, indices, cost, n, alpha, price, col4row, row4col, max_pus
 
 @numba.njit(cache=True)
 def exact_duals_kernel(indptr, indices, cost, n, col4row, row4col, v, max_scans):
-    """Exact integer duals of a perfect matching on the *unscaled* costs: the largest ``v <= v0`` with
+    """Exact integer duals (float costs: duals tight to rounding) of a perfect matching on ``cost``: the largest ``v <= v0`` with
     ``v[j] - v[col4row[i]] <= c(i,j) - c(i,col4row[i])`` (label correcting, a FIFO of rows). Then
     ``u[i] = c(i, col4row[i]) - v[col4row[i]]``. Returns (status, u, scans)."""
-    cm = np.empty(n, dtype=np.int64)
+    cm = np.empty(n, dtype=cost.dtype)
     for i in range(n):
         j0 = col4row[i]
         cm[i] = BIG
@@ -139,7 +139,7 @@ def exact_duals_kernel(indptr, indices, cost, n, col4row, row4col, v, max_scans)
                     inq[r] = True
                     queue[(head + count) % n] = r
                     count += 1
-    u = np.empty(n, dtype=np.int64)
+    u = np.empty(n, dtype=cost.dtype)
     for i in range(n):
         u[i] = cm[i] - v[col4row[i]]
     return OK, u, scans

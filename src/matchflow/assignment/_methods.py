@@ -101,9 +101,21 @@ def _cost_scaling(prep):
 
     from ._sparse import _solve_square
 
-    n = prep.C.shape[0]
-    full = (np.ravel(prep.C), np.tile(np.arange(n), n), np.arange(0, n * n + 1, n))  # zeros are arcs too
-    return _solve_square(sp.csr_array(full, shape=(n, n)))
+    C = prep.C
+    n = C.shape[0]
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, C.dtype), np.zeros(0, C.dtype), {"phases": 0, "pushes": 0,
+                                                                                         "dual_scans": 0}
+    if C.dtype.kind == "f" and not np.isfinite(C).all():  # +inf left by the preparation: a missing arc
+        r, c = np.nonzero(np.isfinite(C))
+        E = sp.csr_array((C[r, c], (r, c)), shape=(n, n))
+    else:
+        E = sp.csr_array((np.ravel(C), np.tile(np.arange(n), n), np.arange(0, n * n + 1, n)), shape=(n, n))
+    try:
+        return _solve_square(E)  # every finite entry is an arc (zeros too)
+    except OverflowError:  # range * 4 (n+1)^2 >= 2^59: JV's exact int64/big-integer rules take it, said in stats
+        x, u, v, st = _jv(prep)
+        return x, u, v, {**st, "solved_by": "jv (the cost range overflows cost scaling's int64 bound)"}
 
 
 def _check_jv(options: dict) -> dict:

@@ -21,7 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._results import AssignmentResult
-from ._cpu_cost_scaling import BUDGET, NO_PERFECT, OK, cost_scaling_solve
+from ._cpu_cost_scaling import BUDGET, NO_PERFECT, OK, cost_scaling_solve, exact_duals_kernel
 from ._prepare import InfeasibleError
 
 __all__ = ["as_sparse_cost", "sparse_assignment", "verify_sparse_assignment", "min_weight_full_bipartite_matching"]
@@ -136,7 +136,7 @@ def _solve_square(E: sp.csr_array, known_feasible: bool = True):
         shifted = data - lo
         top = float(shifted.max(initial=0.0))
         budget = min(_LIMIT / (4.0 * (n + 1) ** 2), 2.0**50)
-        scale = 2.0 ** np.floor(np.log2(budget / top)) if top > 0 else 1.0
+        scale = 2.0 ** min(np.floor(np.log2(budget / top)), 1000.0) if top > 0 else 1.0  # no overflow to inf
         ic = np.rint(shifted * scale).astype(np.int64)
     indptr = E.indptr.astype(np.int64)
     indices = E.indices.astype(np.int64)
@@ -150,11 +150,20 @@ def _solve_square(E: sp.csr_array, known_feasible: bool = True):
         raise RuntimeError(f"cost scaling failed with status {st} (a bug: the instance was checked feasible)")
     if data.dtype.kind == "i":
         return x, u + lo, v, stats
-    # floats: the matching solves the rounded costs exactly; make duals feasible on the true costs
-    uf = u.astype(np.float64) / scale + lo
-    vf = np.full(n, np.inf)
-    rows = np.repeat(np.arange(n), np.diff(E.indptr))
-    np.minimum.at(vf, E.indices, data - uf[rows])
+    # floats: the matching solves the rounded costs exactly; prove it on the true costs by the same
+    # label-correcting pass (no negative cycle: tight duals), else make the scaled duals feasible
+    row4col = np.empty(n, dtype=np.int64)
+    row4col[x] = np.arange(n)
+    vf = v.astype(np.float64) / scale
+    st, uf, scans = exact_duals_kernel(indptr, indices, shifted, n, x, row4col, vf, np.int64(16) * (E.nnz + n) + 1024)
+    stats["float_proved"] = st == OK
+    if st == OK:
+        uf = uf + lo
+    else:
+        uf = u.astype(np.float64) / scale + lo
+        vf = np.full(n, np.inf)
+        rows = np.repeat(np.arange(n), np.diff(E.indptr))
+        np.minimum.at(vf, E.indices, data - uf[rows])
     gap = float(np.sum(data[_matched_positions(E, x)]) - (uf.sum() + vf.sum()))
     stats.update(scale=float(scale), gap_bound=max(gap, 0.0))
     return x, uf, vf, stats
