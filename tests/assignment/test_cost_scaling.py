@@ -200,3 +200,13 @@ def test_larger_random_against_scipy():
         res = matchflow.assignment(A)
         assert verify_sparse_assignment(A, res) == []
         assert res.cost == int(A.toarray()[r0, c0].sum())
+
+
+def test_float_certificate_is_computed_by_the_verifier():
+    A = _sparse(np.random.default_rng(8), 9, 12, 0.5, -3, 3, floats=True)
+    res = matchflow.assignment(A, partial=True)
+    assert verify_sparse_assignment(A, res) == [] and res.stats["float_proved"]
+    res.stats["gap_bound"] = 1e9  # a claimed bound is not trusted
+    res.stats["V"] = res.stats["V"] + 1e-3
+    with pytest.raises(ValueError, match="^assignment certificate failed: the duals leave a gap of"):
+        verify_sparse_assignment(A, res)
