@@ -129,6 +129,8 @@ def exact_duals_kernel(indptr, indices, cost, n, col4row, row4col, v, max_scans)
         ui = cm[i] - v[col4row[i]]
         for k in range(indptr[i], indptr[i + 1]):
             j = indices[k]
+            if j == col4row[i]:
+                continue  # its own arc is tight by the definition of ui (floats: skip the rounding)
             lim = cost[k] - ui
             if v[j] > lim:
                 v[j] = lim
