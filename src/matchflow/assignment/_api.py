@@ -68,15 +68,16 @@ def assignment(
 
     Parameters
     ----------
-    cost : array_like (n_rows, n_cols), bool / integer / float (any byte order)
+    cost : array_like or scipy.sparse (n_rows, n_cols), bool / integer / float (any byte order)
         ``+inf`` marks a forbidden pair (``-inf`` when ``maximize``), like SciPy.
     maximize : bool
         Maximise the total instead of minimising it.
-    method : {"auto", "jv", "hungarian", "auction", "munkres", "lopes"}
+    method : {"auto", "jv", "hungarian", "auction", "munkres", "cost-scaling", "lopes"}
         The algorithm. ``jv``: Jonker-Volgenant (CPU); ``hungarian``: Kuhn-Munkres with
         potentials (CPU: O(n^3); GPU: Lopes et al.); ``auction``: Bertsekas with eps-scaling
         and an exact JV cleanup (CPU); ``munkres``: the O(n^4) six-step reference of Lopes et
-        al. (CPU, small n only); ``lopes``: alias of ``hungarian`` on the GPU (not with
+        al. (CPU, small n only); ``cost-scaling``: Goldberg-Kennedy CSA (CPU; what a scipy.sparse
+        ``cost`` always gets, see :mod:`._sparse`; on dense input slower than JV); ``lopes``: alias of ``hungarian`` on the GPU (not with
         ``backend="cpu"``); ``auto``: JV on the CPU, the GPU Hungarian where it was measured
         faster end to end (integer costs, max(shape) >= 1024, cost range <= 10 max(shape)).
     backend : {"auto", "cpu", "gpu"}
