@@ -131,4 +131,25 @@ def grid_energy_bruteforce(source_caps, sink_caps, edge_caps, connectivity: int)
         e = grid_energy(lab, source_caps, sink_caps, edge_caps, connectivity=connectivity)
         if best is None or e < best:
             best = e
+
+
+# --- sparse assignment oracles (issue 12: cost scaling) -------------------------------------------------
+def partial_assignment_bruteforce(cost: np.ndarray):
+    """(k, min cost) over all matchings of maximum cardinality k; ``inf`` entries are missing arcs.
+    Exhaustive over the shorter side's choices (small inputs only)."""
+    import itertools
+
+    a = np.asarray(cost, dtype=object)
+    if a.shape[0] > a.shape[1]:
+        a = a.T
+    nr, nc = a.shape
+    best = (0, 0)
+    for cols in itertools.product(range(-1, nc), repeat=nr):
+        used = [j for j in cols if j >= 0]
+        if len(set(used)) != len(used) or any(j >= 0 and a[i, j] == np.inf for i, j in enumerate(cols)):
+            continue
+        k = len(used)
+        tot = sum(a[i, j] for i, j in enumerate(cols) if j >= 0)
+        if k > best[0] or (k == best[0] and tot < best[1]):
+            best = (k, tot)
     return best

@@ -12,7 +12,7 @@ from ._info import info
 from ._progress import precompile
 from ._results import AssignmentResult, MatchingResult
 from ._version import __version__
-from .assignment import assignment, linear_sum_assignment
+from .assignment import assignment, linear_sum_assignment, min_weight_full_bipartite_matching
 from .flow import FlowResult, GridCutResult, grid_cut, max_flow, maximum_flow
 from .matching import bipartite_matching, maximum_bipartite_matching
 
@@ -39,6 +39,7 @@ __all__ = [
     "info",
     "io",
     "linear_sum_assignment",
+    "min_weight_full_bipartite_matching",
     "maximum_bipartite_matching",
     "precompile",
     "verify",

@@ -1,4 +1,4 @@
-"""Command-line interface: ``matchflow info | match | assign | demo | precompile``.
+"""Command-line interface: ``matchflow info | match | assign | flow | demo | precompile``.
 
 Run ``matchflow COMMAND --help`` (or ``python -m matchflow COMMAND --help``).
 """
@@ -12,6 +12,8 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+
+from .assignment._cli import add_sparse_arguments, run_sparse
 
 __all__ = ["main"]
 
@@ -160,6 +162,8 @@ def _cmd_assign(args: argparse.Namespace) -> int:
     import matchflow
     from matchflow import io
 
+    if args.sparse or args.partial:
+        return run_sparse(args)
     t_start = time.perf_counter()
     prog = _Progress(args.quiet)
     with prog.phase(f"reading {args.file}"):
@@ -266,6 +270,7 @@ def _report_text(report) -> str:
 def _build_parser() -> argparse.ArgumentParser:
     from ._version import __version__
     from .assignment._api import METHODS as ASSIGN_METHODS
+    from .flow._cli import add_parser as add_flow_parser
     from .matching._api import INIT_CHOICES
     from .matching._api import METHODS as MATCH_METHODS
 
@@ -308,6 +313,7 @@ def _build_parser() -> argparse.ArgumentParser:
     s.add_argument("--out-index-base", type=int, default=1, choices=(1, 0), help=base_help)
     s.add_argument("--json", action="store_true")
     s.add_argument("--quiet", "-q", action="store_true")
+    add_sparse_arguments(s)
     s.set_defaults(func=_cmd_assign)
 
     s = sub.add_parser("demo", help="run the solvers on bundled real data next to SciPy")
@@ -321,7 +327,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    choices=("matching", "assignment", "io"), help="which families (default: all)")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     s.set_defaults(func=_cmd_precompile)
-    __import__("matchflow.flow._cli", fromlist=["add_parser"]).add_parser(sub)
+    add_flow_parser(sub)
     return p
 
 

@@ -73,6 +73,8 @@ def _run_demo(quick: bool, backend: str) -> int:
 
     import matchflow
     from matchflow import generators, io, verify
+    from matchflow.assignment._demo import demo_cost_scaling
+    from matchflow.flow._demo import flow_demo
 
     con = Console(width=None if Console().is_terminal else 140)
     con.print(matchflow.info(), markup=False, highlight=False)  # keep "matchflow[gpu]" as written
@@ -141,7 +143,8 @@ def _run_demo(quick: bool, backend: str) -> int:
     con.print(t)
     con.print("drop-in = matchflow.linear_sum_assignment; method columns = matchflow.assignment "
               "(solve + dual potentials).")
-    failures += __import__("matchflow.flow._demo", fromlist=["flow_demo"]).flow_demo(con, quick)
+    failures += flow_demo(con, quick)
+    failures += demo_cost_scaling(con, quick)
     if failures:
         con.print(f"[red]{failures} input(s) failed verification[/]")
         return 1

@@ -19,7 +19,7 @@ from matchflow._methods import Method
 from matchflow.assignment._prepare import prepare
 from matchflow.verify import verify_assignment
 
-METHODS = ["jv", "hungarian", "auction", "munkres"]
+METHODS = ["jv", "hungarian", "auction", "munkres", "cost-scaling"]
 I64 = np.iinfo(np.int64)
 
 
@@ -111,7 +111,9 @@ def test_methods_agree_and_report_stats():
     for m in METHODS:
         res = matchflow.assignment(c, method=m, backend="cpu")
         costs.add(res.cost)
-        assert {"augmentations", "iterations", "dual_updates"} <= set(res.stats)
+        work = {"phases", "pushes", "dual_scans"} if m == "cost-scaling" else {"augmentations", "iterations",
+                                                                                 "dual_updates"}
+        assert work <= set(res.stats)
         assert res.seconds > 0 and res.u.dtype == np.int64 and res.v.dtype == np.int64
     assert costs == {scipy_cost(c)}
 
@@ -343,7 +345,7 @@ def test_method_table_lists_algorithms_then_aliases():
     from matchflow.assignment._api import METHODS as API_METHODS
     from matchflow.assignment._methods import TABLE
 
-    assert API_METHODS == ("auto", "jv", "hungarian", "auction", "munkres", "lopes")
+    assert API_METHODS == ("auto", "jv", "hungarian", "auction", "munkres", "cost-scaling", "lopes")
     assert CPU_METHODS == tuple(METHODS)
     assert TABLE.row("lopes") is TABLE.row("hungarian") and TABLE.row("hungarian").gpu is not None
 

@@ -66,21 +66,23 @@ def assignment(
     backend: str = "auto",
     cost_limit: float | None = None,
     extend_cost: bool | None = None,
+    partial: bool = False,
     **options,
 ) -> AssignmentResult:
     """Optimal linear assignment of a dense (rectangular) cost matrix, with dual potentials.
 
     Parameters
     ----------
-    cost : array_like (n_rows, n_cols), bool / integer / float (any byte order)
+    cost : array_like or scipy.sparse (n_rows, n_cols), bool / integer / float (any byte order)
         ``+inf`` marks a forbidden pair (``-inf`` when ``maximize``), like SciPy.
     maximize : bool
         Maximise the total instead of minimising it.
-    method : {"auto", "jv", "hungarian", "auction", "munkres", "lopes"}
+    method : {"auto", "jv", "hungarian", "auction", "munkres", "cost-scaling", "lopes"}
         The algorithm. ``jv``: Jonker-Volgenant (CPU); ``hungarian``: Kuhn-Munkres with
         potentials (CPU: O(n^3); GPU: Lopes et al.); ``auction``: Bertsekas with eps-scaling
         and an exact JV cleanup (CPU); ``munkres``: the O(n^4) six-step reference of Lopes et
-        al. (CPU, small n only); ``lopes``: alias of ``hungarian`` on the GPU (not with
+        al. (CPU, small n only); ``cost-scaling``: Goldberg-Kennedy CSA (CPU; what a scipy.sparse
+        ``cost`` always gets, see :mod:`._sparse`; on dense input slower than JV); ``lopes``: alias of ``hungarian`` on the GPU (not with
         ``backend="cpu"``); ``auto``: JV on the CPU, the GPU Hungarian where it was measured
         faster end to end (integer costs, max(shape) >= 1024, cost range <= 10 max(shape)).
     backend : {"auto", "cpu", "gpu"}
@@ -95,6 +97,10 @@ def assignment(
         may stay unassigned; ``stats["limit_certificate"]`` holds the extended problem's
         solution and duals (its ``verify()`` checks them). With ``maximize``: a row stays
         unassigned rather than earn less than ``cost_limit``.
+    partial : bool
+        scipy.sparse ``cost`` only: when no full matching exists, return a maximum-cardinality
+        matching of least cost among those (certificate: ``stats["U"], stats["V"]``, the duals of
+        the extended problem of :mod:`._sparse`) instead of raising.
     extend_cost : bool, optional
         lapx's flag. ``None``/``True``: rectangular matrices are solved directly (our
         rectangular support is lapx's ``extend_cost=True``); ``False``: a non-square
@@ -138,6 +144,11 @@ def assignment(
     t0 = time.perf_counter()
     maximize = check_bool("maximize", maximize)
     row, be = _resolve(method, backend)
+    partial = check_bool("partial", partial)
+    if _sparse_door(cost, row, be, partial, cost_limit, options):
+        from ._sparse import sparse_assignment
+
+        return sparse_assignment(cost, maximize=maximize, partial=partial, t0=t0)
     a = as_cost_matrix(cost, maximize)
     if extend_cost is not None:
         extend_cost = check_bool("extend_cost", extend_cost)
@@ -214,6 +225,24 @@ def assignment(
     total = total_cost(a, row_ind, col_ind)
     return AssignmentResult(row_ind=row_ind, col_ind=col_ind, cost=total, u=uu, v=vv, method=used, backend=be,
                             seconds=time.perf_counter() - t0, maximize=maximize, stats=stats)
+
+
+def _sparse_door(cost, row: Method | None, be: str, partial: bool, cost_limit, options: dict) -> bool:
+    """scipy.sparse ``cost`` goes to cost scaling on the CPU (issue 12); other combinations raise."""
+    import scipy.sparse as sp
+
+    if not sp.issparse(cost):
+        if partial:
+            raise ValueError("partial=True needs a scipy.sparse cost matrix (stored entries are the allowed pairs)")
+        return False
+    if row is not None and row.name != "cost-scaling":
+        raise ValueError(f"method={row.name!r} takes dense costs; a scipy.sparse matrix needs method='cost-scaling' "
+                         "or 'auto'")
+    if be == "gpu":
+        raise ValueError("backend='gpu': the GPU cost-scaling solver is not built yet; use backend='cpu' or 'auto'")
+    if cost_limit is not None or options:
+        raise ValueError(f"sparse costs take no cost_limit or options, got {sorted(options) or ['cost_limit']}")
+    return True
 
 
 def _float_certificate(a: np.ndarray, maximize: bool, prep: Prepared, x, u, v):

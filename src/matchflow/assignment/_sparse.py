@@ -1,0 +1,298 @@
+"""The sparse door of the assignment family (issue 12): scipy.sparse cost matrices, solved by cost
+scaling (:mod:`._cpu_cost_scaling`).
+
+Stored entries are the allowed pairs (explicit zeros are zero-cost arcs; ``+inf`` entries are
+dropped, ``-inf`` with ``maximize``); NaN raises. Rectangular and ``partial=True`` problems are
+solved on the square *extended* problem of size ``n_rows + n_cols`` (row ``i`` -> its dummy column
+with cost ``D_row``, dummy row of column ``j`` -> ``j`` with cost ``D_col``, dummy row ``j`` -> dummy
+column ``i`` at cost 0 for every arc ``(i, j)``): full mode with ``n_rows <= n_cols`` has no row
+dummies and ``D_col = 0`` (transposed otherwise); ``partial=True`` has ``D_row = D_col = M =
+range * min(shape) + 1``, so a perfect extended matching of least cost is a maximum-cardinality
+matching of least cost among those. The extended duals are the certificate
+(:func:`verify_sparse_assignment` rebuilds the extended problem and checks them; exact for integers).
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._results import AssignmentResult
+from ._cpu_cost_scaling import BUDGET, NO_PERFECT, OK, cost_scaling_solve, exact_duals_kernel
+from ._prepare import InfeasibleError
+
+__all__ = ["as_sparse_cost", "sparse_assignment", "verify_sparse_assignment", "min_weight_full_bipartite_matching"]
+
+_LIMIT = 2**59  # scaled cost * 4(n+1) bounds the price drop of all phases (prices > -2**60)
+
+
+def as_sparse_cost(C, maximize: bool = False) -> sp.csr_array:
+    """Canonical CSR (duplicates summed, indices sorted) of the user's costs in the minimisation
+    sense; ``+inf`` entries dropped; NaN (or ``-inf``) raises naming the value."""
+    if not sp.issparse(C):
+        raise TypeError(f"C must be a scipy.sparse matrix or array, got {type(C).__name__}")
+    if C.ndim != 2:
+        raise ValueError(f"expected a matrix (2-D array), got a {C.ndim} array")
+    A = sp.csr_array(C, copy=True)
+    A.sum_duplicates()
+    A.sort_indices()
+    kind = A.dtype.kind
+    if kind == "b":
+        A = A.astype(np.int64)
+    elif kind in "iu":
+        if kind == "u" and A.nnz and int(A.data.max()) > np.iinfo(np.int64).max:
+            raise ValueError(f"cost entry {int(A.data.max())} does not fit in int64")
+        A = A.astype(np.int64)
+    elif kind == "f":
+        A = A.astype(np.float64)
+        if np.isnan(A.data).any():
+            raise ValueError("matrix contains invalid numeric entries: NaN")
+    else:
+        raise TypeError(f"C must have a real dtype (bool, integer or float), got {A.dtype}")
+    if maximize:
+        A.data = -A.data
+    if kind == "f":
+        if np.isneginf(A.data).any():
+            raise ValueError("matrix contains invalid numeric entries: " + ("+inf with maximize=True" if maximize
+                                                                            else "-inf"))
+        keep = np.isfinite(A.data)
+        if not keep.all():
+            A = sp.csr_array((A.data[keep], A.indices[keep], np.r_[0, np.cumsum(keep)][A.indptr]), shape=A.shape)
+    return A
+
+
+def extended(A: sp.csr_array, partial: bool) -> tuple[sp.csr_array, bool, float, float]:
+    """The square problem actually solved (module docstring). Returns (E, transposed, dummy cost, shift):
+    with ``partial`` the original arcs of E cost ``C - shift``."""
+    nr, nc = A.shape
+    tr = False
+    if not partial and nr > nc:
+        A, tr = A.T.tocsr(), True
+        A.sort_indices()
+        nr, nc = nc, nr
+    if not partial and nr == nc:
+        return A, tr, 0, 0
+    lo = A.data.min() if A.nnz else 0
+    rng = (A.data.max() - lo) if A.nnz else 0
+    big = (rng * min(nr, nc) + 1) if partial else 0
+    if A.dtype.kind == "i":
+        big = int(big)
+    if partial:
+        A = A.copy()
+        A.data = A.data - lo  # >= 0, so M outweighs any cost change of a fixed cardinality
+    At = A.T.tocoo()
+    ri = [A.tocoo().row, np.arange(nc) + nr, At.row + nr]
+    ci = [A.tocoo().col, np.arange(nc), At.col + nc]
+    dv = [A.tocoo().data, np.full(nc, big, dtype=A.dtype), np.zeros(A.nnz, dtype=A.dtype)]
+    if partial:
+        ri.append(np.arange(nr))
+        ci.append(np.arange(nr) + nc)
+        dv.append(np.full(nr, big, dtype=A.dtype))
+    N = nr + nc
+    E = sp.csr_array((np.concatenate(dv), (np.concatenate(ri), np.concatenate(ci))), shape=(N, N))
+    E.sum_duplicates()
+    E.sort_indices()
+    return E, tr, big, lo if partial else 0
+
+
+def _feasible(E: sp.csr_array) -> bool:
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+
+    if E.shape[0] == 0:
+        return True
+    S = sp.csr_array((np.ones(E.nnz, dtype=np.int8), E.indices, E.indptr), shape=E.shape)
+    return bool((maximum_bipartite_matching(S, perm_type="column") >= 0).all())
+
+
+def _full_exists(A: sp.csr_array) -> bool:
+    """A matching saturating the smaller side exists (Hopcroft-Karp, SciPy)."""
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+
+    if min(A.shape) == 0:
+        return True
+    S = sp.csr_array((np.ones(A.nnz, dtype=np.int8), A.indices, A.indptr), shape=A.shape)
+    side = "column" if A.shape[0] <= A.shape[1] else "row"
+    return int((maximum_bipartite_matching(S, perm_type=side) >= 0).sum()) == min(A.shape)
+
+
+def _solve_square(E: sp.csr_array, known_feasible: bool = True):
+    """Solve the square problem E (a perfect matching exists, or ``known_feasible=False``: proved by
+    Hopcroft-Karp only when the pushes exceed 16 (nnz + n), else InfeasibleError); returns (col4row, u, v, stats), u and v exact on E (ints) or
+    dual-feasible on E with ``stats['gap_bound']`` (floats)."""
+    n = E.shape[0]
+    data = E.data
+    lo = data.min() if E.nnz else 0
+    if data.dtype.kind == "i":
+        shifted = data - lo
+        scale = 1.0
+        if int(shifted.max(initial=0)) * (n + 1) * 4 * (n + 1) >= _LIMIT:
+            raise OverflowError(f"integer cost range {int(shifted.max())} times (n+1)^2 with n={n} overflows int64; "
+                                "the cost-scaling solver refuses it (use method='jv' for the exact big-integer path)")
+        ic = shifted.astype(np.int64)
+    else:
+        shifted = data - lo
+        top = float(shifted.max(initial=0.0))
+        budget = min(_LIMIT / (4.0 * (n + 1) ** 2), 2.0**50)
+        scale = 2.0 ** min(np.floor(np.log2(budget / top)), 1000.0) if top > 0 else 1.0  # no overflow to inf
+        ic = np.rint(shifted * scale).astype(np.int64)
+    indptr = E.indptr.astype(np.int64)
+    indices = E.indices.astype(np.int64)
+    st, x, u, v, stats = cost_scaling_solve(indptr, indices, ic, n, max_pushes=2**62 if known_feasible
+                                            else 16 * (E.nnz + n) + 64)
+    if st in (BUDGET, NO_PERFECT) and not known_feasible:
+        if not _feasible(E):
+            raise InfeasibleError()
+        st, x, u, v, stats = cost_scaling_solve(indptr, indices, ic, n)
+    if st != OK:
+        raise RuntimeError(f"cost scaling failed with status {st} (a bug: the instance was checked feasible)")
+    if data.dtype.kind == "i":
+        return x, u + lo, v, stats
+    # floats: the matching solves the rounded costs exactly; prove it on the true costs by the same
+    # label-correcting pass (no negative cycle: tight duals), else make the scaled duals feasible
+    row4col = np.empty(n, dtype=np.int64)
+    row4col[x] = np.arange(n)
+    vf = v.astype(np.float64) / scale
+    st, uf, scans = exact_duals_kernel(indptr, indices, shifted, n, x, row4col, vf, np.int64(16) * (E.nnz + n) + 1024)
+    stats["float_proved"] = st == OK
+    if st == OK:
+        uf = uf + lo
+    else:
+        uf = u.astype(np.float64) / scale + lo
+        vf = np.full(n, np.inf)
+        rows = np.repeat(np.arange(n), np.diff(E.indptr))
+        np.minimum.at(vf, E.indices, data - uf[rows])
+    gap = float(np.sum(data[_matched_positions(E, x)]) - (uf.sum() + vf.sum()))
+    stats.update(scale=float(scale), gap_bound=max(gap, 0.0))
+    return x, uf, vf, stats
+
+
+def _matched_positions(E: sp.csr_array, col4row: np.ndarray) -> np.ndarray:
+    rows = np.repeat(np.arange(E.shape[0]), np.diff(E.indptr))
+    key = rows * E.shape[1] + E.indices
+    return np.searchsorted(key, np.arange(E.shape[0]) * E.shape[1] + col4row)
+
+
+def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: float | None = None) -> AssignmentResult:
+    """Optimal assignment of sparse C by cost scaling (see :func:`matchflow.assignment`)."""
+    t0 = time.perf_counter() if t0 is None else t0
+    A = as_sparse_cost(C, maximize)
+    nr, nc = A.shape
+    if partial and _full_exists(A):
+        partial = False  # the smaller side can be matched in full: no big-M costs needed (stats say so)
+    E, tr, big, shift = extended(A, partial)
+    x, U, V, stats = _solve_square(E, known_feasible=partial)
+    m, k = (nc, nr) if tr else (nr, nc)
+    rows = np.arange(m)
+    cols = x[:m]
+    keep = cols < k
+    r, c = rows[keep], cols[keep]
+    if tr:
+        r, c = c, r
+    order = np.argsort(r)
+    r, c = r[order].astype(np.int64), c[order].astype(np.int64)
+    u, v = (V[:nr], U[:nc]) if tr else (U[:nr] + shift, V[:nc])
+    stats.update(n=E.shape[0], extended=E.shape != A.shape, transposed=tr, dummy_cost=big, U=U, V=V, partial=partial)
+    data = sp.csr_array(C).tocsr()[r, c] if r.size else np.zeros(0)
+    data = np.asarray(data).ravel()
+    total = int(data.astype(object).sum()) if A.dtype.kind == "i" else float(data.sum())
+    return AssignmentResult(row_ind=r, col_ind=c, cost=total, u=u, v=v, method="cost-scaling", backend="cpu",
+                            seconds=time.perf_counter() - t0, maximize=maximize, stats=stats)
+
+
+def verify_sparse_assignment(C, res: AssignmentResult, raise_on_error: bool = True) -> list[str]:
+    """Check a sparse :class:`AssignmentResult` on C: a valid matching on stored entries and the
+    extended duals ``stats['U'], stats['V']`` feasible and tight (exactly for integers; floats within
+    ``stats['gap_bound']``). Returns the list of problems (empty: proved optimal)."""
+    A = as_sparse_cost(C, res.maximize)
+    partial = bool(res.stats.get("partial", False))
+    E, tr, _, _ = extended(A, partial)
+    problems: list[str] = []
+    r, c = np.asarray(res.row_ind, dtype=np.int64), np.asarray(res.col_ind, dtype=np.int64)
+    if len(set(r.tolist())) != r.size or len(set(c.tolist())) != c.size:
+        problems.append("a row or column is assigned twice")
+    nr, nc = A.shape
+    if not problems and r.size and (r.min() < 0 or r.max() >= nr or c.min() < 0 or c.max() >= nc):
+        problems.append("an index is out of range")
+    if not problems and r.size and (A[r, c] == 0).any() and not _stored(A, r, c).all():
+        problems.append("an assigned pair is not a stored entry")
+    if not partial and not problems and r.size != min(nr, nc):
+        problems.append(f"{r.size} pairs assigned, a full matching has {min(nr, nc)}")
+    U, V = res.stats.get("U"), res.stats.get("V")
+    if U is None or V is None or len(U) != E.shape[0] or len(V) != E.shape[0]:
+        problems.append("no extended duals of the right size in stats")
+    if not problems:
+        n = E.shape[0]
+        rows = np.repeat(np.arange(n), np.diff(E.indptr))
+        red = E.data - U[rows] - V[E.indices]
+        is_int = E.dtype.kind == "i" and np.asarray(U).dtype.kind == "i"
+        x = _perfect_extension(E, A, r, c, tr, partial)
+        pos = _matched_positions(E, x)
+        if (pos >= E.nnz).any() or not (E.indices[np.minimum(pos, E.nnz - 1)] == x).all():
+            problems.append("the matching does not extend to a perfect matching of the extended problem")
+        elif is_int:
+            if red.min(initial=0) < 0:
+                problems.append(f"a reduced cost is negative: {red.min()}")
+            if (red[pos] != 0).any():
+                problems.append("an assigned pair is not tight")
+        else:
+            # cost - optimum <= sum of matched reduced costs + n * (most negative reduced cost); the
+            # verifier computes it itself (float64, so up to rounding) and accepts 1e-9 relative
+            gap = float(red[pos].sum()) + n * max(0.0, -float(red.min(initial=0)))
+            scale = 1.0 + float(np.abs(E.data[pos]).sum())
+            if not gap <= 1e-9 * scale:
+                problems.append(f"the duals leave a gap of {gap} (more than 1e-9 x {scale})")
+    if problems and raise_on_error:
+        raise ValueError("assignment certificate failed: " + "; ".join(problems))
+    return problems
+
+
+def _stored(A, r, c) -> np.ndarray:
+    out = np.zeros(r.size, dtype=bool)
+    for t, (i, j) in enumerate(zip(r.tolist(), c.tolist(), strict=True)):
+        lo, hi = A.indptr[i], A.indptr[i + 1]
+        out[t] = j in A.indices[lo:hi]
+    return out
+
+
+def _perfect_extension(E, A, r, c, tr, partial) -> np.ndarray:
+    """The extended problem's perfect matching that the (original) matching r, c determines."""
+    if tr:
+        r, c = c, r
+    nr, nc = (A.shape[1], A.shape[0]) if tr else A.shape
+    if E.shape == (nr, nc):
+        x = np.full(nr, -1, dtype=np.int64)
+        x[r] = c
+        return x
+    x = np.full(nr + nc, -1, dtype=np.int64)
+    x[r] = c
+    free_r = np.setdiff1d(np.arange(nr), r)
+    x[free_r] = free_r + nc
+    free_c = np.setdiff1d(np.arange(nc), c)
+    x[free_c + nr] = free_c
+    x[c + nr] = r + nc
+    return x
+
+
+def min_weight_full_bipartite_matching(biadjacency, maximize=False) -> tuple[np.ndarray, np.ndarray]:
+    """Drop-in for ``scipy.sparse.csgraph.min_weight_full_bipartite_matching``: same arguments, same
+    ``(row_ind, col_ind)`` (the smaller side's indices in order), same errors ("graph must be
+    sparse", "no full matching exists") and SciPy's explicit-zero rule (removed, with its warning)."""
+    if not sp.issparse(biadjacency):
+        raise TypeError("graph must be sparse")
+    A = sp.csr_array(biadjacency, copy=True)
+    A.sum_duplicates()
+    if A.nnz and (A.data == 0).any():
+        warnings.warn("explicit zero weights are removed before matching", UserWarning, stacklevel=2)
+        A.eliminate_zeros()
+    try:
+        res = sparse_assignment(A, maximize=bool(maximize))
+    except InfeasibleError:
+        raise ValueError("no full matching exists") from None
+    nr, nc = A.shape
+    if nr <= nc:
+        return np.arange(nr), res.col_ind.astype(np.int32)
+    o = np.argsort(res.col_ind)
+    return res.row_ind[o].astype(np.int32), np.arange(nc)
