@@ -14,6 +14,7 @@ from ._results import AssignmentResult, MatchingResult
 from ._version import __version__
 from .assignment import assignment, linear_sum_assignment
 from .matching import bipartite_matching, maximum_bipartite_matching
+from .wmatching import WeightedMatchingResult, weighted_matching
 
 __all__ = [
     "__version__",
@@ -34,4 +35,6 @@ __all__ = [
     "maximum_bipartite_matching",
     "precompile",
     "verify",
+    "WeightedMatchingResult",
+    "weighted_matching",
 ]

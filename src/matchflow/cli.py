@@ -310,6 +310,8 @@ def _build_parser() -> argparse.ArgumentParser:
     s.add_argument("--quiet", "-q", action="store_true")
     s.set_defaults(func=_cmd_assign)
 
+    __import__("matchflow.wmatching._cli", fromlist=["add_parser"]).add_parser(sub)
+
     s = sub.add_parser("demo", help="run the solvers on bundled real data next to SciPy")
     s.add_argument("--quick", action="store_true", help="smaller inputs")
     s.add_argument("--backend", default="auto", choices=("auto", "cpu", "gpu"))

@@ -8,5 +8,6 @@
 
 from .assignment._verify import verify_assignment  # noqa: F401
 from .matching._verify import verify_matching  # noqa: F401
+from .wmatching._verify import verify_weighted_matching  # noqa: F401
 
-__all__ = ["verify_matching", "verify_assignment"]
+__all__ = ["verify_matching", "verify_assignment", "verify_weighted_matching"]
