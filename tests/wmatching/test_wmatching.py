@@ -192,3 +192,16 @@ def test_verify_rejects_bad_matchings():
     assert not verify_weighted_matching(g, np.array([1, 0])).valid  # wrong length
     ok = verify_weighted_matching(g, mf.weighted_matching(g))
     assert ok and ok.weight == 5.0 and ok.upper_bound <= 10.0 and ok.ratio >= 0.5
+
+
+@given(edge_lists(max_n=10), st.booleans())
+def test_scipy_fast_path_and_general_path_agree_with_the_oracle(case, asymmetric):
+    n, u, v, w = case
+    w = w.astype(np.float64)
+    a = sp.coo_array((w, (u, v)), shape=(n, n)).tocsr()
+    a.sum_duplicates()  # scipy sums duplicates: the graph's edge {i, j} weighs max(A[i, j], A[j, i])
+    sym = a if asymmetric else (a + a.T).tocsr()
+    c = sp.coo_array(sym)
+    edges = [(i, j, x) for i, j, x in zip(c.coords[0].tolist(), c.coords[1].tolist(), c.data.tolist()) if x != 0]
+    for g in (sym, sym.tocsc(), sp.csr_matrix(sym)):
+        check_all(g, n, edges)

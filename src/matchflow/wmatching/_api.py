@@ -10,10 +10,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import numba as nb
 import numpy as np
 import scipy.sparse as sp
 
-from .._graph import Graph, as_graph
+from .._graph import Graph, as_graph, index_dtype
 from .._methods import check_method_options, place, resolve
 from .._validation import check_bool, to_host_array, type_name
 from ._cpu_suitor import improve_kernel
@@ -49,6 +50,52 @@ def _networkx(G: Any, weight: str) -> Graph:
     g.labels = nodes
     return g
 
+@nb.njit(cache=True)
+def _symmetric_kernel(ptr, ind, data):
+    """True when the canonical CSR is symmetric with equal values and has no diagonal entry: row i's
+    lower entries (i, j < i) consume row j's upper entries in order (one cursor per row, O(nnz))."""
+    n = len(ptr) - 1
+    cur = np.empty(n, dtype=ptr.dtype)
+    for j in range(n):
+        k = ptr[j]
+        while k < ptr[j + 1] and ind[k] < j:
+            k += 1
+        if k < ptr[j + 1] and ind[k] == j:
+            return False
+        cur[j] = k
+    for i in range(n):
+        for k in range(ptr[i], ptr[i + 1]):
+            j = ind[k]
+            if j >= i:
+                break
+            c = cur[j]
+            if c == ptr[j + 1] or ind[c] != i or data[c] != data[k]:
+                return False
+            cur[j] = c + 1
+    for j in range(n):
+        if cur[j] != ptr[j + 1]:
+            return False
+    return True
+
+
+def _fast_symmetric(a: Any) -> Graph | None:
+    """A canonical symmetric CSR/CSC without diagonal, as it is (no copy of the indices): the common
+    input, checked in O(nnz log deg); None sends anything else to the general path."""
+    if a.format not in ("csr", "csc") or a.shape[0] != a.shape[1] or not a.has_canonical_format:
+        return None
+    if a.dtype.kind not in "iuf" or (a.dtype.kind == "u" and a.dtype.itemsize == 8):
+        return None
+    data = np.asarray(a.data)
+    if data.dtype.kind == "f" and not np.all(np.isfinite(data)):
+        return None
+    it = index_dtype(a.shape[0], len(a.indices))
+    ptr, ind = a.indptr.astype(it, copy=False), a.indices.astype(it, copy=False)
+    w = data.astype(np.float64 if data.dtype.kind == "f" else np.int64, copy=False)
+    if not _symmetric_kernel(ptr, ind, w):
+        return None
+    return Graph(a.shape[0], ptr, ind, w)
+
+
 def _bipartite(a: Any) -> Graph:
     """Rows 0..m-1 and columns m..m+n-1 of a (rectangular) matrix as one general graph."""
     coo = sp.coo_array(a) if sp.issparse(a) else sp.coo_array(np.asarray(to_host_array(a, "graph")))
@@ -77,7 +124,7 @@ def as_weighted_graph(graph: Any, *, weight: str = "weight", bipartite: bool = F
             if graph is None or isinstance(graph, (str, bytes, dict, set)):
                 raise TypeError("graph must be a scipy.sparse matrix, a 2-D array, a networkx graph, edge arrays "
                                 f"(u, v, weights) or a matchflow.Graph, got {type_name(graph)}")
-            g = as_graph(graph, "graph")
+            g = (_fast_symmetric(graph) if sp.issparse(graph) else None) or as_graph(graph, "graph")
     w = np.ones(len(g.indices)) if g.weights is None else g.weights
     if w.dtype.kind == "f":
         w = w.astype(np.float64, copy=False)
