@@ -141,6 +141,7 @@ def _run_demo(quick: bool, backend: str) -> int:
     con.print(t)
     con.print("drop-in = matchflow.linear_sum_assignment; method columns = matchflow.assignment "
               "(solve + dual potentials).")
+    failures += __import__("matchflow.wmatching._demo", fromlist=["demo_section"]).demo_section(con, quick)
     if failures:
         con.print(f"[red]{failures} input(s) failed verification[/]")
         return 1
