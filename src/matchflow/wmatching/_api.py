@@ -7,6 +7,7 @@ Validate once at the door -> resolve method/backend -> the prepared :class:`~mat
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -17,7 +18,7 @@ import scipy.sparse as sp
 from .._graph import Graph, as_graph, index_dtype
 from .._methods import check_method_options, place, resolve
 from .._validation import check_bool, to_host_array, type_name
-from ._cpu_suitor import improve_kernel
+from ._cpu_suitor import improve_kernel, matched_weights_kernel
 from ._methods import TABLE
 from ._result import WeightedMatchingResult
 
@@ -154,15 +155,13 @@ def _total(g: Graph, mate: np.ndarray) -> tuple[float, np.ndarray]:
     """(exact weight, matched pairs u < v)."""
     u = np.flatnonzero(mate > np.arange(len(mate)))
     pairs = np.stack([u, mate[u]], axis=1).astype(g.indices.dtype) if len(u) else np.zeros((0, 2), g.indices.dtype)
-    rows = np.repeat(np.arange(g.n), np.diff(g.indptr))
-    sel = (g.indices == mate[rows]) & (rows < g.indices)
-    w = g.weights[sel]
+    per = np.zeros(g.n, dtype=g.weights.dtype)
+    matched_weights_kernel(g.indptr, g.indices, g.weights, mate, per)
+    w = per[u]
     if w.dtype.kind == "i":
-        total = int(w.sum(dtype=np.int64)) if np.abs(w).max(initial=0) < 2**62 // max(len(w), 1) else sum(map(int, w))
-        return float(total), pairs
-    import math
-
+        return float(sum(w.tolist())), pairs  # Python ints: exact, then one rounding
     return math.fsum(w.tolist()), pairs
+
 
 def weighted_matching(
     graph: Any,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-__all__ = ["greedy_kernel", "suitor_kernel", "suitor_parallel_kernel", "ld_kernel", "improve_kernel"]
+__all__ = ["matched_weights_kernel", "greedy_kernel", "suitor_kernel", "suitor_parallel_kernel", "ld_kernel", "improve_kernel"]
 
 
 @nb.njit(inline="always", cache=True)
@@ -42,7 +42,8 @@ def _best_eligible_dev(ptr, ind, w, s, ws, u):
     for k in range(ptr[u], ptr[u + 1]):
         v = ind[k]
         wk = w[k]
-        if wk > 0 and _beats_dev(wk, u, ws[v], s[v]) and (best < 0 or _beats_dev(wk, v, bw, best)):
+        # the register test first: the offer at v (a random access) is read only for a new best
+        if wk > 0 and (best < 0 or _beats_dev(wk, v, bw, best)) and _beats_dev(wk, u, ws[v], s[v]):
             best = v
             bw = wk
     return best, bw
@@ -222,4 +223,19 @@ def improve_kernel(ptr, ind, w, mate, max_passes):
         count += changed
         if changed == 0:
             break
+    return count
+
+
+@nb.njit(cache=True)
+def matched_weights_kernel(ptr, ind, w, mate, out):
+    """out[u] = weight of the matched edge {u, mate[u]} for u < mate[u], else 0. Returns the count."""
+    count = 0
+    for u in range(len(ptr) - 1):
+        m = mate[u]
+        if m > u:
+            for k in range(ptr[u], ptr[u + 1]):
+                if ind[k] == m:
+                    out[u] = w[k]
+                    count += 1
+                    break
     return count
