@@ -153,3 +153,49 @@ def partial_assignment_bruteforce(cost: np.ndarray):
         if k > best[0] or (k == best[0] and tot < best[1]):
             best = (k, tot)
     return best
+
+
+# --- weighted matching (issue 10): the greedy oracle --------------------------------------------
+
+
+def greedy_weighted_matching(n: int, edges) -> dict:
+    """The greedy matching of the documented edge order, slowly and obviously: drop self-loops, keep
+    the heaviest copy of each pair, sort by (weight, larger endpoint, smaller endpoint) descending,
+    take each positive edge whose endpoints are both free. ``edges``: (u, v, w) triples.
+    Returns {vertex: mate} for the matched vertices."""
+    best = {}
+    for u, v, w in edges:
+        u, v = int(u), int(v)
+        if u == v:
+            continue
+        key = (min(u, v), max(u, v))
+        if key not in best or w > best[key]:
+            best[key] = w
+    order = sorted(((w, b, a) for (a, b), w in best.items()), reverse=True)
+    mate = {}
+    for w, b, a in order:
+        if w > 0 and a not in mate and b not in mate:
+            mate[a] = b
+            mate[b] = a
+    return mate
+
+
+def exact_weighted_matching_weight(n: int, edges) -> float:
+    """Maximum matching weight by brute force over edge subsets (tiny graphs only)."""
+    best = {}
+    for u, v, w in edges:
+        if u != v and w > 0:
+            key = (min(u, v), max(u, v))
+            best[key] = max(best.get(key, w), w)
+    items = sorted(best.items())
+
+    def rec(i: int, used: frozenset) -> float:
+        if i == len(items):
+            return 0.0
+        (a, b), w = items[i]
+        out = rec(i + 1, used)
+        if a not in used and b not in used:
+            out = max(out, w + rec(i + 1, used | {a, b}))
+        return out
+
+    return rec(0, frozenset())

@@ -15,6 +15,7 @@ from ._version import __version__
 from .assignment import assignment, linear_sum_assignment, min_weight_full_bipartite_matching
 from .flow import FlowResult, GridCutResult, grid_cut, max_flow, maximum_flow
 from .matching import bipartite_matching, maximum_bipartite_matching
+from .wmatching import WeightedMatchingResult, weighted_matching
 
 __all__ = [
     "__version__",
@@ -43,4 +44,6 @@ __all__ = [
     "maximum_bipartite_matching",
     "precompile",
     "verify",
+    "WeightedMatchingResult",
+    "weighted_matching",
 ]

@@ -1,4 +1,4 @@
-"""Command-line interface: ``matchflow info | match | assign | flow | demo | precompile``.
+"""Command-line interface: ``matchflow info | match | assign | flow | wmatch | demo | precompile``.
 
 Run ``matchflow COMMAND --help`` (or ``python -m matchflow COMMAND --help``).
 """
@@ -273,6 +273,7 @@ def _build_parser() -> argparse.ArgumentParser:
     from .flow._cli import add_parser as add_flow_parser
     from .matching._api import INIT_CHOICES
     from .matching._api import METHODS as MATCH_METHODS
+    from .wmatching._cli import add_parser as add_wmatch_parser
 
     p = argparse.ArgumentParser(prog="matchflow", description=__doc__.splitlines()[0], epilog=_EPILOG,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -315,6 +316,8 @@ def _build_parser() -> argparse.ArgumentParser:
     s.add_argument("--quiet", "-q", action="store_true")
     add_sparse_arguments(s)
     s.set_defaults(func=_cmd_assign)
+
+    add_wmatch_parser(sub)
 
     s = sub.add_parser("demo", help="run the solvers on bundled real data next to SciPy")
     s.add_argument("--quick", action="store_true", help="smaller inputs")

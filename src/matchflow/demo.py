@@ -75,6 +75,7 @@ def _run_demo(quick: bool, backend: str) -> int:
     from matchflow import generators, io, verify
     from matchflow.assignment._demo import demo_cost_scaling
     from matchflow.flow._demo import flow_demo
+    from matchflow.wmatching._demo import demo_section as wmatching_demo
 
     con = Console(width=None if Console().is_terminal else 140)
     con.print(matchflow.info(), markup=False, highlight=False)  # keep "matchflow[gpu]" as written
@@ -145,6 +146,7 @@ def _run_demo(quick: bool, backend: str) -> int:
               "(solve + dual potentials).")
     failures += flow_demo(con, quick)
     failures += demo_cost_scaling(con, quick)
+    failures += wmatching_demo(con, quick)
     if failures:
         con.print(f"[red]{failures} input(s) failed verification[/]")
         return 1

@@ -14,5 +14,7 @@ from .assignment._verify import verify_assignment  # noqa: F401
 from .flow._verify import verify_flow  # noqa: F401
 from .matching._cover import konig_cover  # noqa: F401
 from .matching._verify import verify_matching  # noqa: F401
+from .wmatching._verify import verify_weighted_matching  # noqa: F401
 
-__all__ = ["verify_matching", "verify_assignment", "verify_sparse_assignment", "verify_flow", "konig_cover"]
+__all__ = ["verify_matching", "verify_assignment", "verify_sparse_assignment", "verify_flow",
+           "verify_weighted_matching", "konig_cover"]
