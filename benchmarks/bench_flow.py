@@ -136,7 +136,7 @@ RUNNERS = {"matchflow": run_matchflow, "pymaxflow_bk": run_bk, "ortools": run_or
 
 # ---------------------------------------------------------------- grids
 def grid_arrays(shape, conn, seed, kind="random", image=None):
-    from matchflow.flow._grid import offsets
+    from matchflow.flow import offsets
 
     rng = np.random.default_rng(seed)
     k = len(offsets(len(shape), conn))
@@ -154,7 +154,7 @@ def grid_arrays(shape, conn, seed, kind="random", image=None):
 
 
 def grid_as_arcs(src, snk, edg, conn):
-    from matchflow.flow._grid import grid_network
+    from matchflow.flow import grid_network
 
     net = grid_network(src, snk, edg, connectivity=conn)
     return net.n, net.source, net.sink, net.tails, net.heads, net.capacities
@@ -170,7 +170,7 @@ def run_grid_matchflow(src, snk, edg, conn):
 def run_grid_bk(src, snk, edg, conn):
     import maxflow
 
-    from matchflow.flow._grid import offsets
+    from matchflow.flow import offsets
 
     off = offsets(src.ndim, conn)
 

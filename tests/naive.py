@@ -131,6 +131,7 @@ def grid_energy_bruteforce(source_caps, sink_caps, edge_caps, connectivity: int)
         e = grid_energy(lab, source_caps, sink_caps, edge_caps, connectivity=connectivity)
         if best is None or e < best:
             best = e
+    return best
 
 
 # --- sparse assignment oracles (issue 12: cost scaling) -------------------------------------------------

@@ -209,5 +209,13 @@ def test_precompile_then_first_calls_compile_nothing(tmp_path):
 def test_precompile_rejects_unknown_families():
     from matchflow._progress import precompile
 
-    with pytest.raises(ValueError, match=r"families must be among \('matching', 'assignment', 'io'\), got 'flow'"):
-        precompile(families=("matching", "flow"))
+    with pytest.raises(ValueError, match=r"families must be among \('matching', 'assignment', 'sparse-assignment', "
+                                         r"'flow', 'wmatching', 'io'\), got 'flows'"):
+        precompile(families=("matching", "flows"))
+
+
+def test_precompile_new_families_run_and_verify():
+    from matchflow._progress import precompile
+
+    out = precompile(families=("sparse-assignment", "flow", "wmatching"), progress=False)
+    assert out["steps"] == 10

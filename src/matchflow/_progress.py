@@ -19,7 +19,7 @@ from typing import Any, TextIO
 __all__ = ["NOTICE", "CompileLog", "compile_progress", "precompile"]
 
 NOTICE = "compiling kernels (first use only, cached afterwards)"
-FAMILIES = ("matching", "assignment", "io")
+FAMILIES = ("matching", "assignment", "sparse-assignment", "flow", "wmatching", "io")
 _ACTIVE: list[CompileLog] = []
 
 
@@ -142,6 +142,50 @@ def _assignment_steps() -> list[tuple[str, Callable[[], Any]]]:
     return steps
 
 
+def _sparse_assignment_steps() -> list[tuple[str, Callable[[], Any]]]:
+    import numpy as np
+    import scipy.sparse as sp
+
+    import matchflow
+
+    c = sp.random(8, 8, density=0.5, random_state=0, format="csr")
+    c.data = np.round(c.data * 100)
+    ci = sp.csr_array((c.data.astype(np.int64), c.indices, c.indptr), shape=c.shape)
+    return [(f"assignment(sparse {label}, partial=True) + verify_sparse_assignment",
+             lambda a=a: matchflow.verify.verify_sparse_assignment(a, matchflow.assignment(a, partial=True)))
+            for label, a in (("int64", ci), ("float64", sp.csr_array(c)))]
+
+
+def _flow_steps() -> list[tuple[str, Callable[[], Any]]]:
+    import numpy as np
+    import scipy.sparse as sp
+
+    import matchflow
+
+    a = sp.csr_array(np.array([[0, 3, 2, 0], [0, 0, 1, 2], [0, 0, 0, 3], [0, 0, 0, 0]]))
+    src = np.array([[3, 0], [1, 2]])
+    nets = [a.astype(dt) for dt in (np.int64, np.float64)]
+    return [(f"max_flow({b.dtype}) + verify_flow",
+             lambda b=b: matchflow.verify.verify_flow(b, 0, 3, matchflow.max_flow(b, 0, 3))) for b in nets] + [
+            (f"grid_cut(connectivity={k})", lambda k=k: matchflow.grid_cut(src, src[::-1], 1, connectivity=k))
+            for k in (4, 8)]
+
+
+def _wmatching_steps() -> list[tuple[str, Callable[[], Any]]]:
+    import numpy as np
+    import scipy.sparse as sp
+
+    import matchflow
+
+    w = sp.random(12, 12, density=0.4, random_state=0, format="csr")
+    w = sp.csr_array(w + w.T)
+    return [(f"weighted_matching(method={m!r}) + verify_weighted_matching",
+             lambda m=m: matchflow.verify.verify_weighted_matching(w, matchflow.weighted_matching(w, method=m)))
+            for m in ("suitor", "ld", "greedy")] + [
+            ("weighted_matching(integer weights)", lambda: matchflow.weighted_matching(
+                sp.csr_array((np.round(w.data * 9).astype(np.int64) + 1, w.indices, w.indptr), shape=w.shape)))]
+
+
 def _io_steps() -> list[tuple[str, Callable[[], Any]]]:
     import io as _io
 
@@ -168,12 +212,14 @@ def precompile(*, families: tuple[str, ...] = FAMILIES, progress: bool = True,
     readers/writers on tiny inputs), so first calls later, in any process, only load cached code.
 
     Takes 15-30 s with a cold cache (2 cores), well under a second with a warm one. ``families`` picks
-    among ``"matching"``, ``"assignment"`` and ``"io"``. With ``progress`` a line per step goes to
+    among ``"matching"``, ``"assignment"``, ``"sparse-assignment"``, ``"flow"``, ``"wmatching"`` and ``"io"``. With ``progress`` a line per step goes to
     ``stream`` (default stderr). Kernels are compiled for the argument types of small inputs
     (``int32`` indices, ``int64`` / ``float64`` costs); other types compile on their first use.
     Returns ``{"kernels": [...], "seconds": ..., "steps": n}``.
     """
-    makers = {"matching": _matching_steps, "assignment": _assignment_steps, "io": _io_steps}
+    makers = {"matching": _matching_steps, "assignment": _assignment_steps,
+              "sparse-assignment": _sparse_assignment_steps, "flow": _flow_steps, "wmatching": _wmatching_steps,
+              "io": _io_steps}
     unknown = [f for f in families if f not in makers]
     if unknown:
         raise ValueError(f"families must be among {FAMILIES}, got {unknown[0]!r}")

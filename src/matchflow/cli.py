@@ -268,6 +268,7 @@ def _report_text(report) -> str:
 
 
 def _build_parser() -> argparse.ArgumentParser:
+    from ._progress import FAMILIES
     from ._version import __version__
     from .assignment._api import METHODS as ASSIGN_METHODS
     from .flow._cli import add_parser as add_flow_parser
@@ -326,8 +327,8 @@ def _build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=_cmd_demo)
 
     s = sub.add_parser("precompile", help="compile every CPU kernel once (first use only; cached afterwards)")
-    s.add_argument("--families", nargs="+", default=["matching", "assignment", "io"],
-                   choices=("matching", "assignment", "io"), help="which families (default: all)")
+    s.add_argument("--families", nargs="+", default=list(FAMILIES), choices=FAMILIES,
+                   help="which families (default: all)")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     s.set_defaults(func=_cmd_precompile)
     add_flow_parser(sub)

@@ -2,9 +2,9 @@
 :func:`maximum_flow`) and grid graph cuts (:func:`grid_cut`), each with its certificate."""
 
 from ._api import METHODS, max_flow, maximum_flow
-from ._grid import grid_cut, grid_energy, potts_weights, unary_from_intensity
+from ._grid import grid_cut, grid_energy, grid_network, offsets, potts_weights, unary_from_intensity
 from ._result import FlowResult, GridCutResult
 from ._verify import verify_flow
 
-__all__ = ["FlowResult", "GridCutResult", "METHODS", "grid_cut", "grid_energy", "max_flow", "maximum_flow", "potts_weights",
-           "unary_from_intensity", "verify_flow"]
+__all__ = ["FlowResult", "GridCutResult", "METHODS", "grid_cut", "grid_energy", "grid_network", "max_flow",
+           "maximum_flow", "offsets", "potts_weights", "unary_from_intensity", "verify_flow"]
