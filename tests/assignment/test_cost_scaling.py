@@ -211,3 +211,21 @@ def test_float_certificate_is_computed_by_the_verifier():
     res.stats["V"][0] += 1e-3  # one column's dual raised: infeasible by 1e-3 (a uniform shift would not matter)
     with pytest.raises(ValueError, match="^assignment certificate failed: the duals leave a gap of"):
         verify_sparse_assignment(A, res)
+
+
+def test_verify_assignment_accepts_sparse_costs():
+    """verify_assignment checks a sparse result through its extended duals; tampering is caught."""
+    rng = np.random.default_rng(21)
+    S = sp.random(60, 60, density=0.08, format="csr", random_state=rng) + sp.eye(60, format="csr")
+    S = sp.csr_array((np.round(S.data * 50).astype(np.int64), S.indices, S.indptr), shape=S.shape)
+    res = matchflow.assignment(S)
+    cert = matchflow.verify.verify_assignment(S, res)
+    assert cert.valid and cert.optimal and cert.cost == res.cost
+    res.stats["V"] = np.array(res.stats["V"]).copy()
+    res.stats["V"][0] += 1
+    cert = matchflow.verify.verify_assignment(S, res, raise_on_error=False)
+    assert cert.valid and not cert.optimal and cert.problems
+    with pytest.raises(ValueError, match="^assignment certificate failed: "):
+        matchflow.verify.verify_assignment(S, res)
+    with pytest.raises(TypeError, match="needs the AssignmentResult of assignment"):
+        matchflow.verify.verify_assignment(S, res.row_ind, res.col_ind)

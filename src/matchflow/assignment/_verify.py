@@ -295,8 +295,12 @@ def verify_assignment(
         warnings.warn("verify_assignment(rtol=...) has no effect: the float tolerance follows from the "
                       "arithmetic of the entries used (see matchflow.assignment._verify)", DeprecationWarning,
                       stacklevel=2)
+    import scipy.sparse as sp
+
     from ._prepare import as_cost_matrix
 
+    if sp.issparse(cost):
+        return _verify_sparse(cost, row_ind, raise_on_error)
     if isinstance(row_ind, AssignmentResult):
         res = row_ind
         row_ind, col_ind = res.row_ind, res.col_ind if col_ind is None else col_ind
@@ -308,6 +312,20 @@ def verify_assignment(
         raise TypeError("verify_assignment needs col_ind (or an AssignmentResult as second argument)")
     maximize = bool(maximize)
     return certify(as_cost_matrix(cost, maximize), row_ind, col_ind, u, v, maximize, raise_on_error)
+
+
+def _verify_sparse(cost, res, raise_on_error: bool) -> AssignmentCertificate:
+    """A sparse cost matrix (cost scaling): the result's extended duals, checked by
+    :func:`._sparse.verify_sparse_assignment`, as an :class:`AssignmentCertificate`."""
+    from ._sparse import verify_sparse_assignment
+
+    if not isinstance(res, AssignmentResult):
+        raise TypeError("verify_assignment on a sparse cost matrix needs the AssignmentResult of "
+                        "assignment(C_sparse) (its extended duals are in stats['U'], stats['V'])")
+    problems = verify_sparse_assignment(cost, res, raise_on_error)
+    valid = not any(p.startswith(("a row or column", "an index", "an assigned pair is not a stored")) for p in problems)
+    return AssignmentCertificate(valid=valid, optimal=not problems, cost=res.cost, problems=list(problems),
+                                 gap_bound=res.stats.get("gap_bound"))
 
 
 def certify(a: np.ndarray, row_ind, col_ind, u, v, maximize: bool, raise_on_error: bool) -> AssignmentCertificate:
