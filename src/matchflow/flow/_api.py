@@ -21,7 +21,8 @@ import scipy.sparse as sp
 from .._graph import FlowNetwork
 from .._methods import Method, MethodTable, check_method_options, place, resolve
 from .._validation import check_real, type_name
-from ._cpu_push_relabel import push_relabel_kernel, residual_reach_kernel
+from ._cpu_bk import bk_kernel
+from ._cpu_push_relabel import arc_flow_kernel, push_relabel_kernel, residual_reach_kernel
 from ._result import FlowResult
 
 __all__ = ["max_flow", "maximum_flow", "METHODS", "SCIPY_METHODS", "FLOAT_RTOL"]
@@ -62,16 +63,28 @@ def _solve_push_relabel(net: FlowNetwork, relabel_freq: float = 1.0) -> tuple:
         net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, excess, relabel_freq, tol)
     if status != 0:
         raise RuntimeError(f"push-relabel kernel status {status} (a label passed 2n): please report this input")
-    fwd = net.arc >= 0
-    flow = np.zeros(net.m, dtype=work)
-    flow[net.arc[fwd]] = net.cap[fwd].astype(work) - cap[fwd]
+    flow = arc_flow_kernel(net.arc, net.cap, cap, net.m)
     stats = {"pushes": int(pushes), "relabels": int(relabels), "global_relabels": int(globals_)}
     return excess[net.sink], flow, cap, tol, stats
 
 
+def _solve_bk(net: FlowNetwork) -> tuple:
+    """CPU Boykov-Kolmogorov; returns (flow_value, per-arc flow, residual caps, tol, stats)."""
+    is_int = net.capacities.dtype.kind in "iu"
+    work = np.float64 if not is_int else np.int64
+    cap = net.cap.astype(work, copy=True)
+    tol = 0.0 if is_int else FLOAT_RTOL * float(cap.max(initial=0.0))
+    total = np.zeros(1, dtype=work)
+    augs, orphans, scans = bk_kernel(net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, tol, total)
+    flow = arc_flow_kernel(net.arc, net.cap, cap, net.m)
+    stats = {"augmentations": int(augs), "orphans": int(orphans), "growth_scans": int(scans)}
+    return total[0], flow, cap, tol, stats
+
+
 TABLE = MethodTable(
     family="max_flow",
-    methods=(Method("push-relabel", cpu=_solve_push_relabel, options=("relabel_freq",), check=_check_relabel_freq),),
+    methods=(Method("push-relabel", cpu=_solve_push_relabel, options=("relabel_freq",), check=_check_relabel_freq),
+             Method("boykov-kolmogorov", cpu=_solve_bk)),
     cpu_rule=lambda net: "push-relabel",
     gpu_rule=lambda net: None,
 )
