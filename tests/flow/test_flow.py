@@ -38,6 +38,18 @@ def test_shared_instances_listed_value(shared_data, name, method):
     assert verify_flow(net, None, None, r)
 
 
+def test_auto_picks_push_relabel_on_general_graphs_and_bk_on_grid_cuts(shared_data):
+    from matchflow.flow._grid import grid_network
+    from matchflow.io import read
+
+    assert max_flow(read(shared_data / "flow" / "ak-4102.max")).method == "push-relabel"
+    rng = np.random.default_rng(1)
+    net = FlowNetwork(400, 0, 399, rng.integers(0, 400, 3200), rng.integers(0, 400, 3200), rng.integers(1, 9, 3200))
+    assert max_flow(net).method == "push-relabel"
+    grid = grid_network(rng.integers(0, 9, (10, 10)), rng.integers(0, 9, (10, 10)), 3, connectivity=4)
+    assert max_flow(grid).method == "boykov-kolmogorov"
+
+
 def test_every_cpu_method_has_a_work_counter():
     assert set(CPU_METHODS) == set(WORK)
 
@@ -159,7 +171,7 @@ def test_bad_input_errors():
     with pytest.raises(ValueError, match=r"method must be one of"):
         max_flow(np.ones((2, 2)), 0, 1, method="bk")
     with pytest.raises(ValueError, match=r"relabel_freq must be > 0.0, got 0.0"):
-        max_flow(np.ones((2, 2)), 0, 1, relabel_freq=0)
+        max_flow(np.ones((2, 2)), 0, 1, method="push-relabel", relabel_freq=0)
     with pytest.raises(TypeError, match=r"max_flow\(method='boykov-kolmogorov'\) got unexpected option\(s\) "
                                         r"'relabel_freq'; accepted: none"):
         max_flow(np.ones((2, 2)), 0, 1, method="boykov-kolmogorov", relabel_freq=2)

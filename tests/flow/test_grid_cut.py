@@ -33,6 +33,7 @@ def grids(draw):
 def test_grid_cut_matches_bruteforce_energy(g, method):
     conn, src, snk, edg = g
     r = grid_cut(src, snk, edg, connectivity=conn, method=method)
+    assert r.method == method
     assert r.labels.shape == src.shape and r.labels.dtype == bool
     assert r.flow_value == grid_energy(r.labels, src, snk, edg, connectivity=conn)
     assert r.flow_value == grid_energy_bruteforce(src, snk, edg, conn)
@@ -86,6 +87,7 @@ def test_segmentation_helpers_a_few_lines(method):
     truth = np.zeros((30, 30), dtype=bool)
     truth[8:22, 10:25] = True
     assert np.mean(r.labels == truth) > 0.97
+    assert grid_cut(src, snk, 1.0, connectivity=8).method == "boykov-kolmogorov"  # auto on a vision energy
     assert r.flow_value == pytest.approx(grid_energy(r.labels, src, snk, potts_weights(img, connectivity=8, lam=2.0),
                                                      connectivity=8), rel=1e-9)
 

@@ -81,11 +81,19 @@ def _solve_bk(net: FlowNetwork) -> tuple:
     return total[0], flow, cap, tol, stats
 
 
+def _grid_cut_shaped(net: FlowNetwork) -> bool:
+    """``method="auto"`` on the CPU: Boykov-Kolmogorov where ``s`` and ``t`` together touch at least half
+    the vertices (the t-links of a vision energy, every ``grid_cut``), push-relabel elsewhere; measured
+    in docs/notes/flow.md."""
+    ip = net.indptr
+    return int(ip[net.source + 1] - ip[net.source] + ip[net.sink + 1] - ip[net.sink]) >= (net.n - 2) / 2
+
+
 TABLE = MethodTable(
     family="max_flow",
     methods=(Method("push-relabel", cpu=_solve_push_relabel, options=("relabel_freq",), check=_check_relabel_freq),
              Method("boykov-kolmogorov", cpu=_solve_bk)),
-    cpu_rule=lambda net: "push-relabel",
+    cpu_rule=lambda net: "boykov-kolmogorov" if _grid_cut_shaped(net) else "push-relabel",
     gpu_rule=lambda net: None,
 )
 METHODS = TABLE.names
@@ -121,14 +129,17 @@ def max_flow(graph: Any, source: int | None = None, sink: int | None = None, *, 
         attribute, default 1; nodes in ``graph.nodes`` order). Integer capacities are exact (sums
         checked: OverflowError from 2**62); float capacities are solved in float64 with residuals
         below ``FLOAT_RTOL`` x the largest capacity counted as zero (``result.tol``).
-    method : ``"auto"`` or ``"push-relabel"`` (FIFO with global relabelling, CPU).
+    method : ``"auto"``, ``"push-relabel"`` (FIFO with global relabelling, CPU) or ``"boykov-kolmogorov"``
+        (search trees, CPU). ``"auto"``: Boykov-Kolmogorov where the source and sink are adjacent to at
+        least half the vertices (grid / vision cuts), push-relabel elsewhere.
     backend : ``"cpu"`` or ``"auto"`` (no GPU twin yet).
     **options : ``relabel_freq`` (global relabel after ``relabel_freq * (n + m)`` relabel arc scans, default 1).
 
     Returns
     -------
     FlowResult with ``flow_value``, ``flow`` (per input arc), ``source_side``, ``cut_edges``,
-    ``method``, ``backend``, ``seconds``, ``tol`` and ``stats`` (pushes, relabels, global_relabels).
+    ``method``, ``backend``, ``seconds``, ``tol`` and ``stats`` (work counters: pushes, relabels,
+    global_relabels for push-relabel; augmentations, orphans, growth_scans for Boykov-Kolmogorov).
     """
     row, backend = resolve(TABLE, method, backend)
     net = _as_network(graph, source, sink)
