@@ -58,9 +58,9 @@ def bk_kernel(n, s, t, indptr, head, rev, cap, tol, total):
     Returns ``(augmentations, orphans, growth_scans)`` (work counters).
     """
     tree = np.zeros(n, dtype=np.int8)
-    parent = np.full(n, NONE, dtype=np.int64)
+    parent = np.full(n, NONE, dtype=head.dtype)
     ts = np.zeros(n, dtype=np.int64)
-    dist = np.zeros(n, dtype=np.int64)
+    dist = np.zeros(n, dtype=np.int32)
     inq = np.zeros(n, dtype=np.bool_)
     active = np.empty(n, dtype=np.int64)  # circular FIFO, each vertex at most once
     orphans = np.empty(n, dtype=np.int64)  # circular FIFO
