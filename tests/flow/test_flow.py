@@ -13,21 +13,45 @@ from scipy.sparse.csgraph import maximum_flow as scipy_maximum_flow
 
 from matchflow import FlowNetwork
 from matchflow.flow import max_flow, maximum_flow, verify_flow
+from matchflow.flow._api import TABLE
 from tests.naive import min_cut_bruteforce
 
 LISTED = {"ak-4102": 8207, "gl1": 156545, "gw1": 1202018, "wlm3": 11875108, "netgen-2": 459137}
+CPU_METHODS = [m.name for m in TABLE.methods if m.cpu is not None]
+WORK = {"push-relabel": "global_relabels", "boykov-kolmogorov": "augmentations"}  # a counter each method bumps
+
+
+@pytest.fixture(params=CPU_METHODS)
+def method(request):
+    return request.param
 
 
 @pytest.mark.parametrize("name", sorted(LISTED))
-def test_shared_instances_listed_value(shared_data, name):
+def test_shared_instances_listed_value(shared_data, name, method):
     from matchflow.io import read
 
     net = read(shared_data / "flow" / f"{name}.max")
-    r = max_flow(net)
+    r = max_flow(net, method=method)
     assert r.flow_value == LISTED[name]
-    assert r.method == "push-relabel" and r.backend == "cpu"
-    assert r.stats["global_relabels"] >= 1
+    assert r.method == method and r.backend == "cpu"
+    assert r.stats[WORK[method]] >= 1
     assert verify_flow(net, None, None, r)
+
+
+def test_auto_picks_push_relabel_on_general_graphs_and_bk_on_grid_cuts(shared_data):
+    from matchflow.flow._grid import grid_network
+    from matchflow.io import read
+
+    assert max_flow(read(shared_data / "flow" / "ak-4102.max")).method == "push-relabel"
+    rng = np.random.default_rng(1)
+    net = FlowNetwork(400, 0, 399, rng.integers(0, 400, 3200), rng.integers(0, 400, 3200), rng.integers(1, 9, 3200))
+    assert max_flow(net).method == "push-relabel"
+    grid = grid_network(rng.integers(0, 9, (10, 10)), rng.integers(0, 9, (10, 10)), 3, connectivity=4)
+    assert max_flow(grid).method == "boykov-kolmogorov"
+
+
+def test_every_cpu_method_has_a_work_counter():
+    assert set(CPU_METHODS) == set(WORK)
 
 
 @st.composite
@@ -45,31 +69,33 @@ def networks(draw, max_n=9, dtype=np.int64):
     return FlowNetwork(n, s, t, tails, heads, np.array(caps, dtype=dtype))
 
 
-@given(networks())
-def test_random_networks_match_bruteforce_and_scipy(net):
-    r = max_flow(net)
+@pytest.mark.parametrize("method", CPU_METHODS)
+@given(net=networks())
+def test_random_networks_match_bruteforce_and_scipy(net, method):
+    r = max_flow(net, method=method)
     assert verify_flow(net, None, None, r)
     assert r.flow_value == min_cut_bruteforce(net.n, net.source, net.sink, net.tails, net.heads, net.capacities)
     a = net.to_scipy().astype(np.int64)
     assert r.flow_value == scipy_maximum_flow(sp.csr_array(a), net.source, net.sink).flow_value
 
 
-@given(networks(dtype=np.float64))
-def test_float_capacities_certified_within_tolerance(net):
-    r = max_flow(net)
+@pytest.mark.parametrize("method", CPU_METHODS)
+@given(net=networks(dtype=np.float64))
+def test_float_capacities_certified_within_tolerance(net, method):
+    r = max_flow(net, method=method)
     assert isinstance(r.flow_value, float) and r.flow.dtype == np.float64
     assert verify_flow(net, None, None, r)
     best = min_cut_bruteforce(net.n, net.source, net.sink, net.tails, net.heads, net.capacities)
     assert r.flow_value == pytest.approx(best, rel=1e-9, abs=1e-9)
 
 
-def test_layered_random_graph_matches_networkx():
+def test_layered_random_graph_matches_networkx(method):
     rng = np.random.default_rng(11)
     n, m = 300, 2400
     t, h = rng.integers(0, n, m), rng.integers(0, n, m)
     c = rng.integers(1, 1000, m)
     net = FlowNetwork(n, 0, n - 1, t, h, c)
-    r = max_flow(net)
+    r = max_flow(net, method=method)
     g = nx.DiGraph()
     for u, v, w in zip(t, h, c, strict=True):
         if u != v:
@@ -78,44 +104,61 @@ def test_layered_random_graph_matches_networkx():
     assert verify_flow(net, None, None, r)
 
 
-def test_adversarial_ak_chain_and_wide_layers():
+def test_adversarial_ak_chain_and_wide_layers(method):
     # a long path of unit arcs beside a wide bipartite layer: many relabels, global relabel needed
     k = 200
     t = list(range(k)) + [0] * k + list(range(k + 1, 2 * k + 1))
     h = list(range(1, k + 1)) + list(range(k + 1, 2 * k + 1)) + [k] * k
     net = FlowNetwork(2 * k + 1, 0, k, t, h, [1] * len(t))
-    r = max_flow(net)
+    r = max_flow(net, method=method)
     assert r.flow_value == k + 1
     assert verify_flow(net, None, None, r)
 
 
-def test_unreachable_sink_zero_capacities_and_empty():
+def test_unreachable_sink_zero_capacities_and_empty(method):
     net = FlowNetwork(4, 0, 3, [0, 1], [1, 2], [5, 7])
-    r = max_flow(net)
+    r = max_flow(net, method=method)
     assert r.flow_value == 0 and r.source_side.tolist() == [True, True, True, False]
     assert len(r.cut_edges) == 0 and verify_flow(net, None, None, r)
     z = FlowNetwork(3, 0, 2, [0, 1], [1, 2], [0, 0])
-    assert max_flow(z).flow_value == 0
+    assert max_flow(z, method=method).flow_value == 0
     e = FlowNetwork(2, 0, 1, [], [], [])
-    assert max_flow(e).flow_value == 0
+    assert max_flow(e, method=method).flow_value == 0
 
 
-def test_int32_dtype_kept_and_cut_edges_saturated():
+def test_int32_dtype_kept_and_cut_edges_saturated(method):
     net = FlowNetwork(4, 0, 3, [0, 0, 1, 2, 1], [1, 2, 3, 3, 2], np.array([3, 2, 2, 3, 1], np.int32))
-    r = max_flow(net)
+    r = max_flow(net, method=method)
     assert r.flow.dtype == np.int32 and r.flow_value == 5
     assert np.array_equal(r.flow[r.cut_edges], net.capacities[r.cut_edges])
 
 
-def test_other_inputs_dense_sparse_networkx():
+def test_integer_exactness_near_the_overflow_limit(method):
+    # capacities whose float64 sums round: the int64 answer must be exact to the unit
+    big = 2**60 + 1
+    net = FlowNetwork(4, 0, 3, [0, 0, 1, 2, 1], [1, 2, 3, 3, 2], np.array([big, big - 2, big - 1, 3, 1], np.int64))
+    r = max_flow(net, method=method)
+    assert r.flow_value == (big - 1) + 3 and r.flow.dtype == np.int64
+    assert verify_flow(net, None, None, r)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.uint64, np.float32])
+def test_small_and_unsigned_dtypes(method, dtype):
+    net = FlowNetwork(4, 0, 3, [0, 0, 1, 2, 1], [1, 2, 3, 3, 2], np.array([3, 2, 2, 3, 1], dtype))
+    r = max_flow(net, method=method)
+    assert r.flow.dtype == dtype and r.flow_value == 5
+    assert verify_flow(net, None, None, r)
+
+
+def test_other_inputs_dense_sparse_networkx(method):
     a = np.array([[0, 4, 2], [0, 0, 3], [0, 0, 0]])
-    assert max_flow(a, 0, 2).flow_value == 5
-    assert max_flow(sp.csr_array(a), 0, 2).flow_value == 5
+    assert max_flow(a, 0, 2, method=method).flow_value == 5
+    assert max_flow(sp.csr_array(a), 0, 2, method=method).flow_value == 5
     g = nx.DiGraph()
     g.add_edge("s", "a", capacity=4)
     g.add_edge("a", "t", capacity=3)
     g.add_edge("s", "t", capacity=2)
-    assert max_flow(g, "s", "t").flow_value == 5
+    assert max_flow(g, "s", "t", method=method).flow_value == 5
 
 
 def test_bad_input_errors():
@@ -128,7 +171,10 @@ def test_bad_input_errors():
     with pytest.raises(ValueError, match=r"method must be one of"):
         max_flow(np.ones((2, 2)), 0, 1, method="bk")
     with pytest.raises(ValueError, match=r"relabel_freq must be > 0.0, got 0.0"):
-        max_flow(np.ones((2, 2)), 0, 1, relabel_freq=0)
+        max_flow(np.ones((2, 2)), 0, 1, method="push-relabel", relabel_freq=0)
+    with pytest.raises(TypeError, match=r"max_flow\(method='boykov-kolmogorov'\) got unexpected option\(s\) "
+                                        r"'relabel_freq'; accepted: none"):
+        max_flow(np.ones((2, 2)), 0, 1, method="boykov-kolmogorov", relabel_freq=2)
     with pytest.raises(ValueError, match=r"source and sink are required unless graph is a FlowNetwork"):
         max_flow(np.ones((2, 2)))
 
@@ -151,7 +197,7 @@ def test_dropin_matches_scipy_value_and_flow_shape():
     rng = np.random.default_rng(3)
     a = sp.random_array((60, 60), density=0.1, rng=rng, format="csr")
     a = sp.csr_array((rng.integers(1, 20, a.nnz).astype(np.int32), a.indices, a.indptr), shape=a.shape)
-    for method in ("dinic", "edmonds_karp", "push-relabel"):
+    for method in ("dinic", "edmonds_karp", *CPU_METHODS):
         ours = maximum_flow(a, 0, 59, method=method)
         ref = scipy_maximum_flow(a, 0, 59)
         assert ours.flow_value == ref.flow_value

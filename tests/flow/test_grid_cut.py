@@ -8,8 +8,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from matchflow.flow import grid_cut, grid_energy, potts_weights, unary_from_intensity, verify_flow
+from matchflow.flow._api import TABLE
 from matchflow.flow._grid import grid_network, offsets
 from tests.naive import grid_energy_bruteforce
+
+CPU_METHODS = [m.name for m in TABLE.methods if m.cpu is not None]
 
 SHAPES = {4: [(2, 3), (1, 7), (3, 4)], 8: [(2, 3), (3, 3)], 6: [(2, 2, 2), (1, 2, 5)], 26: [(2, 2, 2)]}
 
@@ -25,28 +28,32 @@ def grids(draw):
     return conn, rng.integers(0, hi, shape), rng.integers(0, hi, shape), rng.integers(0, hi, (k,) + shape)
 
 
-@given(grids())
-def test_grid_cut_matches_bruteforce_energy(g):
+@pytest.mark.parametrize("method", CPU_METHODS)
+@given(g=grids())
+def test_grid_cut_matches_bruteforce_energy(g, method):
     conn, src, snk, edg = g
-    r = grid_cut(src, snk, edg, connectivity=conn)
+    r = grid_cut(src, snk, edg, connectivity=conn, method=method)
+    assert r.method == method
     assert r.labels.shape == src.shape and r.labels.dtype == bool
     assert r.flow_value == grid_energy(r.labels, src, snk, edg, connectivity=conn)
     assert r.flow_value == grid_energy_bruteforce(src, snk, edg, conn)
 
 
-def test_grid_cut_certificate_on_its_network():
+@pytest.mark.parametrize("method", CPU_METHODS)
+def test_grid_cut_certificate_on_its_network(method):
     rng = np.random.default_rng(5)
     src, snk = rng.integers(0, 30, (20, 25)), rng.integers(0, 30, (20, 25))
     edg = rng.integers(0, 10, (8, 20, 25))
     net = grid_network(src, snk, edg, connectivity=8)
     from matchflow.flow import max_flow
 
-    r = max_flow(net)
+    r = max_flow(net, method=method)
     assert verify_flow(net, None, None, r)
-    assert grid_cut(src, snk, edg, connectivity=8).flow_value == r.flow_value
+    assert grid_cut(src, snk, edg, connectivity=8, method=method).flow_value == r.flow_value
 
 
-def test_grid_cut_agrees_with_pymaxflow():
+@pytest.mark.parametrize("method", CPU_METHODS)
+def test_grid_cut_agrees_with_pymaxflow(method):
     maxflow = pytest.importorskip("maxflow")
     rng = np.random.default_rng(7)
     src, snk = rng.integers(0, 50, (40, 50)), rng.integers(0, 50, (40, 50))
@@ -64,21 +71,23 @@ def test_grid_cut_agrees_with_pymaxflow():
             edg[k] = w
         else:  # q -> p = q + (di, dj) carries w[p] (PyMaxflow symmetric=True)
             edg[k] = np.roll(w, (-di, -dj), axis=(0, 1))
-    r = grid_cut(src, snk, edg, connectivity=4)
+    r = grid_cut(src, snk, edg, connectivity=4, method=method)
     assert r.flow_value == bk
     labels_bk = ~g.get_grid_segments(ids)  # BK: True on the sink side
     assert grid_energy(labels_bk, src, snk, edg, connectivity=4) == r.flow_value
 
 
-def test_segmentation_helpers_a_few_lines():
+@pytest.mark.parametrize("method", CPU_METHODS)
+def test_segmentation_helpers_a_few_lines(method):
     img = np.zeros((30, 30))
     img[8:22, 10:25] = 1.0
     img += np.random.default_rng(2).normal(0, 0.3, img.shape)
     src, snk = unary_from_intensity(img, fg_mean=1.0, bg_mean=0.0, sigma=0.3)
-    r = grid_cut(src, snk, potts_weights(img, connectivity=8, lam=2.0), connectivity=8)
+    r = grid_cut(src, snk, potts_weights(img, connectivity=8, lam=2.0), connectivity=8, method=method)
     truth = np.zeros((30, 30), dtype=bool)
     truth[8:22, 10:25] = True
     assert np.mean(r.labels == truth) > 0.97
+    assert grid_cut(src, snk, 1.0, connectivity=8).method == "boykov-kolmogorov"  # auto on a vision energy
     assert r.flow_value == pytest.approx(grid_energy(r.labels, src, snk, potts_weights(img, connectivity=8, lam=2.0),
                                                      connectivity=8), rel=1e-9)
 

@@ -21,7 +21,8 @@ import scipy.sparse as sp
 from .._graph import FlowNetwork
 from .._methods import Method, MethodTable, check_method_options, place, resolve
 from .._validation import check_real, type_name
-from ._cpu_push_relabel import push_relabel_kernel, residual_reach_kernel
+from ._cpu_bk import bk_kernel
+from ._cpu_push_relabel import arc_flow_kernel, push_relabel_kernel, residual_reach_kernel
 from ._result import FlowResult
 
 __all__ = ["max_flow", "maximum_flow", "METHODS", "SCIPY_METHODS", "FLOAT_RTOL"]
@@ -62,17 +63,37 @@ def _solve_push_relabel(net: FlowNetwork, relabel_freq: float = 1.0) -> tuple:
         net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, excess, relabel_freq, tol)
     if status != 0:
         raise RuntimeError(f"push-relabel kernel status {status} (a label passed 2n): please report this input")
-    fwd = net.arc >= 0
-    flow = np.zeros(net.m, dtype=work)
-    flow[net.arc[fwd]] = net.cap[fwd].astype(work) - cap[fwd]
+    flow = arc_flow_kernel(net.arc, net.cap, cap, net.m)
     stats = {"pushes": int(pushes), "relabels": int(relabels), "global_relabels": int(globals_)}
     return excess[net.sink], flow, cap, tol, stats
 
 
+def _solve_bk(net: FlowNetwork) -> tuple:
+    """CPU Boykov-Kolmogorov; returns (flow_value, per-arc flow, residual caps, tol, stats)."""
+    is_int = net.capacities.dtype.kind in "iu"
+    work = np.float64 if not is_int else np.int64
+    cap = net.cap.astype(work, copy=True)
+    tol = 0.0 if is_int else FLOAT_RTOL * float(cap.max(initial=0.0))
+    total = np.zeros(1, dtype=work)
+    augs, orphans, scans = bk_kernel(net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, tol, total)
+    flow = arc_flow_kernel(net.arc, net.cap, cap, net.m)
+    stats = {"augmentations": int(augs), "orphans": int(orphans), "growth_scans": int(scans)}
+    return total[0], flow, cap, tol, stats
+
+
+def _grid_cut_shaped(net: FlowNetwork) -> bool:
+    """``method="auto"`` on the CPU: Boykov-Kolmogorov where ``s`` and ``t`` together touch at least half
+    the vertices (the t-links of a vision energy, every ``grid_cut``), push-relabel elsewhere; measured
+    in docs/notes/flow.md."""
+    ip = net.indptr
+    return int(ip[net.source + 1] - ip[net.source] + ip[net.sink + 1] - ip[net.sink]) >= (net.n - 2) / 2
+
+
 TABLE = MethodTable(
     family="max_flow",
-    methods=(Method("push-relabel", cpu=_solve_push_relabel, options=("relabel_freq",), check=_check_relabel_freq),),
-    cpu_rule=lambda net: "push-relabel",
+    methods=(Method("push-relabel", cpu=_solve_push_relabel, options=("relabel_freq",), check=_check_relabel_freq),
+             Method("boykov-kolmogorov", cpu=_solve_bk)),
+    cpu_rule=lambda net: "boykov-kolmogorov" if _grid_cut_shaped(net) else "push-relabel",
     gpu_rule=lambda net: None,
 )
 METHODS = TABLE.names
@@ -108,14 +129,17 @@ def max_flow(graph: Any, source: int | None = None, sink: int | None = None, *, 
         attribute, default 1; nodes in ``graph.nodes`` order). Integer capacities are exact (sums
         checked: OverflowError from 2**62); float capacities are solved in float64 with residuals
         below ``FLOAT_RTOL`` x the largest capacity counted as zero (``result.tol``).
-    method : ``"auto"`` or ``"push-relabel"`` (FIFO with global relabelling, CPU).
+    method : ``"auto"``, ``"push-relabel"`` (FIFO with global relabelling, CPU) or ``"boykov-kolmogorov"``
+        (search trees, CPU). ``"auto"``: Boykov-Kolmogorov where the source and sink are adjacent to at
+        least half the vertices (grid / vision cuts), push-relabel elsewhere.
     backend : ``"cpu"`` or ``"auto"`` (no GPU twin yet).
     **options : ``relabel_freq`` (global relabel after ``relabel_freq * (n + m)`` relabel arc scans, default 1).
 
     Returns
     -------
     FlowResult with ``flow_value``, ``flow`` (per input arc), ``source_side``, ``cut_edges``,
-    ``method``, ``backend``, ``seconds``, ``tol`` and ``stats`` (pushes, relabels, global_relabels).
+    ``method``, ``backend``, ``seconds``, ``tol`` and ``stats`` (work counters: pushes, relabels,
+    global_relabels for push-relabel; augmentations, orphans, growth_scans for Boykov-Kolmogorov).
     """
     row, backend = resolve(TABLE, method, backend)
     net = _as_network(graph, source, sink)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["push_relabel_kernel", "residual_reach_kernel"]
+__all__ = ["arc_flow_kernel", "push_relabel_kernel", "residual_reach_kernel"]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -154,3 +154,13 @@ def residual_reach_kernel(n, s, indptr, head, cap, tol):
                 queue[qt] = v
                 qt += 1
     return seen
+
+
+@numba.njit(cache=True, nogil=True)
+def arc_flow_kernel(arc, cap0, cap, m):
+    """Flow on each of the ``m`` input arcs: original minus residual capacity of its forward slot."""
+    flow = np.zeros(m, dtype=cap.dtype)
+    for i in range(len(arc)):
+        if arc[i] >= 0:
+            flow[arc[i]] = cap0[i] - cap[i]
+    return flow

@@ -56,5 +56,5 @@ def flow_demo(con, quick: bool = False) -> int:
               f"{1e3 * g.seconds:.2f}", "-", "[green]energy = cut[/]" if ok else "[red]FAILED[/]")
     con.print(t)
     con.print("matchflow = the SciPy drop-in matchflow.maximum_flow (push-relabel, CPU); the segmentation row is "
-              "matchflow.grid_cut (build + solve; SciPy has no float max-flow).")
+              "matchflow.grid_cut (Boykov-Kolmogorov, build + solve; SciPy has no float max-flow).")
     return failures

@@ -1,0 +1,220 @@
+"""Boykov-Kolmogorov max-flow (Boykov & Kolmogorov, TPAMI 2004) on the residual CSR network.
+
+Two search trees S (root ``s``) and T (root ``t``) over non-saturated residual arcs. Each stage:
+*growth* (active vertices claim free neighbours until the trees touch), *augmentation* (push the
+bottleneck along the path s ~> p -> q ~> t; vertices whose tree arc saturates become orphans) and
+*adoption* (an orphan takes a new parent of its tree whose chain reaches the root, else it becomes
+free and its neighbours turn active). The trees are reused across augmentations. The paper's
+timestamp / distance heuristic (``ts``, ``dist``) caches the root check during adoption and lets
+growth re-parent a vertex to a closer one. Residual capacities ``<= tol`` count as zero.
+
+``parent[v]`` is the arc in v's own adjacency list that leads to its parent (the residual arc
+parent -> v is ``rev[parent[v]]`` in S, v -> parent is ``parent[v]`` in T); ``ROOT`` for ``s``/``t``,
+``NONE`` for free vertices and orphans.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+__all__ = ["bk_kernel"]
+
+FREE, IN_S, IN_T = 0, 1, 2
+NONE, ROOT = -1, -2
+
+
+@numba.njit(cache=True, nogil=True)
+def _origin_dev(q, parent, head, ts, dist, time):
+    """Distance from q to its tree's root through valid parents, or -1 if its chain meets an orphan."""
+    d = 0
+    v = q
+    while ts[v] != time:
+        a = parent[v]
+        if a == ROOT:
+            ts[v] = time
+            dist[v] = 0
+            break
+        if a == NONE:
+            return -1
+        d += 1
+        v = head[a]
+    d += dist[v]
+    # cache the distances along the checked chain
+    v = q
+    dd = d
+    while ts[v] != time:
+        ts[v] = time
+        dist[v] = dd
+        dd -= 1
+        v = head[parent[v]]
+    return d
+
+
+@numba.njit(cache=True, nogil=True)
+def bk_kernel(n, s, t, indptr, head, rev, cap, tol, total):
+    """Maximum flow on residual capacities ``cap`` (modified in place); ``total[0]`` += flow value.
+
+    Returns ``(augmentations, orphans, growth_scans)`` (work counters).
+    """
+    tree = np.zeros(n, dtype=np.int8)
+    parent = np.full(n, NONE, dtype=head.dtype)
+    ts = np.zeros(n, dtype=np.int64)
+    dist = np.zeros(n, dtype=np.int32)
+    inq = np.zeros(n, dtype=np.bool_)
+    active = np.empty(n, dtype=np.int64)  # circular FIFO, each vertex at most once
+    orphans = np.empty(n, dtype=np.int64)  # circular FIFO
+    ah = 0
+    acount = 0
+    time = 1
+    augmentations = 0
+    norphans = 0
+    scans = 0
+    # terminal paths s -> v -> t first (what BK's t-link preprocessing does on grids)
+    for a in range(indptr[s], indptr[s + 1]):
+        v = head[a]
+        if v == t or v == s:
+            continue
+        for b in range(indptr[v], indptr[v + 1]):
+            if head[b] == t and cap[a] > tol and cap[b] > tol:
+                d = cap[a] if cap[a] < cap[b] else cap[b]
+                cap[a] -= d
+                cap[rev[a]] += d
+                cap[b] -= d
+                cap[rev[b]] += d
+                total[0] += d
+                augmentations += 1
+    tree[s] = IN_S
+    tree[t] = IN_T
+    parent[s] = ROOT
+    parent[t] = ROOT
+    ts[s] = time
+    ts[t] = time
+    for r in (s, t):
+        active[(ah + acount) % n] = r
+        acount += 1
+        inq[r] = True
+    while acount > 0:
+        p = active[ah]
+        ah = (ah + 1) % n
+        acount -= 1
+        inq[p] = False
+        a = indptr[p]
+        end = indptr[p + 1]
+        while a < end and tree[p] != FREE:
+            q = head[a]
+            side = tree[p]
+            r = cap[a] if side == IN_S else cap[rev[a]]
+            scans += 1
+            if r <= tol or q == p:
+                a += 1
+                continue
+            if tree[q] == FREE:
+                tree[q] = side
+                parent[q] = rev[a]
+                ts[q] = ts[p]
+                dist[q] = dist[p] + 1
+                if not inq[q]:
+                    inq[q] = True
+                    active[(ah + acount) % n] = q
+                    acount += 1
+                a += 1
+                continue
+            if tree[q] == side:
+                if parent[q] >= 0 and ts[q] <= ts[p] and dist[q] > dist[p]:
+                    parent[q] = rev[a]  # growth heuristic: a shorter way to the root
+                    ts[q] = ts[p]
+                    dist[q] = dist[p] + 1
+                a += 1
+                continue
+            # the trees touch: path s ~> x -> y ~> t through arc e
+            if side == IN_S:
+                x, y, e = p, q, a
+            else:
+                x, y, e = q, p, rev[a]
+            d = cap[e]
+            v = x
+            while v != s:
+                b = rev[parent[v]]
+                if cap[b] < d:
+                    d = cap[b]
+                v = head[parent[v]]
+            v = y
+            while v != t:
+                b = parent[v]
+                if cap[b] < d:
+                    d = cap[b]
+                v = head[b]
+            cap[e] -= d
+            cap[rev[e]] += d
+            total[0] += d
+            augmentations += 1
+            oh = 0
+            ocount = 0
+            v = x
+            while v != s:
+                b = parent[v]
+                w = head[b]
+                cap[rev[b]] -= d
+                cap[b] += d
+                if cap[rev[b]] <= tol:
+                    parent[v] = NONE
+                    orphans[(oh + ocount) % n] = v
+                    ocount += 1
+                v = w
+            v = y
+            while v != t:
+                b = parent[v]
+                w = head[b]
+                cap[b] -= d
+                cap[rev[b]] += d
+                if cap[b] <= tol:
+                    parent[v] = NONE
+                    orphans[(oh + ocount) % n] = v
+                    ocount += 1
+                v = w
+            # adoption
+            time += 1
+            ts[s] = time
+            ts[t] = time
+            while ocount > 0:
+                o = orphans[oh]
+                oh = (oh + 1) % n
+                ocount -= 1
+                norphans += 1
+                side_o = tree[o]
+                best = NONE
+                dmin = n + 1
+                for b in range(indptr[o], indptr[o + 1]):
+                    w = head[b]
+                    if tree[w] != side_o:
+                        continue
+                    rr = cap[rev[b]] if side_o == IN_S else cap[b]
+                    if rr <= tol:
+                        continue
+                    dw = _origin_dev(w, parent, head, ts, dist, time)
+                    if dw >= 0 and dw < dmin:
+                        dmin = dw
+                        best = b
+                if best != NONE:
+                    parent[o] = best
+                    ts[o] = time
+                    dist[o] = dmin + 1
+                    continue
+                for b in range(indptr[o], indptr[o + 1]):
+                    w = head[b]
+                    if tree[w] != side_o:
+                        continue
+                    rr = cap[rev[b]] if side_o == IN_S else cap[b]
+                    if rr > tol and not inq[w]:
+                        inq[w] = True
+                        active[(ah + acount) % n] = w
+                        acount += 1
+                    pw = parent[w]
+                    if pw >= 0 and head[pw] == o:
+                        parent[w] = NONE
+                        orphans[(oh + ocount) % n] = w
+                        ocount += 1
+                tree[o] = FREE
+            # p may have left its tree (loop ends); else rescan arc a (it may still be residual)
+    return augmentations, norphans, scans
