@@ -182,3 +182,32 @@ def test_round_trips_through_scipy_keep_arrays_and_dtypes():
     again = FlowNetwork.from_scipy(net.to_scipy(), 0, 4)  # parallel arcs summed, the self-loop dropped
     assert again.m == 4 and again.capacities.dtype == np.uint32
     assert np.array_equal(again.to_scipy().toarray(), net.to_scipy().toarray())
+
+
+def _residual_by_stable_argsort(net):
+    """The residual CSR by a stable argsort of the forward-then-reverse arc list (the oracle)."""
+    keep = np.flatnonzero(net.tails != net.heads)
+    k = len(keep)
+    tail = np.concatenate([net.tails[keep], net.heads[keep]])
+    head = np.concatenate([net.heads[keep], net.tails[keep]])
+    cap = np.concatenate([net.capacities[keep], np.zeros(k, dtype=net.capacities.dtype)])
+    arc = np.concatenate([keep, np.full(k, -1, dtype=np.int64)])
+    pair = np.concatenate([np.arange(k, 2 * k), np.arange(k)])
+    order = np.argsort(tail, kind="stable")
+    pos = np.empty(2 * k, dtype=np.int64)
+    pos[order] = np.arange(2 * k)
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(tail, minlength=net.n))])
+    return indptr, head[order], pos[pair[order]], cap[order], arc[order]
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint8, np.float64])
+def test_residual_counting_sort_equals_stable_argsort(dtype):
+    rng = np.random.default_rng(77)
+    for _ in range(60):
+        n, m = int(rng.integers(2, 30)), int(rng.integers(0, 90))
+        net = FlowNetwork(n, 0, n - 1, rng.integers(0, n, m), rng.integers(0, n, m),
+                          rng.integers(0, 9, m).astype(dtype))
+        got = (net.indptr, net.head, net.rev, net.cap, net.arc)
+        assert got[3].dtype == np.dtype(dtype)
+        for x, y in zip(got, _residual_by_stable_argsort(net), strict=True):
+            assert np.array_equal(x, y)

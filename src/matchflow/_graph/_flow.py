@@ -10,11 +10,48 @@ from __future__ import annotations
 
 from typing import Any
 
+import numba
 import numpy as np
 import scipy.sparse as sp
 
 from .._validation import to_host_array, type_name
 from ._common import check_index_array, check_weights, index_dtype, native
+
+
+@numba.njit(cache=True)
+def residual_csr_kernel(tails, heads, caps, keep, indptr, head, rev, cap, arc):
+    """Counting sort of the residual arcs by tail (one pass to count, two to place): the forward
+    slots of a tail first, in input order, then its reverse slots, in input order -- the order of
+    a stable sort of the forward-then-reverse arc list. Fills the CSR arrays in place."""
+    k = len(keep)
+    n = len(indptr) - 1
+    for j in range(k):
+        e = keep[j]
+        indptr[tails[e] + 1] += 1
+        indptr[heads[e] + 1] += 1
+    for v in range(n):
+        indptr[v + 1] += indptr[v]
+    fill = indptr[:n].copy()
+    fwd = np.empty(k, dtype=np.int64)
+    for j in range(k):
+        e = keep[j]
+        t = tails[e]
+        p = fill[t]
+        fill[t] += 1
+        head[p] = heads[e]
+        cap[p] = caps[e]
+        arc[p] = e
+        fwd[j] = p
+    for j in range(k):
+        e = keep[j]
+        t = heads[e]
+        p = fill[t]
+        fill[t] += 1
+        head[p] = tails[e]
+        cap[p] = 0
+        arc[p] = -1
+        rev[p] = fwd[j]
+        rev[fwd[j]] = p
 
 
 class FlowNetwork:
@@ -62,18 +99,13 @@ class FlowNetwork:
             keep = np.flatnonzero(self.tails != self.heads)
             k = len(keep)
             it = index_dtype(self.n, 2 * k)
-            tail = np.concatenate([self.tails[keep], self.heads[keep]])
-            head = np.concatenate([self.heads[keep], self.tails[keep]])
-            cap = np.concatenate([self.capacities[keep], np.zeros(k, dtype=self.capacities.dtype)])
-            arc = np.concatenate([keep, np.full(k, -1, dtype=np.int64)])
-            pair = np.concatenate([np.arange(k, 2 * k), np.arange(k)])
-            order = np.argsort(tail, kind="stable")
-            pos = np.empty(2 * k, dtype=np.int64)
-            pos[order] = np.arange(2 * k)
-            indptr = np.zeros(self.n + 1, dtype=np.int64)
-            np.cumsum(np.bincount(tail, minlength=self.n), out=indptr[1:])
-            self._residual = (indptr.astype(it), head[order].astype(it), pos[pair[order]].astype(it),
-                              np.ascontiguousarray(cap[order]), arc[order])
+            indptr = np.zeros(self.n + 1, dtype=it)
+            head = np.empty(2 * k, dtype=it)
+            rev = np.empty(2 * k, dtype=it)
+            cap = np.empty(2 * k, dtype=self.capacities.dtype)
+            arc = np.empty(2 * k, dtype=np.int64)
+            residual_csr_kernel(self.tails, self.heads, self.capacities, keep, indptr, head, rev, cap, arc)
+            self._residual = (indptr, head, rev, cap, arc)
         return self._residual
 
     indptr = property(lambda self: self._build()[0], doc="Residual CSR pointers (n + 1).")
