@@ -16,6 +16,8 @@ import importlib.util
 import os
 import sys
 
+from ._cuda._env import is_simulator
+
 __all__ = ["GPUUnavailableError", "gpu_available", "gpu_reason", "require_gpu", "resolve_backend", "gpu_info"]
 
 BACKENDS = ("auto", "cpu", "gpu")
@@ -70,7 +72,7 @@ def _probe() -> tuple[bool, str]:
         return False, "the GPU backend is disabled by MATCHFLOW_DISABLE_GPU"
     if not _numba_cuda_installed():
         return False, f"numba-cuda is not installed (the GPU backend needs it: {GPU_EXTRA_HINT})"
-    simulator = _env_on("NUMBA_ENABLE_CUDASIM")
+    simulator = is_simulator()
     if not simulator:
         found, detail = _driver_found()
         if not found:

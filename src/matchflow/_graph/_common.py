@@ -19,11 +19,6 @@ def index_dtype(*sizes: int) -> np.dtype:
     return np.dtype(np.int32) if max((int(s) for s in sizes), default=0) <= _I32_MAX else np.dtype(np.int64)
 
 
-def native(a: np.ndarray) -> np.ndarray:
-    """``a`` in native byte order (one exact copy for ``>i8``, ``>f4``, ...; no copy otherwise)."""
-    return native_array(a, "array")
-
-
 def check_index_array(name: str, a: Any, bound: int, bound_name: str) -> np.ndarray:
     a = np.asarray(a)
     if a.ndim != 1:
@@ -33,7 +28,7 @@ def check_index_array(name: str, a: Any, bound: int, bound_name: str) -> np.ndar
             a = a.astype(np.int64)
         else:
             raise TypeError(f"{name} must hold integers, got dtype {a.dtype}")
-    a = native(a)
+    a = native_array(a, name)
     if a.size:
         lo, hi = int(a.min()), int(a.max())
         if lo < 0:
@@ -66,7 +61,7 @@ def check_weights(name: str, w: Any, length: int, *, nonnegative: bool = False) 
             raise TypeError(f"{name} must hold integers or floats, got dtype {w.dtype}")
     if w.dtype == np.float16:
         w = w.astype(np.float32)
-    w = native(w)
+    w = native_array(w, name)
     if w.dtype.kind == "f" and not np.all(np.isfinite(w)):
         bad = w[~np.isfinite(w)][0]
         raise ValueError(f"{name} must be finite, got {bad}")

@@ -7,9 +7,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import is_cupy_array, is_torch_tensor, to_host_array, type_name
+from .._validation import is_cupy_array, is_torch_tensor, native_array, to_host_array, type_name
 from ._bipartite import BipartiteGraph
-from ._common import check_weights, native
+from ._common import check_weights
 from ._general import Graph
 
 _ACCEPTED = (
@@ -79,7 +79,7 @@ def as_bipartite(graph: Any, name: str = "graph", *, explicit_zeros: bool = Fals
         if not explicit_zeros:
             idx, vals = idx[:, vals != 0], vals[vals != 0]
         return BipartiteGraph._from_coo(idx[0], idx[1], int(graph.shape[0]), int(graph.shape[1]),
-                                        _values(native(vals), weighted, name))
+                                        _values(native_array(vals, name), weighted, name))
     if mod.startswith("networkx"):
         return _networkx_to_bipartite(graph, name, weighted)
     if not (isinstance(graph, (np.ndarray, list, tuple)) or is_cupy_array(graph) or is_torch_tensor(graph)
@@ -91,7 +91,7 @@ def as_bipartite(graph: Any, name: str = "graph", *, explicit_zeros: bool = Fals
     if a.dtype == object or not (np.issubdtype(a.dtype, np.number) or a.dtype == np.bool_):
         raise TypeError(f"{name} must hold numbers or booleans, got dtype {a.dtype}")
     r, c = np.nonzero(a)
-    return BipartiteGraph._from_coo(r, c, a.shape[0], a.shape[1], _values(native(a[r, c]), weighted, name))
+    return BipartiteGraph._from_coo(r, c, a.shape[0], a.shape[1], _values(native_array(a[r, c], name), weighted, name))
 
 
 def _networkx_to_bipartite(G: Any, name: str, weighted: bool) -> BipartiteGraph:
@@ -134,7 +134,7 @@ def as_graph(graph: Any, name: str = "graph", *, weighted: bool = True) -> Graph
         a = to_host_array(graph, name)
         if a.ndim != 2:
             raise ValueError(f"{name} must be 2-D, got an array of shape {a.shape}")
-        coo = sp.coo_array(native(a))
+        coo = sp.coo_array(native_array(a, name))
     if coo.shape[0] != coo.shape[1]:
         raise ValueError(f"{name} must be square, got shape {coo.shape}")
     keep = coo.data != 0

@@ -14,8 +14,8 @@ import numba
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import to_host_array, type_name
-from ._common import check_index_array, check_weights, index_dtype, native
+from .._validation import native_array, to_host_array, type_name
+from ._common import check_index_array, check_weights, index_dtype
 
 
 @numba.njit(cache=True)
@@ -143,7 +143,7 @@ class FlowNetwork:
         coo = csr.tocoo()
         keep = coo.data != 0
         return cls(a.shape[0], source, sink, coo.coords[0][keep], coo.coords[1][keep],
-                   native(np.asarray(coo.data[keep])))
+                   native_array(np.asarray(coo.data[keep]), "capacities"))
 
     @classmethod
     def from_dense(cls, a: Any, source: int, sink: int) -> FlowNetwork:
@@ -152,7 +152,7 @@ class FlowNetwork:
         if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
             raise ValueError(f"a must be a square capacity matrix, got shape {arr.shape}")
         r, c = np.nonzero(arr)
-        return cls(arr.shape[0], source, sink, r, c, native(arr[r, c]))
+        return cls(arr.shape[0], source, sink, r, c, native_array(arr[r, c], "capacities"))
 
 
 def _node_ids(name: str, a: np.ndarray, n: int) -> np.ndarray:

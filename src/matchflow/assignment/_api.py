@@ -36,28 +36,6 @@ CPU_METHODS = TABLE.cpu_names
 EXACT_FLOAT_N = 16
 
 
-def _resolve(method: str, backend: str) -> tuple[Method | None, str]:
-    """Check ``method`` and ``backend`` once, before the matrix is read (None: ``method="auto"``)."""
-    return resolve(TABLE, method, backend)
-
-
-def _choose_method(row: Method | None, backend: str, a: np.ndarray) -> tuple[Method, str]:
-    """The row and device that run on the validated matrix ``a`` (rules in :mod:`._methods`)."""
-    return place(TABLE, row, backend, lambda: Problem.of(a))
-
-
-def _check_method_options(row: Method, backend: str, options: dict) -> dict:
-    return check_method_options(TABLE, row, backend, options)
-
-
-def _solve_cpu(method: str, prep: Prepared, options: dict):
-    return TABLE.row(method).cpu(prep, **options)
-
-
-def _solve_gpu(method: str, prep: Prepared, options: dict):
-    return TABLE.row(method).gpu(prep, **options)
-
-
 def assignment(
     cost,
     *,
@@ -143,7 +121,7 @@ def assignment(
     """
     t0 = time.perf_counter()
     maximize = check_bool("maximize", maximize)
-    row, be = _resolve(method, backend)
+    row, be = resolve(TABLE, method, backend)  # names checked once, before the matrix is read
     partial = check_bool("partial", partial)
     if _sparse_door(cost, row, be, partial, cost_limit, options):
         from ._sparse import sparse_assignment
@@ -162,9 +140,9 @@ def assignment(
         ext = limit_extended(a, lim, maximize)
         res = assignment(ext, maximize=maximize, method=method, backend=backend, **options)
         return limit_result(a, ext, res, maximize, lim, t0)
-    row, be = _choose_method(row, be, a)
+    row, be = place(TABLE, row, be, lambda: Problem.of(a))
     method = row.name
-    opts = _check_method_options(row, be, options)
+    opts = check_method_options(TABLE, row, be, options)
     prep = exact_prep = prepare(a, maximize)
     if be == "gpu" and not prep.is_int and not prep.stats.get("shift_exact", True):
         prep = prepare(a, maximize, force_shift=True)  # the GPU Hungarian needs C >= 0
@@ -180,7 +158,7 @@ def assignment(
         used, be = "hungarian-bigint", "cpu"
         stats.update(st)
     else:
-        x, u, v, st = _solve_gpu(method, prep, opts) if be == "gpu" else _solve_cpu(method, prep, opts)
+        x, u, v, st = row.gpu(prep, **opts) if be == "gpu" else row.cpu(prep, **opts)
         stats.update(st)
         if prep.is_int and not square_certificate(prep.C, x, u, v):
             # only possible through an overflow or a solver bug: redo exactly
@@ -202,7 +180,7 @@ def assignment(
                 continue
             # not proved within 64x the rounding of the entries it uses: ask another solver (its
             # duals grow from zero along paths), keep the exactly cheaper answer, then the proved one
-            x2, u2, v2, st2 = _solve_cpu(other, exact_prep, {})
+            x2, u2, v2, st2 = TABLE.row(other).cpu(exact_prep)
             r2, c2, _, _ = exact_prep.recover(x2, None, None)
             cert2, uu2, vv2 = _float_certificate(a, maximize, exact_prep, x2, u2, v2)
             d = exact_difference(a, maximize, (r2, c2), (row_ind, col_ind))
