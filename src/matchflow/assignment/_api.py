@@ -115,8 +115,10 @@ def assignment(
     better proved: ``stats["resolved_by"]``). A float answer whose certificate fails, or (for
     ``n <= EXACT_FLOAT_N``) is not proved *exactly* optimal (``stats["exact"]``: gap bound
     below the entries' granularity), is re-solved exactly in rational arithmetic
-    (:func:`._cpu_hungarian.hungarian_exact_float`, ``stats["resolved_by"]``,
-    ``gap_bound = 0``; a warning above n = 300, where it is slow). No float answer is
+    (:func:`._cpu_hungarian.hungarian_exact_float`, ``gap_bound = 0``; a warning above
+    n = 300, where it is slow): when it picks the same pairs, the solver's answer is kept
+    with the exact duals (``stats["proved_by"]``, ``backend`` unchanged); otherwise the exact
+    answer replaces it (``stats["resolved_by"]``, ``backend="cpu"``). No float answer is
     returned with a certificate that does not hold.
     """
     t0 = time.perf_counter()
@@ -197,9 +199,13 @@ def assignment(
                 warnings.warn(f"method={used!r}: the float certificate failed (gap bound {cert.gap_bound}); "
                               f"re-solving exactly with the slow rational Hungarian (n={prep.n})",
                               RuntimeWarning, stacklevel=2)
-            row_ind, col_ind, uu, vv = _exact_float(a, maximize, stats)
-            stats["resolved_by"] = f"hungarian-exact (after {used})"  # res.method stays the one asked for
-            be = "cpu"
+            r_ex, c_ex, uu, vv = _exact_float(a, maximize, stats)
+            if _same_pairs((r_ex, c_ex), (row_ind, col_ind)):
+                stats["proved_by"] = "hungarian-exact"  # the solver's own pairs, proved exactly on the CPU
+            else:
+                row_ind, col_ind = r_ex, c_ex
+                stats["resolved_by"] = f"hungarian-exact (after {used})"  # res.method stays the one asked for
+                be = "cpu"
     total = total_cost(a, row_ind, col_ind)
     return AssignmentResult(row_ind=row_ind, col_ind=col_ind, cost=total, u=uu, v=vv, method=used, backend=be,
                             seconds=time.perf_counter() - t0, maximize=maximize, stats=stats)
@@ -281,6 +287,13 @@ def _exact_float(a: np.ndarray, maximize: bool, stats: dict):
     stats["gap_bound"] = 0.0
     stats["exact"] = True
     return r, c, _to_floats(uu, den), _to_floats(vv, den)
+
+
+def _same_pairs(p, q) -> bool:
+    """Whether two assignments ``(row_ind, col_ind)`` pick the same pairs."""
+    a = sorted(zip(np.asarray(p[0]).tolist(), np.asarray(p[1]).tolist()))
+    b = sorted(zip(np.asarray(q[0]).tolist(), np.asarray(q[1]).tolist()))
+    return a == b
 
 
 def _to_floats(xs, den: int) -> np.ndarray:
