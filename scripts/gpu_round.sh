@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole GPU round in one device call (see docs/DEVELOPING.md).
 #
-#   scripts/gpu_round.sh [SECTION ...]     sections: info tests sanitize bench bench-big bench-paper bench-assign
+#   scripts/gpu_round.sh [SECTION ...]     sections: info tests sanitize sanitize-families bench bench-big bench-paper
+#                                          bench-assign
 #                                          (default: info tests sanitize bench bench-assign)
 #
 # Run from the repository root on the device machine, with carry=[".whl", ".devdata"].
@@ -91,6 +92,23 @@ EOF
     done
 fi
 
+# ------------------------------------------------------------------ sanitize-families
+# compute-sanitizer on each family's own small script (scripts/sanitize_<family>.py; SANITIZE_FAMILIES: a comma
+# list, default every script): logs under $OUT/san/, packed into results.tgz at the end.
+if want sanitize-families; then
+    section "compute-sanitizer, family scripts"
+    mkdir -p "$OUT/san"
+    fams="${SANITIZE_FAMILIES:-$(ls scripts/sanitize_*.py 2>/dev/null | sed 's#scripts/sanitize_##; s#\.py##' | paste -sd, -)}"
+    for fam in ${fams//,/ }; do
+        for tool in memcheck racecheck; do
+            timeout "${SANITIZE_TIMEOUT:-300}" compute-sanitizer --tool "$tool" --print-limit 20 \
+                python3 "scripts/sanitize_$fam.py" > "$OUT/san/sanitizer-$fam-$tool.log" 2>&1
+            echo "$fam $tool: exit $?"
+            grep -E "ERROR SUMMARY|RACECHECK SUMMARY|Invalid|hazard" "$OUT/san/sanitizer-$fam-$tool.log" | head -n 6
+        done
+    done
+fi
+
 # ------------------------------------------------------------------ benchmarks
 if want bench || want bench-big; then
     section "G-PR benchmark"
@@ -133,8 +151,8 @@ if want bench-assign; then
 fi
 
 # the device tool returns a few files only: pack the result folders and per-input logs into one archive
-if [[ -d "$OUT/matching" || -d "$OUT/paper" ]]; then
-    (cd "$OUT" && tar czf results.tgz $(ls -d matching paper paper-*.log 2>/dev/null) && rm -rf matching paper paper-*.log)
+if [[ -d "$OUT/matching" || -d "$OUT/paper" || -d "$OUT/san" ]]; then
+    (cd "$OUT" && tar czf results.tgz $(ls -d matching paper paper-*.log san 2>/dev/null) && rm -rf matching paper paper-*.log san)
 fi
 
 section "done (status $status)"
