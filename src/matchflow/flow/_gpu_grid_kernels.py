@@ -96,7 +96,9 @@ def grid_push_kernel(N, K, hmax, cycle, delta, kinv, rc, rt, excess, h, tol, cou
         x = start
         while x < N:
             if h[x] < hmax:
-                ex = cuda.atomic.add(excess, x, zero)
+                ex = excess[x]  # a plain read filters; the atomic read below is exact
+                if ex > tol:
+                    ex = cuda.atomic.add(excess, x, zero)
                 if ex > tol:
                     if rt[x] > tol:  # the sink: height 0, the lowest neighbour; only x lowers rt[x]
                         c = rt[x]

@@ -55,7 +55,9 @@ def push_kernel(n, s, t, hmax, cycle, indptr, head, rev, cap, excess, h, tol, co
         x = start
         while x < n:
             if x != s and x != t and h[x] < hmax:
-                ex = cuda.atomic.add(excess, x, zero)
+                ex = excess[x]  # a plain read filters; the atomic read below is exact
+                if ex > tol:
+                    ex = cuda.atomic.add(excess, x, zero)
                 if ex > tol:
                     hmin = 4 * n
                     amin = -1
