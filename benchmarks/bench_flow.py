@@ -270,7 +270,8 @@ def main_gpu(args) -> int:
         cupy = None
     records = []
     cycles = [int(c) for c in args.cycles.split(",")] if args.cycles else []
-    max_flow(FlowNetwork(3, 0, 2, [0, 1], [1, 2], [1, 1]), backend="gpu")  # compile (the fresh form is apart)
+    if not args.only or any(n in args.only for n in ("netgen", "gl1", "gw1", "wlm3", "ak-")):
+        max_flow(FlowNetwork(3, 0, 2, [0, 1], [1, 2], [1, 1]), backend="gpu")  # compile (fresh form apart)
     grid_cut(np.ones((4, 4), np.int32), np.ones((4, 4), np.int32), np.ones((4, 4, 4), np.int32), connectivity=4,
              backend="gpu")
 
@@ -304,7 +305,8 @@ def main_gpu(args) -> int:
                 "print(time.perf_counter() - t0)")
         rec = {"input": name, "kind": "dimacs", "size": f"{net.n} nodes, {net.m} arcs", "flow_value": cpu_v,
                "values_agree": vals == {cpu_v}, "certified_runs": args.reps, "cpu_total": cpu_d["total"],
-               "gpu_device": stats_of(solve), "gpu_host": stats_of(host), "gpu_first_call": _fresh_process(code) if name == "gl1" else None,
+               "gpu_device": stats_of(solve), "gpu_host": stats_of(host),
+               "gpu_first_call": _fresh_process(code) if name == "gl1" and not args.no_fresh else None,
                "stats": {k: r.stats[k] for k in ("rounds", "rounds_phase1", "global_relabels", "bfs_levels",
                                                  "pushes", "relabels", "host_syncs", "kernel_launches")}}
         for c in cycles:
@@ -313,7 +315,14 @@ def main_gpu(args) -> int:
         records.append(rec)
         print("RECORD", json.dumps(rec, default=str), flush=True)
 
+    only = [o for o in args.only.split(",") if o]
+
+    def wanted(name):
+        return not only or any(o in name for o in only)
+
     for name in ("netgen-2", "gl1", "gw1", "wlm3", "ak-4102"):
+        if not wanted(name):
+            continue
         guarded(lambda name=name: one_dimacs(name), name)
 
     cases = [("grid 1000x1000 4-conn random", lambda: grid_arrays((1000, 1000), 4, 7), 4, True),
@@ -355,7 +364,8 @@ def main_gpu(args) -> int:
                                                           if i < 3 or i == args.reps - 1
                                                           or int(np.prod(src.shape)) <= 1_100_000),
                "cpu_total": cpu_t, "gpu_device": stats_of(dev) if dev else None, "gpu_host": stats_of(host),
-               "gpu_first_call": _fresh_process(code) if name.startswith("grid 1000") else None,
+               "gpu_first_call": (_fresh_process(code) if name.startswith("grid 1000") and not args.no_fresh
+                                  else None),
                "stats": {k: r.stats[k] for k in ("rounds", "global_relabels", "bfs_levels", "pushes", "relabels",
                                                  "host_syncs", "kernel_launches", "seconds_h2d", "seconds_solve")}}
         for c in cycles:
@@ -365,6 +375,8 @@ def main_gpu(args) -> int:
         print("RECORD", json.dumps(rec, default=str), flush=True)
 
     for case in cases:
+        if not wanted(case[0]):
+            continue
         guarded(lambda case=case: one_grid(*case), case[0])
 
     meta = machine_info()
@@ -405,6 +417,8 @@ def main(argv=None) -> int:
     p.add_argument("--out", default=None, help="results folder (default: results/)")
     p.add_argument("--reps", type=int, default=20, help="--gpu: certified repeated runs per input")
     p.add_argument("--cycles", default="", help="--gpu: comma list of cycle values to time as well")
+    p.add_argument("--only", default="", help="--gpu: comma list of substrings of the input names to run")
+    p.add_argument("--no-fresh", action="store_true", help="--gpu: skip the first-call-in-a-fresh-process form")
     args = p.parse_args(argv)
     if args.gpu:
         return main_gpu(args)
