@@ -62,6 +62,27 @@ def test_gpu_options_checked_without_a_gpu():
         validate_flow_gpu_options({"relabel_freq": 2.0})
 
 
+def test_auto_rule_gpu_only_for_large_grids():
+    from matchflow.flow._api import GPU_GRID_MIN, GridProblem, _gpu_rule
+
+    assert _gpu_rule(GridProblem((512, 512), 4)) == "push-relabel" and GPU_GRID_MIN == 512 * 512
+    assert _gpu_rule(GridProblem((64, 64, 64), 6)) == "push-relabel"
+    assert _gpu_rule(GridProblem((100, 100), 8)) is None
+    assert _gpu_rule(FlowNetwork(3, 0, 2, [0, 1], [1, 2], [1, 1])) is None  # general graphs: the CPU
+
+
+@gpu
+@device_only
+def test_auto_backend_picks_the_gpu_on_a_large_grid():
+    rng = np.random.default_rng(4)
+    src, snk, edg = rng.integers(0, 50, (512, 512)), rng.integers(0, 50, (512, 512)), rng.integers(0, 20, (4, 512, 512))
+    r = grid_cut(src, snk, edg, connectivity=4)
+    assert r.backend == "gpu" and r.method == "push-relabel"
+    assert r.flow_value == grid_energy(r.labels, src, snk, edg, connectivity=4)
+    assert r.flow_value == grid_cut(src, snk, edg, connectivity=4, backend="cpu").flow_value
+    assert grid_cut(src[:8, :8], snk[:8, :8], edg[:, :8, :8], connectivity=4).backend == "cpu"
+
+
 def test_boykov_kolmogorov_has_no_gpu_twin():
     net = FlowNetwork(3, 0, 2, [0, 1], [1, 2], [1, 1])
     with pytest.raises(ValueError, match=r"backend='gpu' is not available for max_flow\(method='boykov-kolmogorov'\)"):
@@ -73,7 +94,7 @@ def test_boykov_kolmogorov_has_no_gpu_twin():
 
 @gpu
 @device_only
-@pytest.mark.parametrize("name", sorted(LISTED))
+@pytest.mark.parametrize("name", sorted(set(LISTED) - {"ak-4102"}))  # ak-4102: > 60 s on an H100 (host rounds)
 def test_shared_instances_listed_value_repeated(shared_data, name):
     from matchflow.io import read
 
