@@ -270,6 +270,7 @@ def main_gpu(args) -> int:
         cupy = None
     records = []
     cycles = [int(c) for c in args.cycles.split(",")] if args.cycles else []
+    loops = [lp for lp in args.loops.split(",") if lp]
     if not args.only or any(n in args.only for n in ("netgen", "gl1", "gw1", "wlm3", "ak-")):
         max_flow(FlowNetwork(3, 0, 2, [0, 1], [1, 2], [1, 1]), backend="gpu")  # compile (fresh form apart)
     grid_cut(np.ones((4, 4), np.int32), np.ones((4, 4), np.int32), np.ones((4, 4, 4), np.int32), connectivity=4,
@@ -312,6 +313,9 @@ def main_gpu(args) -> int:
         for c in cycles:
             rec[f"cycle{c}_host"] = min(_t(lambda c=c: max_flow(FlowNetwork(*arrs), backend="gpu", cycle=c))[1]
                                         for _ in range(2))
+        for lp in loops:
+            rec[f"loop_{lp}_host"] = min(_t(lambda lp=lp: max_flow(FlowNetwork(*arrs), backend="gpu", loop=lp))[1]
+                                         for _ in range(2))
         records.append(rec)
         print("RECORD", json.dumps(rec, default=str), flush=True)
 
@@ -334,7 +338,7 @@ def main_gpu(args) -> int:
     def one_grid(name, make, conn, with_cpu):
         src, snk, edg = make()
         cpu_v, cpu_t = None, None
-        if with_cpu:
+        if with_cpu and not args.no_cpu:
             (cpu_v, cpu_d) = _best(lambda: run_grid_matchflow(src, snk, edg, conn), 1)
             cpu_t = cpu_d["total"]
         host, dev, vals, energies = [], [], set(), set()
@@ -371,6 +375,9 @@ def main_gpu(args) -> int:
         for c in cycles:
             rec[f"cycle{c}_host"] = min(_t(lambda c=c: grid_cut(src, snk, edg, connectivity=conn, backend="gpu",
                                                                 cycle=c))[1] for _ in range(2))
+        for lp in loops:
+            rec[f"loop_{lp}_host"] = min(_t(lambda lp=lp: grid_cut(src, snk, edg, connectivity=conn, backend="gpu",
+                                                                  loop=lp))[1] for _ in range(2))
         records.append(rec)
         print("RECORD", json.dumps(rec, default=str), flush=True)
 
@@ -394,6 +401,10 @@ def main_gpu(args) -> int:
           "device': general graphs: the solve stage alone (no H2D/D2H); grids: CuPy inputs, labels left on the "
           "device. 'from host arrays': the public call (FlowNetwork + max_flow, or grid_cut) with NumPy in and "
           "out. First call: a fresh process (import, JIT compile, solve).\n\n" + md_table(hdr, rows) + "\n")
+    if loops:
+        md += ("\n## loop (BFS driver), from host arrays, best of 2 (s)\n\n"
+               + md_table(["input"] + [f"loop={lp}" for lp in loops],
+                          [[r["input"]] + [r.get(f"loop_{lp}_host") for lp in loops] for r in records]) + "\n")
     if cycles:
         md += ("\n## cycle (lock-free passes per round), from host arrays, best of 2 (s)\n\n"
                + md_table(["input"] + [f"cycle={c}" for c in cycles],
@@ -417,8 +428,10 @@ def main(argv=None) -> int:
     p.add_argument("--out", default=None, help="results folder (default: results/)")
     p.add_argument("--reps", type=int, default=20, help="--gpu: certified repeated runs per input")
     p.add_argument("--cycles", default="", help="--gpu: comma list of cycle values to time as well")
+    p.add_argument("--loops", default="", help="--gpu: comma list of loop values to time as well")
     p.add_argument("--only", default="", help="--gpu: comma list of substrings of the input names to run")
     p.add_argument("--no-fresh", action="store_true", help="--gpu: skip the first-call-in-a-fresh-process form")
+    p.add_argument("--no-cpu", action="store_true", help="--gpu: skip our CPU path on grids")
     args = p.parse_args(argv)
     if args.gpu:
         return main_gpu(args)

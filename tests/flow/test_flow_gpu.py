@@ -22,6 +22,8 @@ SIM = is_simulator()
 device_only = pytest.mark.skipif(SIM, reason="too slow in the CUDA simulator")
 gpu = pytest.mark.gpu
 SMALL = {"block_size": 32, "cycle": 2, "check_every": 2}  # many blocks, many rounds on small inputs
+# the two BFS drivers: one cooperative launch per global relabel, or one launch per level (the simulator)
+LOOPS = ("host",) if SIM else ("persistent", "host")
 
 
 def gpu_flow(net, **opts):
@@ -29,6 +31,10 @@ def gpu_flow(net, **opts):
     assert r.backend == "gpu" and r.method == "push-relabel"
     assert verify_flow(net, None, None, r)
     return r
+
+
+def _with_loop(loop):
+    return lambda net, **o: gpu_flow(net, loop=loop, **o)
 
 
 def check_grid(src, snk, edg, conn, **opts):
@@ -51,9 +57,11 @@ def check_grid(src, snk, edg, conn, **opts):
 
 def test_gpu_options_checked_without_a_gpu():
     o = validate_flow_gpu_options({"cycle": 5, "block_size": 64})
-    assert o["cycle"] == 5 and o["block_size"] == 64 and o["loop"] == "host" and o["check_every"] == 8
-    with pytest.raises(ValueError, match=r"loop='persistent' is not available for the GPU push-relabel"):
-        validate_flow_gpu_options({"loop": "persistent"})
+    assert o["cycle"] == 5 and o["block_size"] == 64 and o["check_every"] == 8
+    assert o["loop"] == ("host" if SIM else "persistent")
+    assert validate_flow_gpu_options({"loop": "host"})["loop"] == "host"
+    with pytest.raises(ValueError, match=r"loop must be one of \('auto', 'persistent', 'host'\), got 'device'"):
+        validate_flow_gpu_options({"loop": "device"})
     with pytest.raises(ValueError, match=r"cycle must be >= 1, got 0"):
         validate_flow_gpu_options({"cycle": 0})
     with pytest.raises(ValueError, match=r"block_size must be a power of two in \[32, 1024\], got 48"):
@@ -100,7 +108,8 @@ def test_shared_instances_listed_value_repeated(shared_data, name):
 
     net = read(shared_data / "flow" / f"{name}.max")
     for rep in range(3):  # lock-free: repeated runs, every one certified
-        r = gpu_flow(net, block_size=(64, 128, 256)[rep], cycle=(4, 16, 32)[rep], check_every=8)
+        r = gpu_flow(net, block_size=(64, 128, 256)[rep], cycle=(4, 16, 32)[rep], check_every=8,
+                     loop=("host", "persistent", "persistent")[rep])
         assert r.flow_value == LISTED[name]
         assert r.stats["global_relabels"] >= 1 and r.stats["pushes"] >= 1
 
@@ -116,10 +125,11 @@ def networks(draw, max_n=10, floats=False):
 
 
 @gpu
-@settings(max_examples=10 if SIM else 40)
+@pytest.mark.parametrize("loop", LOOPS)
+@settings(max_examples=10 if SIM else 30)
 @given(net=networks())
-def test_random_networks_match_the_cpu_twin(net):
-    assert gpu_flow(net).flow_value == max_flow(net, backend="cpu").flow_value
+def test_random_networks_match_the_cpu_twin(net, loop):
+    assert gpu_flow(net, loop=loop).flow_value == max_flow(net, backend="cpu").flow_value
 
 
 @gpu
@@ -131,7 +141,9 @@ def test_float_networks_certified_within_tolerance(net):
 
 
 @gpu
-def test_edge_cases_unreachable_zero_parallel_selfloops_empty_int32():
+@pytest.mark.parametrize("loop", LOOPS)
+def test_edge_cases_unreachable_zero_parallel_selfloops_empty_int32(loop):
+    gpu_flow = _with_loop(loop)
     assert gpu_flow(FlowNetwork(4, 0, 3, [0, 1], [1, 2], [5, 5])).flow_value == 0  # unreachable sink
     assert gpu_flow(FlowNetwork(3, 0, 2, [0, 1], [1, 2], [0, 0])).flow_value == 0  # zero capacities
     assert gpu_flow(FlowNetwork(2, 0, 1, [], [], [])).flow_value == 0  # no arcs
@@ -167,7 +179,8 @@ def test_layered_and_adversarial_networks_repeated():
     net = FlowNetwork(n, 0, n - 1, tl, hd, rng.integers(1, 50, len(tl)))
     want = max_flow(net, backend="cpu").flow_value
     for bs in (32, 64, 256, 1024):
-        assert gpu_flow(net, block_size=bs, cycle=8).flow_value == want
+        for loop in LOOPS:
+            assert gpu_flow(net, block_size=bs, cycle=8, loop=loop).flow_value == want
 
 
 # ----------------------------------------------------------------------------- grid cuts
@@ -185,10 +198,11 @@ def grids(draw):
 
 
 @gpu
-@settings(max_examples=8 if SIM else 40)
+@pytest.mark.parametrize("loop", LOOPS)
+@settings(max_examples=8 if SIM else 30)
 @given(g=grids())
-def test_random_grids_match_the_cpu_twin(g):
-    check_grid(*g[1:], g[0])
+def test_random_grids_match_the_cpu_twin(g, loop):
+    check_grid(*g[1:], g[0], loop=loop)
 
 
 @gpu
@@ -208,8 +222,8 @@ def test_larger_grids_repeated_runs(conn, shape):
     rng = np.random.default_rng(11)
     k = len(offsets(len(shape), conn))
     src, snk, edg = rng.integers(0, 100, shape), rng.integers(0, 100, shape), rng.integers(0, 60, (k,) + shape)
-    for bs in (64, 256, 1024):
-        check_grid(src, snk, edg, conn, block_size=bs, cycle=16, check_every=8)
+    for bs, loop in ((64, "host"), (256, "persistent"), (1024, "persistent")):
+        check_grid(src, snk, edg, conn, block_size=bs, cycle=16, check_every=8, loop=loop)
 
 
 @gpu

@@ -168,7 +168,10 @@ class _GridRun:
             R.launch(G.grid_bfs_level_kernel, R.bfs_blocks, N, K, D, H, W, lv, self.off, self.ki, self.rc, self.h,
                      R.queue, R.cnt, self.tol, unset)
 
-        R.bfs(one_level, 1)
+        if self.o["loop"] != "persistent" or R.bfs_coop(
+                G.grid_bfs_persistent_kernel, (N, K, D, H, W, np.int64(1), self.off, self.ki, self.rc, self.h,
+                                               R.queue, R.cnt, self.tol, unset), False) == -1:
+            R.bfs(one_level, 1)
         return R.active(finish_relabel_kernel, N, np.int64(-1), np.int64(-1), np.int64(N + 2), unset, self.h,
                         self.excess, self.tol)
 

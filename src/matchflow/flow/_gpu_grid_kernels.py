@@ -15,7 +15,7 @@ from __future__ import annotations
 from numba import cuda
 
 __all__ = ["grid_edges_kernel", "grid_terminals_kernel", "grid_push_kernel", "grid_relabel_init_kernel",
-           "grid_bfs_level_kernel", "grid_labels_kernel", "grid_sent_kernel", "reset_cnt_kernel"]
+           "grid_bfs_level_kernel", "grid_bfs_persistent_kernel", "grid_labels_kernel", "grid_sent_kernel", "reset_cnt_kernel"]
 
 BAD_SOURCE, BAD_SINK, BAD_EDGE = 1, 2, 4  # status bits: a negative or non-finite capacity
 NOT_FINITE = 8
@@ -178,6 +178,38 @@ def grid_bfs_level_kernel(N, K, D, H, W, level, off, kinv, rc, h, queue, cnt, to
                 if cuda.atomic.cas(h, v, unset, hu) == unset:
                     queue[qout + cuda.atomic.add(cnt, nxt, 1)] = v
         i += stride
+
+
+@cuda.jit
+def grid_bfs_persistent_kernel(N, K, D, H, W, level, off, kinv, rc, h, queue, cnt, tol, unset, out):
+    """Every level of the grid's backward BFS in ONE cooperative launch (grid syncs between levels; the
+    frontier of level ``L`` has height ``L``). ``out[0]``: the first empty level."""
+    g = cuda.cg.this_grid()
+    i0 = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    while True:
+        size = cnt[level % 3]
+        if size == 0:
+            break
+        if i0 == 0:
+            cnt[(level + 2) % 3] = 0
+        qin = (level % 2) * N
+        qout = N - qin
+        nxt = (level + 1) % 3
+        hu = level + 1
+        i = i0
+        while i < size:
+            u = queue[qin + i]
+            for k in range(K):
+                v = inside_dev(u, off[k], D, H, W)
+                if v >= 0 and h[v] == unset and rc[kinv[k] * N + v] > tol:
+                    if cuda.atomic.cas(h, v, unset, hu) == unset:
+                        queue[qout + cuda.atomic.add(cnt, nxt, 1)] = v
+            i += stride
+        g.sync()
+        level += 1
+    if i0 == 0:
+        out[0] = level
 
 
 @cuda.jit

@@ -12,7 +12,9 @@ frontier queue; the host reads the frontier size every ``check_every`` levels) i
 the stop test ``e(s) + e(t) = ExcessTotal`` is evaluated as "no vertex below the gap holds excess"
 (the same condition, counted by the relabel's last kernel); and the violating arcs are not cancelled
 (Algorithm 4.6 lines 1-6): the exact BFS heights are valid by construction, and a cancel that moves
-more than ``e(x)`` would leave deficits. Only ``loop="host"`` rounds exist (no persistent kernel).
+more than ``e(x)`` would leave deficits. ``loop="persistent"`` (the default on a GPU) runs every level of one global relabel's BFS in
+ONE cooperative kernel (grid syncs between levels) instead of one launch per level (``loop="host"``);
+the pushes stay one launch per round.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from .._backend import require_gpu
-from .._cuda import quiet, validate_gpu_options
+from .._cuda import is_simulator, quiet, validate_gpu_options
 from .._graph import FlowNetwork
 from .._validation import check_int, check_options
 
@@ -36,16 +38,16 @@ _OPTIONS = ("cycle", "check_every")
 
 
 def validate_flow_gpu_options(opts: dict[str, Any]) -> dict[str, Any]:
-    """The GPU vocabulary (``loop``: "auto" or "host"; ``certify``; ``max_rounds``; ``block_size``, a power
+    """The GPU vocabulary (``loop``: "persistent" -- every BFS level of a global relabel in one cooperative
+    launch --, "host" -- one launch per BFS level --, or "auto": persistent on a GPU, host in the simulator;
+    ``certify``; ``max_rounds``; ``block_size``, a power
     of two in [32, 1024], default 256; ``grid_size``: cap on the push kernel's blocks) plus ``cycle``
     (lock-free passes per round, default 32) and ``check_every`` (BFS levels per host read, default 8)."""
     opts = dict(opts)
     out = validate_gpu_options("push-relabel (GPU)", opts, block_low=32)
     check_options("push-relabel (GPU)", opts, _OPTIONS)
-    if out["loop"] == "persistent":
-        raise ValueError("loop='persistent' is not available for the GPU push-relabel: it runs host rounds "
-                         "(loop='host' or 'auto')")
-    out["loop"] = "host"
+    if out["loop"] == "auto":
+        out["loop"] = "host" if is_simulator() else "persistent"
     out["cycle"] = check_int("cycle", opts.get("cycle", CYCLE), low=1, high=1 << 20)
     out["check_every"] = check_int("check_every", opts.get("check_every", CHECK_EVERY), low=1, high=1 << 16)
     return out
@@ -65,7 +67,8 @@ class Rounds:
         self.out = cuda.to_device(np.zeros(1, np.int64))
         self.counters = cuda.to_device(np.zeros(2, np.int64))
         self.queue = cuda.device_array(2 * max(n, 1), dtype=np.int32)
-        self.stats: dict[str, Any] = {"loop": "host", "cycle": o["cycle"], "block_size": self.bs,
+        self.lvl = cuda.to_device(np.zeros(1, np.int64))
+        self.stats: dict[str, Any] = {"loop": o["loop"], "cycle": o["cycle"], "block_size": self.bs,
                                       "grid_size": self.push_blocks, "check_every": o["check_every"], "rounds": 0,
                                       "global_relabels": 0, "bfs_levels": 0, "kernel_launches": 0, "host_syncs": 0}
 
@@ -89,6 +92,26 @@ class Rounds:
             self.stats["bfs_levels"] += self.o["check_every"]
             if self.read(self.cnt, level % 3) == 0:
                 return level
+
+    def bfs_coop(self, kern: Any, args: tuple, need_level: bool) -> int | None:
+        """One cooperative launch of ``kern(*args, lvl)`` running every BFS level (``loop="persistent"``);
+        returns the first empty level when ``need_level`` (a host read), else None. Falls back to
+        ``loop="host"`` (returns -1) when not one block of ``block_size`` threads fits an SM."""
+        from .._cuda._launch import cooperative_kernel  # noqa: PLC0415
+
+        args = args + (self.lvl,)
+        if is_simulator():
+            spec, gsize = kern, 1
+        else:
+            spec, gmax = cooperative_kernel(kern, args, self.bs)
+            if gmax < 1:
+                self.o["loop"] = self.stats["loop"] = "host"
+                return -1
+            gsize = min(gmax, self.bfs_blocks)
+        spec[gsize, self.bs](*args)
+        self.stats["kernel_launches"] += 1
+        self.stats["bfs_launches"] = self.stats.get("bfs_launches", 0) + 1
+        return int(self.read(self.lvl)) if need_level else None
 
     def active(self, finish: Any, *args: Any) -> int:
         """The relabel's last kernel (gap relabelling) and the count of vertices still active."""
@@ -177,10 +200,18 @@ class _CSRRun:
             R.launch(K.bfs_level_kernel, R.bfs_blocks, n, lv, self.indptr, self.head, self.rev, self.cap, self.h,
                      R.queue, R.cnt, self.tol, self.unset)
 
-        level = R.bfs(one_level, 0)
+        def levels(lv: int, hoff: int, need: bool) -> int | None:
+            if self.o["loop"] == "persistent":
+                end = R.bfs_coop(K.bfs_persistent_kernel, (n, np.int64(lv), np.int64(hoff), self.indptr, self.head,
+                                 self.rev, self.cap, self.h, R.queue, R.cnt, self.tol, self.unset), need)
+                if end != -1:
+                    return end
+            return R.bfs(one_level, lv)
+
+        level = levels(0, 0, phase == 2)
         if phase == 2:
             R.launch(K.seed_kernel, 1, n, s, np.int64(level), R.queue, R.cnt)
-            R.bfs(one_level, level)
+            levels(level, n - level, False)
         hgap = np.int64(n if phase == 1 else 2 * n)
         return R.active(K.finish_relabel_kernel, n, s, t, hgap, self.unset, self.h, self.excess, self.tol)
 

@@ -25,7 +25,7 @@ from numba import cuda, int64
 from .._cuda._device import block_sum_dev
 
 __all__ = ["preflow_kernel", "push_kernel", "relabel_init_kernel", "seed_kernel", "bfs_level_kernel",
-           "finish_relabel_kernel", "BLOCK_SUM"]
+           "bfs_persistent_kernel", "finish_relabel_kernel", "BLOCK_SUM"]
 
 BLOCK_SUM = 1024  # shared slots of the block reductions (the largest block)
 
@@ -129,6 +129,39 @@ def bfs_level_kernel(n, level, indptr, head, rev, cap, h, queue, cnt, tol, unset
                 if cuda.atomic.cas(h, v, unset, hu) == unset:
                     queue[qout + cuda.atomic.add(cnt, nxt, 1)] = v
         i += stride
+
+
+@cuda.jit
+def bfs_persistent_kernel(n, level, hoff, indptr, head, rev, cap, h, queue, cnt, tol, unset, out):
+    """Every level of one backward BFS in ONE cooperative launch (``loop="persistent"``): the levels of
+    ``bfs_level_kernel`` separated by grid syncs (after a sync plain reads see the previous level's
+    writes); the frontier of level ``L`` has height ``L + hoff``. ``out[0]``: the first empty level."""
+    g = cuda.cg.this_grid()
+    i0 = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    while True:
+        size = cnt[level % 3]
+        if size == 0:
+            break
+        if i0 == 0:
+            cnt[(level + 2) % 3] = 0
+        qin = (level % 2) * n
+        qout = n - qin
+        nxt = (level + 1) % 3
+        hu = level + 1 + hoff
+        i = i0
+        while i < size:
+            u = queue[qin + i]
+            for a in range(indptr[u], indptr[u + 1]):
+                v = head[a]
+                if h[v] == unset and cap[rev[a]] > tol:
+                    if cuda.atomic.cas(h, v, unset, hu) == unset:
+                        queue[qout + cuda.atomic.add(cnt, nxt, 1)] = v
+            i += stride
+        g.sync()
+        level += 1
+    if i0 == 0:
+        out[0] = level
 
 
 @cuda.jit
