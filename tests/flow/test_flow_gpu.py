@@ -126,7 +126,7 @@ def networks(draw, max_n=10, floats=False):
 
 @gpu
 @pytest.mark.parametrize("loop", LOOPS)
-@settings(max_examples=10 if SIM else 30)
+@settings(max_examples=10 if SIM else 20)
 @given(net=networks())
 def test_random_networks_match_the_cpu_twin(net, loop):
     assert gpu_flow(net, loop=loop).flow_value == max_flow(net, backend="cpu").flow_value
@@ -199,10 +199,19 @@ def grids(draw):
 
 @gpu
 @pytest.mark.parametrize("loop", LOOPS)
-@settings(max_examples=8 if SIM else 30)
+@settings(max_examples=8 if SIM else 20)
 @given(g=grids())
 def test_random_grids_match_the_cpu_twin(g, loop):
     check_grid(*g[1:], g[0], loop=loop)
+
+
+@gpu
+@pytest.mark.parametrize("shape", [(0, 4), (1, 1), (2, 0, 3)])
+def test_empty_and_single_point_grids(shape):
+    conn = 4 if len(shape) == 2 else 6
+    r = grid_cut(np.ones(shape, np.int64), np.full(shape, 2, np.int64), 1, connectivity=conn, backend="gpu")
+    assert r.labels.shape == shape and r.labels.dtype == bool and r.flow_value == int(np.prod(shape))
+    assert not r.labels.any()
 
 
 @gpu

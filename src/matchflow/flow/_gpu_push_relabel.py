@@ -60,7 +60,7 @@ class Rounds:
         from numba import cuda  # noqa: PLC0415
 
         self.o, self.n, self.bs = o, n, o["block_size"]
-        blocks = max(1, (n + self.bs - 1) // self.bs)
+        blocks = self.over(n)
         self.push_blocks = min(blocks, o["grid_size"]) if o["grid_size"] else blocks
         self.bfs_blocks = min(blocks, BFS_BLOCKS)
         self.cnt = cuda.to_device(np.zeros(3, np.int32))
@@ -77,7 +77,9 @@ class Rounds:
         self.stats["kernel_launches"] += 1
 
     def over(self, size: int) -> int:
-        return max(1, (int(size) + self.bs - 1) // self.bs)
+        from .._cuda._launch import grid  # noqa: PLC0415
+
+        return grid(size, self.bs)
 
     def read(self, a: Any, i: int = 0) -> Any:
         self.stats["host_syncs"] += 1
