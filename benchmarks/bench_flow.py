@@ -324,7 +324,8 @@ def main_gpu(args) -> int:
     def wanted(name):
         return not only or any(o in name for o in only)
 
-    for name in ("netgen-2", "gl1", "gw1", "wlm3", "ak-4102"):
+    # ak-4102 only with --only ak: it did not finish in 60 s on an H100 (loop="host"; O(n) rounds)
+    for name in ("netgen-2", "gl1", "gw1", "wlm3") + (("ak-4102",) if "ak" in only else ()):
         if not wanted(name):
             continue
         guarded(lambda name=name: one_dimacs(name), name)
@@ -333,7 +334,7 @@ def main_gpu(args) -> int:
              ("image-like 512x512 4-conn", lambda: image_like((512, 512), 3, 4), 4, True),
              ("image-like 512x512 8-conn", lambda: image_like((512, 512), 3, 8), 8, True),
              ("grid 2048x2048 4-conn random", lambda: grid_arrays((2048, 2048), 4, 7), 4, False),
-             ("image-like 2048x2048 4-conn", lambda: image_like((2048, 2048), 3, 4), 4, True),
+             ("image-like 2048x2048 4-conn", lambda: image_like((2048, 2048), 3, 4), 4, False),
              ("volume 128^3 6-conn blobs", lambda: blobs3d((128, 128, 128), 5), 6, False)]
     def one_grid(name, make, conn, with_cpu):
         src, snk, edg = make()
