@@ -6,13 +6,20 @@ call from host arrays (``FlowNetwork`` + ``max_flow``, or ``grid_cut``), so "bui
 network construction inside that call. Flow values are checked equal across solvers.
 
     python -m benchmarks.bench_flow [--quick]
+    python -m benchmarks.bench_flow --gpu [--out DIR] [--reps 20] [--cycles 8,32,128]
 
-Writes results/flow/cpu.json and cpu.md. There is no ``--gpu`` mode: the GPU kernels are not written.
+Writes results/flow/cpu.json and cpu.md; ``--gpu`` writes results/flow/gpu-<gpu>-<date>.json/.md:
+the GPU push-relabel (``backend="gpu"``) against our CPU path on the same machine, three timed forms
+(data already on the device, the public call from host arrays, the first call in a fresh process),
+``--reps`` repeated runs per input, every one certified (``verify_flow``; grid labels' energy equal
+to the flow value and to the CPU's). Peers (PyMaxflow, OR-Tools, ...) are not installed on the device:
+quote results/flow/cpu.md for them.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 import time
@@ -200,13 +207,235 @@ def first_call_seconds() -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
+# ---------------------------------------------------------------- GPU mode
+def image_like(shape, seed, conn):
+    """A synthetic segmentation (a disc and a square on a noisy background), integer capacities."""
+    from matchflow.flow import potts_weights, unary_from_intensity
+
+    rng = np.random.default_rng(seed)
+    yy, xx = np.mgrid[: shape[0], : shape[1]]
+    h, w = shape
+    img = 0.2 + 0.6 * ((yy - h / 2) ** 2 + (xx - w / 3) ** 2 < (h / 4) ** 2)
+    img[h // 8: h // 3, 2 * w // 3: 7 * w // 8] = 0.8
+    img += 0.12 * rng.standard_normal(shape)
+    src, snk = unary_from_intensity(img, 0.8, 0.2, sigma=0.25)
+    wts = potts_weights(img, connectivity=conn, lam=2.0)
+    return (np.rint(src * 100).astype(np.int32), np.rint(snk * 100).astype(np.int32),
+            np.rint(wts * 100).astype(np.int32))
+
+
+def blobs3d(shape, seed):
+    """3-D volume: a few spheres plus noise, 6-connected Potts, integer capacities."""
+    rng = np.random.default_rng(seed)
+    zz, yy, xx = np.indices(shape)
+    vol = np.zeros(shape)
+    for _ in range(5):
+        c = rng.uniform(0.2, 0.8, 3) * np.array(shape)
+        r = rng.uniform(0.08, 0.2) * min(shape)
+        vol[(zz - c[0]) ** 2 + (yy - c[1]) ** 2 + (xx - c[2]) ** 2 < r * r] = 1.0
+    vol += 0.3 * rng.standard_normal(shape)
+    fg, bg = (vol - 1) ** 2, vol**2
+    w = np.full((6,) + shape, 30, np.int32)
+    return np.rint(bg * 100).astype(np.int32), np.rint(fg * 100).astype(np.int32), w
+
+
+def _fresh_process(code: str) -> float:
+    import os
+
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "src"), env.get("PYTHONPATH", "")])
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    if out.returncode:
+        return float("nan")
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def main_gpu(args) -> int:
+    import os
+    from pathlib import Path
+
+    from numba import cuda
+
+    from matchflow import FlowNetwork, grid_cut, max_flow
+    from matchflow.flow import grid_energy, verify_flow
+    from matchflow.io import read
+
+    data = os.environ.get("MATCHFLOW_DATA", str(REPO.parent / "shared" / "data"))
+    gpu_name = cuda.get_current_device().name
+    gpu_name = gpu_name.decode() if isinstance(gpu_name, bytes) else gpu_name
+    tag = "h200" if "H200" in gpu_name else ("h100" if "H100" in gpu_name else "gpu")
+    try:
+        import cupy
+    except Exception:
+        cupy = None
+    records = []
+    cycles = [int(c) for c in args.cycles.split(",")] if args.cycles else []
+    loops = [lp for lp in args.loops.split(",") if lp]
+    if not args.only or any(n in args.only for n in ("netgen", "gl1", "gw1", "wlm3", "ak-")):
+        max_flow(FlowNetwork(3, 0, 2, [0, 1], [1, 2], [1, 1]), backend="gpu")  # compile (fresh form apart)
+    grid_cut(np.ones((4, 4), np.int32), np.ones((4, 4), np.int32), np.ones((4, 4, 4), np.int32), connectivity=4,
+             backend="gpu")
+
+    def stats_of(times):
+        t = sorted(times)
+        return {"best": t[0], "median": t[len(t) // 2]}
+
+    def guarded(fn, name):
+        try:
+            fn()
+        except Exception:
+            import traceback
+
+            print("FAILED", name, flush=True)
+            traceback.print_exc()
+
+    def one_dimacs(name):
+        net = read(f"{data}/flow/{name}.max")
+        arrs = (net.n, net.source, net.sink, net.tails, net.heads, net.capacities)
+        cpu_v, cpu_d = _best(lambda arrs=arrs: run_matchflow(*arrs), 2)
+        host, solve, vals = [], [], set()
+        for _ in range(args.reps):
+            t0 = time.perf_counter()
+            r = max_flow(FlowNetwork(*arrs), backend="gpu")
+            host.append(time.perf_counter() - t0)
+            solve.append(r.stats["seconds_solve"])
+            verify_flow(net, None, None, r)
+            vals.add(r.flow_value)
+        code = ("import time; t0 = time.perf_counter(); import matchflow; from matchflow.io import read; "
+                f"r = matchflow.max_flow(read({data + '/flow/' + name + '.max'!r}), backend='gpu'); "
+                "print(time.perf_counter() - t0)")
+        rec = {"input": name, "kind": "dimacs", "size": f"{net.n} nodes, {net.m} arcs", "flow_value": cpu_v,
+               "values_agree": vals == {cpu_v}, "certified_runs": args.reps, "cpu_total": cpu_d["total"],
+               "gpu_device": stats_of(solve), "gpu_host": stats_of(host),
+               "gpu_first_call": _fresh_process(code) if name == "gl1" and not args.no_fresh else None,
+               "stats": {k: r.stats[k] for k in ("rounds", "rounds_phase1", "global_relabels", "bfs_levels",
+                                                 "pushes", "relabels", "host_syncs", "kernel_launches")}}
+        for c in cycles:
+            rec[f"cycle{c}_host"] = min(_t(lambda c=c: max_flow(FlowNetwork(*arrs), backend="gpu", cycle=c))[1]
+                                        for _ in range(2))
+        for lp in loops:
+            rec[f"loop_{lp}_host"] = min(_t(lambda lp=lp: max_flow(FlowNetwork(*arrs), backend="gpu", loop=lp))[1]
+                                         for _ in range(2))
+        records.append(rec)
+        print("RECORD", json.dumps(rec, default=str), flush=True)
+
+    only = [o for o in args.only.split(",") if o]
+
+    def wanted(name):
+        return not only or any(o in name for o in only)
+
+    # ak-4102 only with --only ak: it did not finish in 60 s on an H100 (loop="host"; O(n) rounds)
+    for name in ("netgen-2", "gl1", "gw1", "wlm3") + (("ak-4102",) if "ak" in only else ()):
+        if not wanted(name):
+            continue
+        guarded(lambda name=name: one_dimacs(name), name)
+
+    cases = [("grid 1000x1000 4-conn random", lambda: grid_arrays((1000, 1000), 4, 7), 4, True),
+             ("image-like 512x512 4-conn", lambda: image_like((512, 512), 3, 4), 4, True),
+             ("image-like 512x512 8-conn", lambda: image_like((512, 512), 3, 8), 8, True),
+             ("grid 2048x2048 4-conn random", lambda: grid_arrays((2048, 2048), 4, 7), 4, False),
+             ("image-like 2048x2048 4-conn", lambda: image_like((2048, 2048), 3, 4), 4, False),
+             ("volume 128^3 6-conn blobs", lambda: blobs3d((128, 128, 128), 5), 6, False)]
+    def one_grid(name, make, conn, with_cpu):
+        src, snk, edg = make()
+        cpu_v, cpu_t = None, None
+        if with_cpu and not args.no_cpu:
+            (cpu_v, cpu_d) = _best(lambda: run_grid_matchflow(src, snk, edg, conn), 1)
+            cpu_t = cpu_d["total"]
+        host, dev, vals, energies = [], [], set(), set()
+        d_in = [cupy.asarray(a) for a in (src, snk, edg)] if cupy is not None else None
+        for i in range(args.reps):
+            t0 = time.perf_counter()
+            r = grid_cut(src, snk, edg, connectivity=conn, backend="gpu")
+            host.append(time.perf_counter() - t0)
+            vals.add(r.flow_value)
+            if i < 3 or i == args.reps - 1 or int(np.prod(src.shape)) <= 1_100_000:
+                energies.add(grid_energy(r.labels, src, snk, edg, connectivity=conn))
+            if d_in is not None:
+                cupy.cuda.Device().synchronize()
+                t0 = time.perf_counter()
+                rd = grid_cut(*d_in, connectivity=conn, backend="gpu")
+                cupy.cuda.Device().synchronize()
+                dev.append(time.perf_counter() - t0)
+                vals.add(rd.flow_value)
+        ref = cpu_v if cpu_v is not None else r.flow_value
+        code = ("import time; t0 = time.perf_counter(); import numpy as np; import matchflow; "
+                "rng = np.random.default_rng(7); s = rng.integers(0, 100, (1000, 1000)); "
+                "t = rng.integers(0, 100, (1000, 1000)); e = rng.integers(0, 50, (4, 1000, 1000)); "
+                "matchflow.grid_cut(s, t, e, connectivity=4, backend='gpu'); print(time.perf_counter() - t0)")
+        rec = {"input": name, "kind": "grid", "size": f"{int(np.prod(src.shape))} points", "flow_value": ref,
+               "values_agree": vals == {ref} and energies == {ref}, "certified_runs": args.reps,
+               "energy_checked_runs": len(energies) and sum(1 for i in range(args.reps)
+                                                          if i < 3 or i == args.reps - 1
+                                                          or int(np.prod(src.shape)) <= 1_100_000),
+               "cpu_total": cpu_t, "gpu_device": stats_of(dev) if dev else None, "gpu_host": stats_of(host),
+               "gpu_first_call": (_fresh_process(code) if name.startswith("grid 1000") and not args.no_fresh
+                                  else None),
+               "stats": {k: r.stats[k] for k in ("rounds", "global_relabels", "bfs_levels", "pushes", "relabels",
+                                                 "host_syncs", "kernel_launches", "seconds_h2d", "seconds_solve")}}
+        for c in cycles:
+            rec[f"cycle{c}_host"] = min(_t(lambda c=c: grid_cut(src, snk, edg, connectivity=conn, backend="gpu",
+                                                                cycle=c))[1] for _ in range(2))
+        for lp in loops:
+            rec[f"loop_{lp}_host"] = min(_t(lambda lp=lp: grid_cut(src, snk, edg, connectivity=conn, backend="gpu",
+                                                                  loop=lp))[1] for _ in range(2))
+        records.append(rec)
+        print("RECORD", json.dumps(rec, default=str), flush=True)
+
+    for case in cases:
+        if not wanted(case[0]):
+            continue
+        guarded(lambda case=case: one_grid(*case), case[0])
+
+    meta = machine_info()
+    meta.update({"benchmark": "bench_flow --gpu", "gpu": gpu_name, "reps": args.reps, "cycles": cycles,
+                 "note": "GPU push-relabel vs our CPU path on the device machine's CPU (peers: results/flow/cpu.md)"})
+    hdr = ["input", "size", "flow value", "agree (all runs)", "CPU ours (s)", "GPU data on device (s)",
+           "GPU from host arrays (s)", "GPU first call (s)", "CPU / GPU host"]
+    rows = []
+    for r in records:
+        dv = r["gpu_device"]["best"] if r["gpu_device"] else None
+        ratio = f"{r['cpu_total'] / r['gpu_host']['best']:.2f}x" if r["cpu_total"] else "-"
+        rows.append([r["input"], r["size"], r["flow_value"], "yes" if r["values_agree"] else "NO",
+                     r["cpu_total"], dv, r["gpu_host"]["best"], r["gpu_first_call"], ratio])
+    md = (f"# Max-flow / min-cut, GPU ({gpu_name})\n\nBest of {args.reps} runs, every run certified. 'data on "
+          "device': general graphs: the solve stage alone (no H2D/D2H); grids: CuPy inputs, labels left on the "
+          "device. 'from host arrays': the public call (FlowNetwork + max_flow, or grid_cut) with NumPy in and "
+          "out. First call: a fresh process (import, JIT compile, solve).\n\n" + md_table(hdr, rows) + "\n")
+    if loops:
+        md += ("\n## loop (BFS driver), from host arrays, best of 2 (s)\n\n"
+               + md_table(["input"] + [f"loop={lp}" for lp in loops],
+                          [[r["input"]] + [r.get(f"loop_{lp}_host") for lp in loops] for r in records]) + "\n")
+    if cycles:
+        md += ("\n## cycle (lock-free passes per round), from host arrays, best of 2 (s)\n\n"
+               + md_table(["input"] + [f"cycle={c}" for c in cycles],
+                          [[r["input"]] + [r[f"cycle{c}_host"] for c in cycles] for r in records]) + "\n")
+    import datetime
+
+    out = Path(args.out) if args.out else None
+    jp, mp = write_results("flow", f"gpu-{tag}-{datetime.date.today().isoformat()}", meta, records, md, out)
+    print(md)
+    print(jp, mp)
+    return 0
+
+
 def main(argv=None) -> int:
     import os
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true")
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--gpu", action="store_true", help="the GPU push-relabel against our CPU path")
+    p.add_argument("--out", default=None, help="results folder (default: results/)")
+    p.add_argument("--reps", type=int, default=20, help="--gpu: certified repeated runs per input")
+    p.add_argument("--cycles", default="", help="--gpu: comma list of cycle values to time as well")
+    p.add_argument("--loops", default="", help="--gpu: comma list of loop values to time as well")
+    p.add_argument("--only", default="", help="--gpu: comma list of substrings of the input names to run")
+    p.add_argument("--no-fresh", action="store_true", help="--gpu: skip the first-call-in-a-fresh-process form")
+    p.add_argument("--no-cpu", action="store_true", help="--gpu: skip our CPU path on grids")
     args = p.parse_args(argv)
+    if args.gpu:
+        return main_gpu(args)
     data = os.environ.get("MATCHFLOW_DATA", str(REPO.parent / "shared" / "data"))
     from matchflow.io import read
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from numba import cuda
 
 __all__ = ["FULL_MASK", "PS_FLAG", "PS_CNT", "PS_NSYNC", "phase_end_dev", "bcast_read_dev", "warp_sum_dev",
-           "warp_min_dev", "block_min_dev"]
+           "warp_min_dev", "block_min_dev", "block_sum_dev"]
 
 FULL_MASK = 0xFFFFFFFF
 PS_FLAG = 0
@@ -79,6 +79,23 @@ def block_min_dev(sh, val, tid, bdim):
             o = sh[tid + s]
             if o < sh[tid]:
                 sh[tid] = o
+        cuda.syncthreads()
+        s //= 2
+    r = sh[0]
+    cuda.syncthreads()
+    return r
+
+
+@cuda.jit(device=True)
+def block_sum_dev(sh, val, tid, bdim):
+    """Tree sum over a power-of-two block (no warp intrinsics: any block size, the simulator); every
+    thread gets the sum (``sh``: a shared array of at least ``bdim`` slots of ``val``'s type)."""
+    sh[tid] = val
+    cuda.syncthreads()
+    s = bdim // 2
+    while s > 0:
+        if tid < s:
+            sh[tid] += sh[tid + s]
         cuda.syncthreads()
         s //= 2
     r = sh[0]

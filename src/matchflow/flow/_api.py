@@ -13,6 +13,7 @@ Validate once (:class:`~matchflow.FlowNetwork`), resolve method/backend in the m
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ from .._methods import Method, MethodTable, check_method_options, place, resolve
 from .._validation import check_real, type_name
 from ._cpu_bk import bk_kernel
 from ._cpu_push_relabel import arc_flow_kernel, push_relabel_kernel, residual_reach_kernel
+from ._gpu_push_relabel import push_relabel_gpu
 from ._result import FlowResult
 
 __all__ = ["max_flow", "maximum_flow", "METHODS", "SCIPY_METHODS", "FLOAT_RTOL"]
@@ -81,20 +83,46 @@ def _solve_bk(net: FlowNetwork) -> tuple:
     return total[0], flow, cap, tol, stats
 
 
-def _grid_cut_shaped(net: FlowNetwork) -> bool:
+@dataclass(frozen=True)
+class GridProblem:
+    """What the method rules read for ``grid_cut``: the grid's shape and connectivity (no network built)."""
+
+    shape: tuple[int, ...]
+    connectivity: int
+
+
+GPU_GRID_MIN = 512 * 512  # grid_cut, backend="auto": the GPU from this many grid points on
+
+
+def _gpu_rule(problem: FlowNetwork | GridProblem) -> str | None:
+    """``backend="auto"``: the GPU push-relabel only where it was measured faster end to end
+    (results/flow/gpu-h100-2026-11-23*.md, H100, the public call from host arrays): grid cuts of >= 512²
+    points (512² image-like 10-12 ms vs 0.68 s for our CPU BK on the same machine; 1000² random 0.086 s
+    vs 4.6 s; 128³ volume 23 ms); smaller grids were not measured (launch-bound: kept on the CPU). General
+    networks stay on the CPU: on the DIMACS instances the GPU was 50-500x slower (gl1 0.28 s vs 1.8 ms,
+    loop="host"; ak-4102 did not finish in 60 s)."""
+    if isinstance(problem, GridProblem) and int(np.prod(problem.shape)) >= GPU_GRID_MIN:
+        return "push-relabel"
+    return None
+
+
+def _grid_cut_shaped(net: FlowNetwork | GridProblem) -> bool:
     """``method="auto"`` on the CPU: Boykov-Kolmogorov where ``s`` and ``t`` together touch at least half
     the vertices (the t-links of a vision energy, every ``grid_cut``), push-relabel elsewhere; measured
     in docs/notes/flow.md."""
+    if isinstance(net, GridProblem):
+        return True
     ip = net.indptr
     return int(ip[net.source + 1] - ip[net.source] + ip[net.sink + 1] - ip[net.sink]) >= (net.n - 2) / 2
 
 
 TABLE = MethodTable(
     family="max_flow",
-    methods=(Method("push-relabel", cpu=_solve_push_relabel, options=("relabel_freq",), check=_check_relabel_freq),
+    methods=(Method("push-relabel", cpu=_solve_push_relabel, gpu=push_relabel_gpu, options=("relabel_freq",),
+                    check=_check_relabel_freq, auto_gpu=lambda p: _gpu_rule(p) is not None),
              Method("boykov-kolmogorov", cpu=_solve_bk)),
     cpu_rule=lambda net: "boykov-kolmogorov" if _grid_cut_shaped(net) else "push-relabel",
-    gpu_rule=lambda net: None,
+    gpu_rule=_gpu_rule,
 )
 METHODS = TABLE.names
 
@@ -129,11 +157,14 @@ def max_flow(graph: Any, source: int | None = None, sink: int | None = None, *, 
         attribute, default 1; nodes in ``graph.nodes`` order). Integer capacities are exact (sums
         checked: OverflowError from 2**62); float capacities are solved in float64 with residuals
         below ``FLOAT_RTOL`` x the largest capacity counted as zero (``result.tol``).
-    method : ``"auto"``, ``"push-relabel"`` (FIFO with global relabelling, CPU) or ``"boykov-kolmogorov"``
-        (search trees, CPU). ``"auto"``: Boykov-Kolmogorov where the source and sink are adjacent to at
+    method : ``"auto"``, ``"push-relabel"`` (CPU: FIFO with global relabelling; GPU: Hong's lock-free
+        push-relabel with He & Hong's global relabel on the device) or ``"boykov-kolmogorov"`` (search
+        trees, CPU). ``"auto"`` on the CPU: Boykov-Kolmogorov where the source and sink are adjacent to at
         least half the vertices (grid / vision cuts), push-relabel elsewhere.
-    backend : ``"cpu"`` or ``"auto"`` (no GPU twin yet).
-    **options : ``relabel_freq`` (global relabel after ``relabel_freq * (n + m)`` relabel arc scans, default 1).
+    backend : ``"cpu"``, ``"gpu"`` or ``"auto"`` (the GPU only where measured faster: ``_gpu_rule``).
+    **options : CPU: ``relabel_freq`` (global relabel after ``relabel_freq * (n + m)`` relabel arc scans,
+        default 1). GPU: ``loop``, ``certify``, ``max_rounds``, ``block_size``, ``grid_size``, ``cycle``,
+        ``check_every`` (``matchflow.flow._gpu_push_relabel.validate_flow_gpu_options``).
 
     Returns
     -------
@@ -147,7 +178,7 @@ def max_flow(graph: Any, source: int | None = None, sink: int | None = None, *, 
     opts = check_method_options(TABLE, row, device, options)
     t0 = time.perf_counter()
     check_overflow(net)
-    value, flow, cap, tol, stats = row.cpu(net, **opts)
+    value, flow, cap, tol, stats = (row.gpu if device == "gpu" else row.cpu)(net, **opts)
     side = residual_reach_kernel(net.n, net.source, net.indptr, net.head, cap, tol)
     cut = np.flatnonzero(side[net.tails] & ~side[net.heads] & (net.tails != net.heads))
     dt = net.capacities.dtype

@@ -18,8 +18,9 @@ from typing import Any
 import numpy as np
 
 from .._graph import FlowNetwork
+from .._methods import place, resolve
 from .._validation import check_real, to_host_array
-from ._api import max_flow
+from ._api import TABLE, GridProblem, max_flow
 from ._result import GridCutResult
 
 __all__ = ["grid_cut", "grid_energy", "grid_network", "offsets", "potts_weights", "unary_from_intensity"]
@@ -108,16 +109,30 @@ def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: 
              backend: str = "auto", **options: Any) -> GridCutResult:
     """Minimum s-t cut of a 2-D (connectivity 4 or 8) or 3-D (6 or 26) grid.
 
-    ``source_caps``/``sink_caps``: arrays of the grid's shape (host: NumPy; CuPy/PyTorch are copied
-    to the host, no GPU twin yet); ``edge_caps``: shape ``(k, *grid)`` or broadcastable to it (a
+    ``source_caps``/``sink_caps``: arrays of the grid's shape (NumPy; CuPy/PyTorch CUDA arrays stay on
+    the device with ``backend="gpu"``, labels returned as the same kind of array; the CPU copies them to
+    the host); ``edge_caps``: shape ``(k, *grid)`` or broadcastable to it (a
     scalar: one weight), ``edge_caps[k][p]`` the capacity of ``p -> p + offsets(...)[k]``. Integer
     capacities are exact; floats as in :func:`max_flow`. Returns ``labels`` (True: source side),
     ``flow_value`` (= :func:`grid_energy` of ``labels``) and ``stats`` (``build_seconds`` too).
+    ``backend="gpu"``: the lock-free push-relabel on the implicit grid (:mod:`._gpu_grid`; options as
+    :func:`max_flow`'s GPU options); its labels are the pixels that cannot reach the sink (the largest
+    minimum-cut source side; the CPU returns the smallest: equal energy).
     """
     t0 = time.perf_counter()
+    row, device = resolve(TABLE, method, backend)
+    if device != "cpu":
+        shape = tuple(getattr(source_caps, "shape", np.shape(source_caps)))
+        row, device = place(TABLE, row, device, lambda: GridProblem(shape, connectivity))
+    if device == "gpu":
+        from ._gpu_grid import grid_cut_gpu  # noqa: PLC0415
+
+        labels, value, stats = grid_cut_gpu(source_caps, sink_caps, edge_caps, connectivity=connectivity, **options)
+        return GridCutResult(labels=labels, flow_value=value, connectivity=connectivity, method=row.name,
+                             backend="gpu", seconds=time.perf_counter() - t0, stats=stats)
     net = grid_network(source_caps, sink_caps, edge_caps, connectivity=connectivity)
     t1 = time.perf_counter()
-    res = max_flow(net, method=method, backend=backend, **options)
+    res = max_flow(net, method=method, backend="cpu", **options)
     n = net.n - 2
     shape = to_host_array(source_caps, "source_caps").shape
     stats = dict(res.stats, build_seconds=t1 - t0, solve_seconds=res.seconds)

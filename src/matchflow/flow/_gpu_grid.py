@@ -1,0 +1,226 @@
+"""``grid_cut(..., backend="gpu")``: the lock-free push-relabel on a grid with implicit neighbours.
+
+No CSR is built: the residual capacities live in one array of shape ``(k, N)`` beside the excess and
+heights of the ``N`` pixels (kernels in :mod:`._gpu_grid_kernels`, the round loop shared with the
+general-graph driver :mod:`._gpu_push_relabel`). Inputs may be NumPy, CuPy or PyTorch (CUDA) arrays;
+device inputs are read in place (no host copy) and the labels come back as the same kind of array,
+on the device. Device inputs must have the full shape (``edge_caps``: ``(k, *grid)``) or hold one
+element; host inputs broadcast like the CPU path.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from .._backend import require_gpu
+from .._cuda import is_device_array, quiet
+from ._gpu_push_relabel import Rounds, validate_flow_gpu_options
+
+__all__ = ["grid_cut_gpu"]
+
+_SUM: list[Any] = []  # the numba Reduce object (built on first use)
+_NAMES = ("source_caps", "sink_caps", "edge_caps")
+
+
+def _kind(x: Any) -> str:
+    return type(x).__module__.split(".")[0] if is_device_array(x) else "numpy"
+
+
+def _device_input(name: str, x: Any, shape: tuple[int, ...]) -> tuple[Any, np.dtype]:
+    """A flat device array (the full ``shape`` or one element) and its dtype, checked like the CPU path."""
+    from numba import cuda  # noqa: PLC0415
+
+    if is_device_array(x):
+        a = cuda.as_cuda_array(x) if hasattr(x, "__cuda_array_interface__") else x
+        if a.dtype.kind not in "iuf":
+            raise TypeError(f"{name} must hold integers or floats, got dtype {a.dtype}")
+        if a.size != 1 and tuple(a.shape) != shape:
+            raise ValueError(f"{name} must have shape {shape} (device arrays: that shape or one element), "
+                             f"got {tuple(a.shape)}")
+        if not a.is_c_contiguous():
+            raise ValueError(f"{name} must be C-contiguous on the device")
+        return a.reshape(a.size), a.dtype
+    arr = np.asarray(x)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must hold integers or floats, got dtype {arr.dtype}")
+    if arr.size != 1:
+        try:
+            arr = np.broadcast_to(arr, shape)
+        except ValueError:
+            raise ValueError(f"{name} must have shape {shape} (or broadcast to it), got {arr.shape}") from None
+    arr = np.ascontiguousarray(arr).reshape(-1)
+    if arr.dtype.byteorder not in "=|":
+        arr = arr.astype(arr.dtype.newbyteorder("="))
+    return cuda.to_device(arr), arr.dtype
+
+
+def _table(ndim: int, connectivity: int, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Offsets as (k, 3) rows (2-D: depth 1), flat deltas and the reverse arc of each neighbour."""
+    from ._grid import offsets  # noqa: PLC0415
+
+    off = offsets(ndim, connectivity)
+    off3 = np.zeros((len(off), 3), np.int32)
+    off3[:, 3 - ndim:] = off
+    D, H, W = (1,) * (3 - ndim) + shape
+    delta = ((off3[:, 0].astype(np.int64) * H + off3[:, 1]) * W + off3[:, 2]).astype(np.int64)
+    kinv = np.array([int(np.flatnonzero((off3 == -o).all(axis=1))[0]) for o in off3], np.int64)
+    return off3, delta, kinv
+
+
+def grid_cut_gpu(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: int, **options: Any
+                 ) -> tuple[Any, Any, dict[str, Any]]:
+    """``(labels, flow_value, stats)`` of the minimum cut of a 2-D or 3-D grid on the GPU (labels True on
+    the source side: the pixels that cannot reach the sink in the residual graph of a maximum preflow)."""
+    from ._api import FLOAT_RTOL, INT_LIMIT  # noqa: PLC0415
+
+    o = validate_flow_gpu_options(options)
+    shape = tuple(int(d) for d in getattr(source_caps, "shape", np.shape(source_caps)))
+    if len(shape) not in (2, 3):
+        raise ValueError(f"source_caps must be a 2-D or 3-D grid, got shape {shape}")
+    off3, delta, kinv = _table(len(shape), connectivity, shape)
+    require_gpu("grid_cut(backend='gpu')")
+    with quiet():
+        return _GridRun(shape, off3, delta, kinv, o, FLOAT_RTOL, INT_LIMIT).go(source_caps, sink_caps, edge_caps)
+
+
+class _GridRun:
+    """One grid solve: ``start`` (inputs to the device, checks, preflow) -> ``solve`` -> ``finish``."""
+
+    def __init__(self, shape, off3, delta, kinv, o, rtol, int_limit) -> None:
+        self.t0 = time.perf_counter()
+        self.shape, self.o, self.rtol, self.int_limit = shape, o, rtol, int_limit
+        self.N = int(np.prod(shape))
+        self.K = len(off3)
+        self.dims = (1,) * (3 - len(shape)) + shape
+        self.off3, self.delta, self.kinv = off3, delta, kinv
+
+    def go(self, src: Any, snk: Any, edg: Any) -> tuple[Any, Any, dict[str, Any]]:
+        self.kind = _kind(src)
+        self.start(src, snk, edg)
+        self.solve()
+        return self.finish()
+
+    def start(self, src: Any, snk: Any, edg: Any) -> None:
+        from numba import cuda  # noqa: PLC0415
+
+        from . import _gpu_grid_kernels as G  # noqa: PLC0415
+
+        N, K, shape = self.N, self.K, self.shape
+        t0 = time.perf_counter()
+        ins = [_device_input(nm, x, s) for nm, x, s in zip(_NAMES, (src, snk, edg), (shape, shape, (K,) + shape),
+                                                          strict=True)]
+        self.is_int = all(dt.kind in "iu" for _, dt in ins)
+        self.work = work = np.int64 if self.is_int else np.float64
+        self.R = R = Rounds(self.o, max(N, 1))
+        self.rc = cuda.device_array(max(K * N, 1), work)
+        self.rt = cuda.device_array(max(N, 1), work)
+        self.ct = cuda.device_array(max(N, 1), work)
+        self.excess = cuda.device_array(max(N, 1), work)
+        self.h = cuda.device_array(max(N, 1), np.int32)
+        self.off, self.dl, self.ki = cuda.to_device(self.off3), cuda.to_device(self.delta), cuda.to_device(self.kinv)
+        status = cuda.to_device(np.zeros(1, np.int32))
+        vmax = cuda.to_device(np.zeros(1, np.float64))
+        cuda.synchronize()
+        R.stats["seconds_h2d"] = time.perf_counter() - t0
+        if N:
+            D, H, W = (np.int64(d) for d in self.dims)
+            (s, _), (t, _), (e, _) = ins
+            R.launch(G.grid_edges_kernel, min(R.over(K * N), 4096), np.int64(N), np.int64(K), D, H, W, self.off, e,
+                     np.int64(e.size), self.rc, status, vmax)
+            R.launch(G.grid_terminals_kernel, R.over(N), np.int64(N), s, np.int64(s.size), t, np.int64(t.size),
+                     self.excess, self.rt, self.ct, status, vmax)
+        bad, big = int(self.R.read(status)), float(self.R.read(vmax))
+        if bad:
+            self._raise(bad, (src, snk, edg))
+        if self.is_int and big * max(K + 1, N) >= self.int_limit:
+            raise OverflowError(f"capacities up to {big:.3g} on a grid of {N} points with {K} neighbours could sum "
+                                "beyond 2**62: the flow could overflow int64 (scale the capacities down or pass floats)")
+        self.tol = work(0) if self.is_int else work(self.rtol * big)
+        R.stats["seconds_start"] = time.perf_counter() - t0
+
+    @staticmethod
+    def _raise(bad: int, arrays: tuple) -> None:
+        from .._validation import to_host_array  # noqa: PLC0415
+        from ._gpu_grid_kernels import BAD_EDGE, BAD_SINK, BAD_SOURCE, NOT_FINITE  # noqa: PLC0415
+
+        for bit, name, x in zip((BAD_SOURCE, BAD_SINK, BAD_EDGE), _NAMES, arrays, strict=True):
+            if bad & bit:
+                a = to_host_array(x, name) if is_device_array(x) else np.asarray(x)
+                if bad & NOT_FINITE and not np.all(np.isfinite(a)):
+                    raise ValueError(f"{name} must be finite")
+                raise ValueError(f"{name} must be non-negative, got {a.min()}")
+
+    def _relabel(self) -> int:
+        from .._cuda._launch import grid  # noqa: PLC0415
+        from . import _gpu_grid_kernels as G  # noqa: PLC0415
+        from ._gpu_push_relabel_kernels import finish_relabel_kernel  # noqa: PLC0415
+
+        R, N, K = self.R, np.int64(self.N), np.int64(self.K)
+        D, H, W = (np.int64(d) for d in self.dims)
+        unset = np.int32(2 * (N + 2) + 1)
+        R.launch(G.reset_cnt_kernel, 1, R.cnt)
+        R.launch(G.grid_relabel_init_kernel, grid(N, R.bs), N, self.rt, self.h, R.queue, R.cnt, self.tol, unset)
+
+        def one_level(lv: np.int64) -> None:
+            R.launch(G.grid_bfs_level_kernel, R.bfs_blocks, N, K, D, H, W, lv, self.off, self.ki, self.rc, self.h,
+                     R.queue, R.cnt, self.tol, unset)
+
+        if self.o["loop"] != "persistent" or R.bfs_coop(
+                G.grid_bfs_persistent_kernel, (N, K, D, H, W, np.int64(1), self.off, self.ki, self.rc, self.h,
+                                               R.queue, R.cnt, self.tol, unset), False) == -1:
+            R.bfs(one_level, 1)
+        return R.active(finish_relabel_kernel, N, np.int64(-1), np.int64(-1), np.int64(N + 2), unset, self.h,
+                        self.excess, self.tol)
+
+    def _push(self) -> None:
+        from . import _gpu_grid_kernels as G  # noqa: PLC0415
+
+        R = self.R
+        R.launch(G.grid_push_kernel, R.push_blocks, np.int64(self.N), np.int64(self.K), np.int64(self.N + 2),
+                 np.int64(self.o["cycle"]), self.dl, self.ki, self.rc, self.rt, self.excess, self.h, self.tol,
+                 R.counters)
+
+    def solve(self) -> None:
+        from numba import cuda  # noqa: PLC0415
+
+        t0 = time.perf_counter()
+        if self.N:
+            self.R.run(self._push, self._relabel, "grid_cut (GPU)")
+        cuda.synchronize()
+        self.R.stats["seconds_solve"] = time.perf_counter() - t0
+
+    def finish(self) -> tuple[Any, Any, dict[str, Any]]:
+        from numba import cuda  # noqa: PLC0415
+
+        from . import _gpu_grid_kernels as G  # noqa: PLC0415
+
+        R, N = self.R, np.int64(self.N)
+        t0 = time.perf_counter()
+        lab = cuda.device_array(max(self.N, 1), np.uint8)
+        value = self.work(0)
+        if self.N:
+            R.launch(G.grid_labels_kernel, R.over(N), N, self.h, np.int64(N + 2), lab)
+            R.launch(G.grid_sent_kernel, R.over(N), N, self.ct, self.rt)
+            if not _SUM:
+                _SUM.append(cuda.reduce(lambda a, b: a + b))
+            value = _SUM[0](self.rt[: self.N])
+        value = value.item() if hasattr(value, "item") else value
+        value = int(value) if self.is_int else float(value)
+        lab = lab[: self.N]
+        if self.kind == "cupy":
+            import cupy  # noqa: PLC0415
+
+            labels = cupy.asarray(lab).view(cupy.bool_).reshape(self.shape)
+        elif self.kind == "torch":
+            import torch  # noqa: PLC0415
+
+            labels = torch.as_tensor(lab, device="cuda").view(torch.bool).reshape(self.shape)
+        else:
+            labels = lab.copy_to_host().view(bool).reshape(self.shape)
+        R.work()
+        R.stats["seconds_finish"] = time.perf_counter() - t0
+        R.stats["seconds_total"] = time.perf_counter() - self.t0
+        return labels, value, R.stats

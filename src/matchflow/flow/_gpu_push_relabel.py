@@ -1,0 +1,264 @@
+"""GPU push-relabel max-flow (host driver): Hong's lock-free push-relabel with He & Hong's hybrid
+scheme (Łupińska, Section 4, Algorithms 4.5-4.8), the global relabel on the device.
+
+A solve is a state object with named stages: ``start`` (H2D, the preflow), ``solve`` (host rounds:
+``cycle`` lock-free passes, then a global relabel; phase 1 until no vertex below the gap holds excess,
+phase 2 -- general graphs only -- returns the excess that cannot reach the sink to the source, so the
+answer is a flow), ``finish`` (D2H, per-arc flow, stats). ``grid_cut_gpu`` runs phase 1 on a grid
+with implicit neighbours (:mod:`._gpu_grid_kernels`): the labels and the flow value need no phase 2.
+
+Beyond the paper: the global relabel runs on the device (a level-synchronous backward BFS on a
+frontier queue; the host reads the frontier size every ``check_every`` levels) instead of on the CPU;
+the stop test ``e(s) + e(t) = ExcessTotal`` is evaluated as "no vertex below the gap holds excess"
+(the same condition, counted by the relabel's last kernel); and the violating arcs are not cancelled
+(Algorithm 4.6 lines 1-6): the exact BFS heights are valid by construction, and a cancel that moves
+more than ``e(x)`` would leave deficits. ``loop="persistent"`` (the default on a GPU) runs every level of one global relabel's BFS in
+ONE cooperative kernel (grid syncs between levels) instead of one launch per level (``loop="host"``);
+the pushes stay one launch per round.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from .._backend import require_gpu
+from .._cuda import is_simulator, quiet, validate_gpu_options
+from .._graph import FlowNetwork
+from .._validation import check_int, check_options
+
+__all__ = ["validate_flow_gpu_options", "push_relabel_gpu", "CYCLE", "CHECK_EVERY"]
+
+CYCLE = 32  # lock-free passes per round (the paper's CYCLE counts iterations of one thread; 7000 there)
+CHECK_EVERY = 8  # BFS levels between host reads of the frontier size
+BFS_BLOCKS = 1024  # blocks of a BFS level launch (grid-stride over the frontier)
+_OPTIONS = ("cycle", "check_every")
+
+
+def validate_flow_gpu_options(opts: dict[str, Any]) -> dict[str, Any]:
+    """The GPU vocabulary (``loop``: "persistent" -- every BFS level of a global relabel in one cooperative
+    launch --, "host" -- one launch per BFS level --, or "auto": persistent on a GPU, host in the simulator;
+    ``certify``; ``max_rounds``; ``block_size``, a power
+    of two in [32, 1024], default 256; ``grid_size``: cap on the push kernel's blocks) plus ``cycle``
+    (lock-free passes per round, default 32) and ``check_every`` (BFS levels per host read, default 8)."""
+    opts = dict(opts)
+    out = validate_gpu_options("push-relabel (GPU)", opts, block_low=32)
+    check_options("push-relabel (GPU)", opts, _OPTIONS)
+    if out["loop"] == "auto":
+        out["loop"] = "host" if is_simulator() else "persistent"
+    out["cycle"] = check_int("cycle", opts.get("cycle", CYCLE), low=1, high=1 << 20)
+    out["check_every"] = check_int("check_every", opts.get("check_every", CHECK_EVERY), low=1, high=1 << 16)
+    return out
+
+
+class Rounds:
+    """The shared host loop: launches (counted), the BFS level batches and the round loop."""
+
+    def __init__(self, o: dict[str, Any], n: int) -> None:
+        from numba import cuda  # noqa: PLC0415
+
+        self.o, self.n, self.bs = o, n, o["block_size"]
+        blocks = self.over(n)
+        self.push_blocks = min(blocks, o["grid_size"]) if o["grid_size"] else blocks
+        self.bfs_blocks = min(blocks, BFS_BLOCKS)
+        self.cnt = cuda.to_device(np.zeros(3, np.int32))
+        self.out = cuda.to_device(np.zeros(1, np.int64))
+        self.counters = cuda.to_device(np.zeros(2, np.int64))
+        self.queue = cuda.device_array(2 * max(n, 1), dtype=np.int32)
+        self.lvl = cuda.to_device(np.zeros(1, np.int64))
+        self.stats: dict[str, Any] = {"loop": o["loop"], "cycle": o["cycle"], "block_size": self.bs,
+                                      "grid_size": self.push_blocks, "check_every": o["check_every"], "rounds": 0,
+                                      "global_relabels": 0, "bfs_levels": 0, "kernel_launches": 0, "host_syncs": 0}
+
+    def launch(self, kern: Any, blocks: int, *args: Any) -> None:
+        kern[blocks, self.bs](*args)
+        self.stats["kernel_launches"] += 1
+
+    def over(self, size: int) -> int:
+        from .._cuda._launch import grid  # noqa: PLC0415
+
+        return grid(size, self.bs)
+
+    def read(self, a: Any, i: int = 0) -> Any:
+        self.stats["host_syncs"] += 1
+        return a.copy_to_host()[i]
+
+    def bfs(self, one_level: Any, level: int) -> int:
+        """``one_level(level)`` from ``level`` until a frontier is empty; returns the next level."""
+        while True:
+            for _ in range(self.o["check_every"]):
+                one_level(np.int64(level))
+                level += 1
+            self.stats["bfs_levels"] += self.o["check_every"]
+            if self.read(self.cnt, level % 3) == 0:
+                return level
+
+    def bfs_coop(self, kern: Any, args: tuple, need_level: bool) -> int | None:
+        """One cooperative launch of ``kern(*args, lvl)`` running every BFS level (``loop="persistent"``);
+        returns the first empty level when ``need_level`` (a host read), else None. Falls back to
+        ``loop="host"`` (returns -1) when not one block of ``block_size`` threads fits an SM."""
+        from .._cuda._launch import cooperative_kernel  # noqa: PLC0415
+
+        args = args + (self.lvl,)
+        if is_simulator():
+            spec, gsize = kern, 1
+        else:
+            spec, gmax = cooperative_kernel(kern, args, self.bs)
+            if gmax < 1:
+                self.o["loop"] = self.stats["loop"] = "host"
+                return -1
+            gsize = min(gmax, self.bfs_blocks)
+        spec[gsize, self.bs](*args)
+        self.stats["kernel_launches"] += 1
+        self.stats["bfs_launches"] = self.stats.get("bfs_launches", 0) + 1
+        return int(self.read(self.lvl)) if need_level else None
+
+    def active(self, finish: Any, *args: Any) -> int:
+        """The relabel's last kernel (gap relabelling) and the count of vertices still active."""
+        self.out.copy_to_device(np.zeros(1, np.int64))
+        self.launch(finish, self.over(self.n), *args, self.out)
+        self.stats["global_relabels"] += 1
+        return int(self.read(self.out))
+
+    def run(self, push: Any, relabel: Any, what: str) -> None:
+        """Rounds of ``push()`` then ``relabel() -> active`` until nothing is active."""
+        limit = self.o["max_rounds"] or max(10_000, 4 * self.n)
+        active = relabel()
+        while active:
+            if self.stats["rounds"] >= limit:
+                raise RuntimeError(f"{what}: {active} vertices still active after max_rounds={limit} rounds "
+                                   "(raise max_rounds)")
+            push()
+            self.stats["rounds"] += 1
+            active = relabel()
+
+    def work(self) -> None:
+        c = self.counters.copy_to_host()
+        self.stats["pushes"], self.stats["relabels"] = int(c[0]), int(c[1])
+
+
+def push_relabel_gpu(net: FlowNetwork, **options: Any) -> tuple:
+    """The GPU twin of the ``push-relabel`` row: ``(flow_value, per-arc flow, residual caps, tol, stats)``
+    like the CPU solve (``_api._solve_push_relabel``); options: :func:`validate_flow_gpu_options`."""
+    from ._api import FLOAT_RTOL  # noqa: PLC0415
+
+    o = validate_flow_gpu_options(options)
+    require_gpu("max_flow(method='push-relabel', backend='gpu')")
+    if 2 * net.n + 2 >= 2**31:
+        raise ValueError(f"graph is too large for 32-bit heights: n = {net.n}")
+    is_int = net.capacities.dtype.kind in "iu"
+    work = np.int64 if is_int else np.float64
+    cap0 = net.cap
+    tol = work(0) if is_int else work(FLOAT_RTOL * float(cap0.max(initial=0.0)))
+    with quiet():
+        return _CSRRun(net, o, work, tol).go()
+
+
+class _CSRRun:
+    """One GPU solve on the residual CSR: ``start`` -> ``solve`` (phase 1, phase 2) -> ``finish``."""
+
+    def __init__(self, net: FlowNetwork, o: dict[str, Any], work: type, tol: Any) -> None:
+        self.t0 = time.perf_counter()
+        self.net, self.o, self.work, self.tol = net, o, work, tol
+        self.n = net.n
+        self.unset = np.int32(2 * self.n + 1)
+
+    def go(self) -> tuple:
+        self.start()
+        self.solve()
+        return self.finish()
+
+    def start(self) -> None:
+        from numba import cuda  # noqa: PLC0415
+
+        from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
+
+        net, n = self.net, self.n
+        t0 = time.perf_counter()
+        pad = (lambda a: a if a.size else np.zeros(1, a.dtype))
+        self.indptr = cuda.to_device(net.indptr)
+        self.head = cuda.to_device(pad(net.head))
+        self.rev = cuda.to_device(pad(net.rev))
+        self.cap = cuda.to_device(pad(net.cap.astype(self.work)))
+        self.excess = cuda.to_device(np.zeros(n, self.work))
+        self.h = cuda.device_array(n, dtype=np.int32)
+        cuda.synchronize()
+        self.R = R = Rounds(self.o, n)
+        R.stats["seconds_h2d"] = time.perf_counter() - t0
+        deg = int(net.indptr[net.source + 1] - net.indptr[net.source])
+        if deg:
+            R.launch(K.preflow_kernel, R.over(deg), np.int64(net.source), self.indptr, self.head, self.rev, self.cap,
+                     self.excess)
+
+    def _relabel(self, phase: int) -> int:
+        from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
+
+        R, n, s, t = self.R, np.int64(self.n), np.int64(self.net.source), np.int64(self.net.sink)
+        R.launch(K.relabel_init_kernel, R.over(n), n, s, t, np.int64(0), self.h, R.queue, R.cnt, self.unset)
+
+        def one_level(lv: np.int64) -> None:
+            R.launch(K.bfs_level_kernel, R.bfs_blocks, n, lv, self.indptr, self.head, self.rev, self.cap, self.h,
+                     R.queue, R.cnt, self.tol, self.unset)
+
+        def levels(lv: int, hoff: int, need: bool) -> int | None:
+            if self.o["loop"] == "persistent":
+                end = R.bfs_coop(K.bfs_persistent_kernel, (n, np.int64(lv), np.int64(hoff), self.indptr, self.head,
+                                 self.rev, self.cap, self.h, R.queue, R.cnt, self.tol, self.unset), need)
+                if end != -1:
+                    return end
+            return R.bfs(one_level, lv)
+
+        level = levels(0, 0, phase == 2)
+        if phase == 2:
+            R.launch(K.seed_kernel, 1, n, s, np.int64(level), R.queue, R.cnt)
+            levels(level, n - level, False)
+        hgap = np.int64(n if phase == 1 else 2 * n)
+        return R.active(K.finish_relabel_kernel, n, s, t, hgap, self.unset, self.h, self.excess, self.tol)
+
+    def _push(self, phase: int) -> None:
+        from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
+
+        R, n = self.R, np.int64(self.n)
+        hmax = np.int64(n if phase == 1 else 2 * n)
+        R.launch(K.push_kernel, R.push_blocks, n, np.int64(self.net.source), np.int64(self.net.sink), hmax,
+                 np.int64(self.o["cycle"]), self.indptr, self.head, self.rev, self.cap, self.excess, self.h, self.tol,
+                 R.counters)
+
+    def solve(self) -> None:
+        from numba import cuda  # noqa: PLC0415
+
+        R = self.R
+        t0 = time.perf_counter()
+        R.run(lambda: self._push(1), lambda: self._relabel(1), "push-relabel (GPU), phase 1")
+        R.stats["rounds_phase1"] = R.stats["rounds"]
+        R.stats["value_phase1"] = self.read_value()
+        cuda.synchronize()
+        R.stats["seconds_phase1"] = time.perf_counter() - t0
+        R.run(lambda: self._push(2), lambda: self._relabel(2), "push-relabel (GPU), phase 2")
+        cuda.synchronize()
+        R.stats["seconds_solve"] = time.perf_counter() - t0
+
+    def read_value(self) -> Any:
+        return self.R.read(self.excess, self.net.sink)
+
+    def finish(self) -> tuple:
+        from ._cpu_push_relabel import arc_flow_kernel  # noqa: PLC0415
+
+        net, R = self.net, self.R
+        t0 = time.perf_counter()
+        cap = self.cap.copy_to_host()[: len(net.head)]
+        excess = self.excess.copy_to_host()
+        R.work()
+        R.stats["seconds_d2h"] = time.perf_counter() - t0
+        if self.o["certify"]:  # a flow: no excess left inside, no negative residual
+            inner = np.ones(net.n, bool)
+            inner[[net.source, net.sink]] = False
+            bad = np.flatnonzero(inner & (np.abs(excess) > self.tol * max(1, net.n)))
+            if len(bad) or (cap.size and cap.min() < 0):
+                raise RuntimeError(f"GPU push-relabel left excess at node {int(bad[0]) if len(bad) else -1} or a "
+                                   "negative residual: please report this input")
+        flow = arc_flow_kernel(net.arc, net.cap, cap, net.m)
+        R.stats["seconds_total"] = time.perf_counter() - self.t0
+        return excess[net.sink], flow, cap, float(self.tol), R.stats

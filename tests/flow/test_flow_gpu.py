@@ -1,0 +1,284 @@
+"""GPU push-relabel (Hong's lock-free kernel, He & Hong's hybrid rounds): option checks on the CPU,
+answers on the GPU through the public entry points against the CPU twin, every result certified
+(``verify_flow`` for networks; ``grid_energy`` of the labels equal to the flow value and to the CPU's
+for grid cuts). Tiny block sizes and few passes per round make small inputs span several blocks and
+many rounds. Under ``NUMBA_ENABLE_CUDASIM=1`` only the small cases run (the simulator is slow).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from matchflow import FlowNetwork
+from matchflow._cuda import is_simulator
+from matchflow.flow import grid_cut, grid_energy, max_flow, offsets, verify_flow
+from matchflow.flow._gpu_push_relabel import validate_flow_gpu_options
+
+LISTED = {"ak-4102": 8207, "gl1": 156545, "gw1": 1202018, "wlm3": 11875108, "netgen-2": 459137}
+SIM = is_simulator()
+device_only = pytest.mark.skipif(SIM, reason="too slow in the CUDA simulator")
+gpu = pytest.mark.gpu
+SMALL = {"block_size": 32, "cycle": 2, "check_every": 2}  # many blocks, many rounds on small inputs
+# the two BFS drivers: one cooperative launch per global relabel, or one launch per level (the simulator)
+LOOPS = ("host",) if SIM else ("persistent", "host")
+
+
+def gpu_flow(net, **opts):
+    r = max_flow(net, method="push-relabel", backend="gpu", **{**SMALL, **opts})
+    assert r.backend == "gpu" and r.method == "push-relabel"
+    assert verify_flow(net, None, None, r)
+    return r
+
+
+def _with_loop(loop):
+    return lambda net, **o: gpu_flow(net, loop=loop, **o)
+
+
+def check_grid(src, snk, edg, conn, **opts):
+    """GPU grid cut == CPU grid cut (flow value) == the energy of the GPU labels."""
+    r = grid_cut(src, snk, edg, connectivity=conn, backend="gpu", **{**SMALL, **opts})
+    c = grid_cut(src, snk, edg, connectivity=conn, backend="cpu")
+    assert r.backend == "gpu" and r.method == "push-relabel"
+    assert r.labels.shape == np.shape(src) and r.labels.dtype == bool
+    e = grid_energy(r.labels, src, snk, edg, connectivity=conn)
+    if np.asarray(src).dtype.kind == "f" or np.asarray(edg).dtype.kind == "f":
+        assert r.flow_value == pytest.approx(c.flow_value, rel=1e-9, abs=1e-9)
+        assert e == pytest.approx(r.flow_value, rel=1e-9, abs=1e-9)
+    else:
+        assert r.flow_value == c.flow_value == e
+    return r
+
+
+# ----------------------------------------------------------------------------- options (no GPU needed)
+
+
+def test_gpu_options_checked_without_a_gpu():
+    o = validate_flow_gpu_options({"cycle": 5, "block_size": 64})
+    assert o["cycle"] == 5 and o["block_size"] == 64 and o["check_every"] == 8
+    assert o["loop"] == ("host" if SIM else "persistent")
+    assert validate_flow_gpu_options({"loop": "host"})["loop"] == "host"
+    with pytest.raises(ValueError, match=r"loop must be one of \('auto', 'persistent', 'host'\), got 'device'"):
+        validate_flow_gpu_options({"loop": "device"})
+    with pytest.raises(ValueError, match=r"cycle must be >= 1, got 0"):
+        validate_flow_gpu_options({"cycle": 0})
+    with pytest.raises(ValueError, match=r"block_size must be a power of two in \[32, 1024\], got 48"):
+        validate_flow_gpu_options({"block_size": 48})
+    with pytest.raises(TypeError, match=r"unexpected option"):
+        validate_flow_gpu_options({"relabel_freq": 2.0})
+
+
+def test_auto_rule_gpu_only_for_large_grids():
+    from matchflow.flow._api import GPU_GRID_MIN, GridProblem, _gpu_rule
+
+    assert _gpu_rule(GridProblem((512, 512), 4)) == "push-relabel" and GPU_GRID_MIN == 512 * 512
+    assert _gpu_rule(GridProblem((64, 64, 64), 6)) == "push-relabel"
+    assert _gpu_rule(GridProblem((100, 100), 8)) is None
+    assert _gpu_rule(FlowNetwork(3, 0, 2, [0, 1], [1, 2], [1, 1])) is None  # general graphs: the CPU
+
+
+@gpu
+@device_only
+def test_auto_backend_picks_the_gpu_on_a_large_grid():
+    rng = np.random.default_rng(4)
+    src, snk, edg = rng.integers(0, 50, (512, 512)), rng.integers(0, 50, (512, 512)), rng.integers(0, 20, (4, 512, 512))
+    r = grid_cut(src, snk, edg, connectivity=4)
+    assert r.backend == "gpu" and r.method == "push-relabel"
+    assert r.flow_value == grid_energy(r.labels, src, snk, edg, connectivity=4)
+    assert r.flow_value == grid_cut(src, snk, edg, connectivity=4, backend="cpu").flow_value
+    assert grid_cut(src[:8, :8], snk[:8, :8], edg[:, :8, :8], connectivity=4).backend == "cpu"
+
+
+def test_boykov_kolmogorov_has_no_gpu_twin():
+    net = FlowNetwork(3, 0, 2, [0, 1], [1, 2], [1, 1])
+    with pytest.raises(ValueError, match=r"backend='gpu' is not available for max_flow\(method='boykov-kolmogorov'\)"):
+        max_flow(net, method="boykov-kolmogorov", backend="gpu")
+
+
+# ----------------------------------------------------------------------------- general networks
+
+
+@gpu
+@device_only
+@pytest.mark.parametrize("name", sorted(set(LISTED) - {"ak-4102"}))  # ak-4102: > 60 s on an H100 (host rounds)
+def test_shared_instances_listed_value_repeated(shared_data, name):
+    from matchflow.io import read
+
+    net = read(shared_data / "flow" / f"{name}.max")
+    for rep in range(3):  # lock-free: repeated runs, every one certified
+        r = gpu_flow(net, block_size=(64, 128, 256)[rep], cycle=(4, 16, 32)[rep], check_every=8,
+                     loop=("host", "persistent", "persistent")[rep])
+        assert r.flow_value == LISTED[name]
+        assert r.stats["global_relabels"] >= 1 and r.stats["pushes"] >= 1
+
+
+@st.composite
+def networks(draw, max_n=10, floats=False):
+    n = draw(st.integers(2, max_n))
+    m = draw(st.integers(0, 4 * n))
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    s, t = rng.choice(n, 2, replace=False)
+    caps = rng.random(m) * 10 if floats else rng.integers(0, draw(st.sampled_from([2, 10, 1000])), m)
+    return FlowNetwork(n, s, t, rng.integers(0, n, m), rng.integers(0, n, m), caps)
+
+
+@gpu
+@pytest.mark.parametrize("loop", LOOPS)
+@settings(max_examples=10 if SIM else 20)
+@given(net=networks())
+def test_random_networks_match_the_cpu_twin(net, loop):
+    assert gpu_flow(net, loop=loop).flow_value == max_flow(net, backend="cpu").flow_value
+
+
+@gpu
+@settings(max_examples=5 if SIM else 25)
+@given(net=networks(floats=True))
+def test_float_networks_certified_within_tolerance(net):
+    r = gpu_flow(net)
+    assert r.flow_value == pytest.approx(max_flow(net, backend="cpu").flow_value, rel=1e-9, abs=1e-12)
+
+
+@gpu
+@pytest.mark.parametrize("loop", LOOPS)
+def test_edge_cases_unreachable_zero_parallel_selfloops_empty_int32(loop):
+    gpu_flow = _with_loop(loop)
+    assert gpu_flow(FlowNetwork(4, 0, 3, [0, 1], [1, 2], [5, 5])).flow_value == 0  # unreachable sink
+    assert gpu_flow(FlowNetwork(3, 0, 2, [0, 1], [1, 2], [0, 0])).flow_value == 0  # zero capacities
+    assert gpu_flow(FlowNetwork(2, 0, 1, [], [], [])).flow_value == 0  # no arcs
+    r = gpu_flow(FlowNetwork(3, 0, 2, [0, 0, 1, 1, 1], [1, 1, 1, 2, 2], [3, 4, 9, 2, 1]))  # parallel, self-loop
+    assert r.flow_value == 3 and r.flow[2] == 0
+    r = gpu_flow(FlowNetwork(3, 0, 2, [0, 1, 2], [1, 2, 0], np.array([7, 5, 1], np.int32)))
+    assert r.flow_value == 5 and r.flow.dtype == np.int32
+    assert gpu_flow(FlowNetwork(3, 2, 0, [2, 1], [1, 0], [2**40, 2**41])).flow_value == 2**40  # int64 exact
+
+
+@gpu
+def test_huge_capacities_refused_not_wrapped():
+    net = FlowNetwork(3, 0, 2, [0, 0, 1], [1, 1, 2], [2**61, 2**61, 1])
+    with pytest.raises(OverflowError, match=r"beyond 2\*\*62"):
+        max_flow(net, backend="gpu")
+    with pytest.raises(OverflowError, match=r"beyond 2\*\*62"):
+        grid_cut(np.full((2, 2), 2**60), np.ones((2, 2), np.int64), 1, connectivity=4, backend="gpu")
+
+
+@gpu
+@device_only
+def test_layered_and_adversarial_networks_repeated():
+    rng = np.random.default_rng(7)
+    w, layers = 60, 12  # wide layers: many concurrent pushes
+    n = w * layers + 2
+    tl, hd = [], []
+    for i in range(layers - 1):
+        for _ in range(4 * w):
+            tl.append(1 + i * w + rng.integers(w))
+            hd.append(1 + (i + 1) * w + rng.integers(w))
+    tl += [0] * w + list(range(1 + (layers - 1) * w, n - 1))
+    hd += list(range(1, w + 1)) + [n - 1] * w
+    net = FlowNetwork(n, 0, n - 1, tl, hd, rng.integers(1, 50, len(tl)))
+    want = max_flow(net, backend="cpu").flow_value
+    for bs in (32, 64, 256, 1024):
+        for loop in LOOPS:
+            assert gpu_flow(net, block_size=bs, cycle=8, loop=loop).flow_value == want
+
+
+# ----------------------------------------------------------------------------- grid cuts
+
+
+@st.composite
+def grids(draw):
+    conn = draw(st.sampled_from([4, 8, 6, 26]))
+    shape = draw(st.sampled_from({4: [(1, 1), (1, 9), (3, 4), (5, 6)], 8: [(2, 3), (4, 5)],
+                                  6: [(2, 2, 2), (1, 3, 5), (3, 3, 3)], 26: [(2, 2, 2), (2, 3, 3)]}[conn]))
+    k = len(offsets(len(shape), conn))
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    hi = draw(st.sampled_from([1, 5, 40]))
+    return conn, rng.integers(0, hi, shape), rng.integers(0, hi, shape), rng.integers(0, hi, (k,) + shape)
+
+
+@gpu
+@pytest.mark.parametrize("loop", LOOPS)
+@settings(max_examples=8 if SIM else 20)
+@given(g=grids())
+def test_random_grids_match_the_cpu_twin(g, loop):
+    check_grid(*g[1:], g[0], loop=loop)
+
+
+@gpu
+@pytest.mark.parametrize("shape", [(0, 4), (1, 1), (2, 0, 3)])
+def test_empty_and_single_point_grids(shape):
+    conn = 4 if len(shape) == 2 else 6
+    r = grid_cut(np.ones(shape, np.int64), np.full(shape, 2, np.int64), 1, connectivity=conn, backend="gpu")
+    assert r.labels.shape == shape and r.labels.dtype == bool and r.flow_value == int(np.prod(shape))
+    assert not r.labels.any()
+
+
+@gpu
+@pytest.mark.parametrize("conn,shape", [(4, (1, 30)), (4, (30, 1)), (8, (1, 12)), (6, (1, 1, 20)), (26, (4, 1, 3))])
+def test_thin_grids_1xN_and_float_grids(conn, shape):
+    rng = np.random.default_rng(3)
+    k = len(offsets(len(shape), conn))
+    check_grid(rng.integers(0, 9, shape), rng.integers(0, 9, shape), rng.integers(0, 5, (k,) + shape), conn)
+    check_grid(rng.random(shape), rng.random(shape), rng.random((k,) + shape), conn)
+    check_grid(rng.integers(0, 9, shape).astype(np.int32), rng.integers(0, 9, shape).astype(np.uint8), 2, conn)
+
+
+@gpu
+@device_only
+@pytest.mark.parametrize("conn,shape", [(4, (200, 300)), (8, (120, 150)), (6, (30, 40, 50)), (26, (16, 20, 24))])
+def test_larger_grids_repeated_runs(conn, shape):
+    rng = np.random.default_rng(11)
+    k = len(offsets(len(shape), conn))
+    src, snk, edg = rng.integers(0, 100, shape), rng.integers(0, 100, shape), rng.integers(0, 60, (k,) + shape)
+    for bs, loop in ((64, "host"), (256, "persistent"), (1024, "persistent")):
+        check_grid(src, snk, edg, conn, block_size=bs, cycle=16, check_every=8, loop=loop)
+
+
+@gpu
+@device_only
+def test_segmentation_energy_on_an_image_like_grid():
+    from matchflow.flow import potts_weights, unary_from_intensity
+
+    rng = np.random.default_rng(5)
+    yy, xx = np.mgrid[:160, :200]
+    img = 0.2 + 0.6 * ((yy - 80) ** 2 + (xx - 90) ** 2 < 50**2) + 0.1 * rng.standard_normal((160, 200))
+    for conn in (4, 8):
+        src, snk = unary_from_intensity(img, 0.8, 0.2, sigma=0.3)
+        r = check_grid(src, snk, potts_weights(img, connectivity=conn, lam=2.0), conn, cycle=16)
+        assert 0.2 < r.labels.mean() < 0.5
+
+
+@gpu
+def test_grid_bad_input_errors():
+    ok = np.ones((3, 4))
+    with pytest.raises(ValueError, match=r"source_caps must be non-negative, got -1.0"):
+        grid_cut(-ok, ok, 1.0, connectivity=4, backend="gpu")
+    with pytest.raises(ValueError, match=r"edge_caps must be finite"):
+        grid_cut(ok, ok, np.inf, connectivity=4, backend="gpu")
+    with pytest.raises(ValueError, match=r"sink_caps must have shape \(3, 4\) \(or broadcast to it\), got \(2,\)"):
+        grid_cut(ok, np.ones(2), 1.0, connectivity=4, backend="gpu")
+    with pytest.raises(ValueError, match=r"connectivity must be one of \(4, 8\) for a 2-D grid, got 6"):
+        grid_cut(ok, ok, 1.0, connectivity=6, backend="gpu")
+    with pytest.raises(TypeError, match=r"source_caps must hold integers or floats, got dtype bool"):
+        grid_cut(ok > 0, ok, 1.0, connectivity=4, backend="gpu")
+
+
+@gpu
+@device_only
+@pytest.mark.parametrize("lib", ["cupy", "torch"])
+def test_device_arrays_stay_on_the_device(lib):
+    mod = pytest.importorskip(lib)
+    rng = np.random.default_rng(2)
+    shape = (40, 50)
+    src, snk, edg = rng.integers(0, 30, shape), rng.integers(0, 30, shape), rng.integers(0, 20, (4,) + shape)
+    if lib == "cupy":
+        dev = [mod.asarray(a) for a in (src, snk, edg)]
+    else:
+        dev = [mod.as_tensor(a, device="cuda") for a in (src, snk, edg)]
+    r = grid_cut(*dev, connectivity=4, backend="gpu")
+    assert type(r.labels).__module__.split(".")[0] == lib and hasattr(r.labels, "__cuda_array_interface__")
+    lab = mod.asnumpy(r.labels) if lib == "cupy" else r.labels.cpu().numpy()
+    assert lab.dtype == bool
+    assert r.flow_value == grid_energy(lab, src, snk, edg, connectivity=4)
+    assert r.flow_value == grid_cut(src, snk, edg, connectivity=4, backend="cpu").flow_value
