@@ -106,7 +106,7 @@ def test_import_loads_no_cuda():
 
 
 @pytest.mark.gpu
-@settings(max_examples=8 if SIM else 40)
+@settings(max_examples=8 if SIM else 25)
 @given(edge_lists(max_n=40))
 def test_gpu_is_the_greedy_matching_on_random_edge_lists(case):
     n, u, v, w = case
