@@ -78,9 +78,10 @@ def test_options_are_checked_without_a_gpu():
         validate_suitor_gpu_options({"parallel": True})
 
 
-@given(st.lists(st.one_of(st.integers(-5, 2**31 - 1), st.integers(2**31, 2**60)), max_size=40),
-       st.booleans())
+@given(st.lists(st.one_of(st.integers(-5, 2**31 - 1), st.integers(2**31, 2**60),
+                         st.floats(-10, 1e30, allow_nan=False)), max_size=40), st.booleans())
 def test_edge_keys_preserve_the_weight_order(ws, as_float):
+    as_float = as_float or any(isinstance(x, float) for x in ws)
     w = np.array(ws, dtype=np.float64 if as_float else np.int64)
     k = edge_keys(w)
     assert k.dtype == np.int32 and np.all((k > 0) == (w > 0))

@@ -39,11 +39,17 @@ _LD_OPTIONS = ("check_every",)
 
 
 def edge_keys(w: np.ndarray) -> np.ndarray:
-    """int32 keys in the order of the weights (0 for weights <= 0): the weight itself for integers in
-    [1, 2^31), else the dense rank of the positive weights (one sort of the distinct values)."""
+    """int32 keys in the order of the weights (0 for weights <= 0), in O(m) where possible: the weight
+    itself for integers in [1, 2^31); the bits of the float32 for floats that float32 holds exactly
+    (positive float32 bit patterns are ordered like the values); else the dense rank of the positive
+    weights (one sort of the distinct values)."""
     if w.dtype.kind in "iu" and (w.size == 0 or int(w.max()) <= KEY_MAX):
         return np.maximum(w, 0).astype(np.int32)
     pos = w > 0
+    if w.dtype.kind == "f":
+        w32 = w.astype(np.float32)
+        if np.array_equal(w32, w):
+            return np.where(pos, w32.view(np.int32), np.int32(0))
     vals = np.unique(w[pos])
     key = np.zeros(len(w), dtype=np.int32)
     key[pos] = np.searchsorted(vals, w[pos]) + 1
@@ -94,10 +100,14 @@ def validate_suitor_gpu_options(options: dict, names: tuple[str, ...] = _SUITOR_
     return o
 
 
-def _state(dg: DeviceWeightedGraph) -> tuple[Any, Any]:
+def _state(dg: DeviceWeightedGraph, K: Any) -> tuple[Any, Any, Any]:
+    """The suitor words (zeroed on the device, no host copy) and the queue lengths ``[n, 0, 0]``."""
     from numba import cuda  # noqa: PLC0415
 
-    return cuda, cuda.to_device(np.zeros(max(dg.n, 1), np.int64))
+    word = cuda.device_array(max(dg.n, 1), np.int64)
+    lens = cuda.device_array(3, np.int32)
+    K.suitor_init_kernel[max(1, (len(word) + 255) // 256), 256](word, lens, np.int32(dg.n))
+    return cuda, word, lens
 
 
 def _suitor_persistent(K: Any, dg: DeviceWeightedGraph, word: Any, lens: Any, dstats: Any, o: dict, vcode: int,
@@ -132,13 +142,12 @@ def suitor_gpu(graph: Graph | DeviceWeightedGraph, **options: Any) -> tuple[np.n
     t_all = time.perf_counter()
     with quiet():
         dg = to_device(graph)
-        cuda, word = _state(dg)
+        cuda, word, lens = _state(dg, K)
         bs, vpw = o["block_size"], o["vertices_per_warp"]
         vcode = SUITOR_VARIANTS.index(o["variant"])
         stats: dict[str, Any] = {"variant": o["variant"], "block_size": bs, "vertices_per_warp": vpw,
                                  "loop": o["loop"], "seconds_h2d": 0.0 if graph is dg else dg.seconds_h2d}
         dstats = cuda.to_device(np.zeros(K.ST_N, np.int64))
-        lens = cuda.to_device(np.array([dg.n, 0, 0], np.int32))
         max_rounds = o["max_rounds"] or max(dg.n, 1) + 1
         L = Launcher(bs)
         t0 = time.perf_counter()

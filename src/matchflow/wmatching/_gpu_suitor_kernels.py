@@ -30,7 +30,8 @@ from .._cuda import is_simulator
 from .._cuda._device import FULL_MASK
 
 __all__ = ["WS", "SH", "NOSYNC", "SYNCLB", "SYNCNOLB", "HYBRID", "ST_PROPOSALS", "ST_FAILED", "ST_ROUNDS", "ST_N",
-           "suitor_round_kernel", "suitor_persistent_kernel", "suitor_mate_kernel", "ld_cand_kernel",
+           "suitor_init_kernel", "suitor_round_kernel", "suitor_persistent_kernel",
+           "suitor_mate_kernel", "ld_cand_kernel",
            "ld_match_kernel"]
 
 WS = 1 if is_simulator() else 32  # lanes per "warp"
@@ -236,6 +237,16 @@ def suitor_persistent_kernel(ptr, ind, key, word, qa, qb, lens, stats, variant, 
         cuda.atomic.add(stats, ST_FAILED, beaten)
     if first:
         stats[ST_ROUNDS] = r
+
+
+@cuda.jit
+def suitor_init_kernel(word, lens, n):
+    """No suitors yet (word 0); round 0's queue is every vertex (``lens = [n, 0, 0]``)."""
+    v = cuda.grid(1)
+    if v < word.shape[0]:
+        word[v] = 0
+    if v < 3:
+        lens[v] = n if v == 0 else 0
 
 
 @cuda.jit
