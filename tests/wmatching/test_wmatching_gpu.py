@@ -96,6 +96,18 @@ def test_greedy_has_no_gpu_twin():
         mf.weighted_matching((np.array([0]), np.array([1])), method="greedy", backend="gpu")
 
 
+def test_auto_moves_to_the_gpu_from_one_million_edges():
+    from types import SimpleNamespace
+
+    from matchflow.wmatching._methods import GPU_MIN_NNZ, TABLE, _gpu_wins
+
+    assert GPU_MIN_NNZ == 2_000_000
+    assert not _gpu_wins(SimpleNamespace(indices=np.zeros(GPU_MIN_NNZ - 1)))
+    assert _gpu_wins(SimpleNamespace(indices=np.zeros(GPU_MIN_NNZ)))
+    assert TABLE.gpu_rule(SimpleNamespace(indices=np.zeros(GPU_MIN_NNZ))) == "suitor"
+    assert TABLE.gpu_rule(SimpleNamespace(indices=np.zeros(10))) is None
+
+
 def test_import_loads_no_cuda():
     code = ("import sys, matchflow, matchflow.wmatching._methods, matchflow.wmatching._gpu_suitor; "
             "sys.exit(1 if 'numba.cuda' in sys.modules else 0)")
@@ -194,8 +206,10 @@ def test_gpu_on_a_device_graph_and_with_improve():
         np.testing.assert_array_equal(mate, want)
         assert stats["seconds_h2d"] == 0.0  # data already on the device
     cpu = mf.weighted_matching(g, backend="cpu", improve=True)
-    gpu = mf.weighted_matching(g, method="suitor", backend="gpu", improve=True)
+    gpu = mf.weighted_matching(g, method="suitor", backend="gpu", improve=True, parallel=True)  # parallel: ignored
     np.testing.assert_array_equal(gpu.mate, cpu.mate)
+    with pytest.raises(TypeError, match=r"parallel must be True or False, got 'yes'"):
+        mf.weighted_matching(g, method="suitor", backend="gpu", parallel="yes")
     assert gpu.weight >= gpu.stats["greedy_weight"]
 
 

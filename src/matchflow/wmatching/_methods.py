@@ -59,9 +59,12 @@ def _check_suitor(options: dict) -> dict:
     return options
 
 
-def _gpu_suitor(g: Graph, **options) -> tuple[np.ndarray, dict]:
+def _gpu_suitor(g: Graph, parallel: bool = False, **options) -> tuple[np.ndarray, dict]:
+    """GPU-Suitor; ``parallel`` (the CPU twin's scheduling switch, same answer) is accepted and ignored,
+    so that ``backend="auto"`` may move a ``parallel=True`` call to the GPU."""
     from ._gpu_suitor import suitor_gpu  # noqa: PLC0415 - loads numba.cuda on use only
 
+    check_bool("parallel", parallel)
     return suitor_gpu(g, **options)
 
 
@@ -71,13 +74,16 @@ def _gpu_ld(g: Graph, **options) -> tuple[np.ndarray, dict]:
     return ld_gpu(g, **options)
 
 
-GPU_MIN_EDGES = None  # set from the device measurement (docs/notes/wmatching.md, GPU section)
+GPU_MIN_NNZ = 2_000_000  # CSR entries (= 2 x edges); measured on an H100 (results/wmatching/gpu-h100-*.md)
 
 
 def _gpu_wins(g: Graph) -> bool:
-    """``backend="auto"``: GPU-Suitor where it was measured faster end to end (whole public call from a
-    host matrix, H2D included) than the CPU Suitor; None measured yet: never."""
-    return GPU_MIN_EDGES is not None and len(g.indices) >= GPU_MIN_EDGES
+    """``backend="auto"``: GPU-Suitor where its whole public call from a host matrix (keys, H2D, solve,
+    D2H) was measured faster than the CPU Suitor's, in a warm process: from 1 M edges on. Measured
+    (H100, 2026-11-23): Delaunay 2^20 (3.1 M edges) 0.153 s vs 0.231 s, R-MAT 20 (15.7 M) 0.584 s vs
+    1.07 s; the CPU wins below 10^5 edges (delaunay_n15: 0.028 s vs 0.0057 s). The first GPU call
+    of a process also pays the JIT (5.9 s)."""
+    return len(g.indices) >= GPU_MIN_NNZ
 
 
 def _solve_ld(g: Graph) -> tuple[np.ndarray, dict]:
