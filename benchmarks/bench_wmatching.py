@@ -234,14 +234,50 @@ def gpu_main(a: argparse.Namespace) -> int:
         from .plots import plot_results
 
         plot_results(jp, baseline="cpu-suitor")
+        _sweep_plots(jp)
     except Exception as e:  # matplotlib missing on the device: plot from the JSON elsewhere
         print("no plots:", e)
     print(md)
     return 0
 
 
-def _gpu_write(a: argparse.Namespace, records: list[dict], first_s: float | None) -> tuple[Path, str]:
-    meta = machine_info()
+def _nk_suitor_seconds() -> dict[str, float]:
+    """NetworKit Suitor run times (graph prebuilt, 1 thread) of the committed CPU run, by input name."""
+    import json
+
+    p = RESULTS / "wmatching" / "cpu.json"
+    if not p.exists():
+        return {}
+    return {r["input"]: r["times"]["nk-suitor"] for r in json.loads(p.read_text())["records"]}
+
+
+def _sweep_plots(jp: Path) -> None:
+    """The paper's Figure 4 from the sweep: performance profiles of the four variants (each at its best
+    threads-per-block x vertices-per-warp) and of the nine tpb/vpw shapes of NoSync."""
+    import json
+
+    from .plots import plot_results
+
+    doc = json.loads(jp.read_text())
+    for stem, pick in (("variants", lambda k: k.split("/")[0]), ("nosync_shapes", lambda k: k if k.startswith("nosync/")
+                                                                   else None)):
+        recs = []
+        for r in doc["records"]:
+            t: dict[str, float] = {}
+            for k, v in r["sweep"].items():
+                lab = pick(k)
+                if lab is not None:
+                    t[lab] = min(t.get(lab, np.inf), v["s"])
+            recs.append({"input": r["input"], "nnz": r["nnz"], "times": t})
+        out = jp.with_name(f"{jp.stem}_{stem}.json")
+        out.write_text(json.dumps({"meta": {"solvers": list(recs[0]["times"]) if recs else []}, "records": recs}))
+        plot_results(out)
+
+
+def _gpu_write(a: argparse.Namespace, records: list[dict], first_s: float | None,
+               meta: dict | None = None) -> tuple[Path, str]:
+    meta = meta or machine_info()
+    nk = _nk_suitor_seconds()
     meta.update(baseline="cpu-suitor", solvers=["cpu-suitor", "gpu-nosync", "gpu-synclb", "gpu-syncnolb", "gpu-hybrid",
                                                  "gpu-ld", "gpu-public"],
                 note="GPU device form: graph on the GPU, solve + mate back; public: whole call from a host CSR")
@@ -250,17 +286,23 @@ def _gpu_write(a: argparse.Namespace, records: list[dict], first_s: float | None
              r["times"]["gpu-synclb"], r["times"]["gpu-syncnolb"], r["times"]["gpu-hybrid"],
              min(v["s"] for v in r["sweep"].values()),
              min(r["sweep"], key=lambda k, r=r: r["sweep"][k]["s"]), r["times"]["gpu-ld"], r["times"]["gpu-public"],
-             r["solve_s"]["cpu-suitor"] / r["kernel_s"]["gpu-nosync"], r["equal_to_cpu"] and r["repeat20_identical"]]
+             r["solve_s"]["cpu-suitor"] / r["kernel_s"]["gpu-nosync"], nk.get(r["input"]),
+             nk[r["input"]] / r["times"]["gpu-nosync"] if r["input"] in nk else None,
+             r["equal_to_cpu"] and r["repeat20_identical"]]
             for r in records]
     md = ("Seconds, median of 3. cpu = our whole CPU call from scipy.sparse (solve: the kernel alone, numba "
           "threads of this machine); h2d = edge keys + copy to the GPU (once); GPU columns = the device form "
           "(graph already on the GPU: solve + mate back) at 128 threads per block and 8 vertices per warp; "
           "kernel = the rounds alone; best = fastest of variant x tpb {64,128,256} x vpw {1,8,32} (which); "
           "public = weighted_matching(csr, backend='gpu') from host arrays. same = every GPU run (all "
-          f"configurations, 20 repeats) equal to the CPU twin. First call in a fresh process: {first_s} s.\n\n"
+          f"configurations, 20 repeats) equal to the CPU twin. First call in a fresh process: {first_s} s. "
+          "nk suitor = NetworKit's Suitor run (graph prebuilt, 1 thread) from results/wmatching/cpu.md (the 2-core "
+          "machine, same graph, other random weights); nk/gpu = that / our device form.\n\n"
           + md_table(["input", "edges", "cpu", "cpu solve", "h2d", "nosync", "kernel", "Gedges/s", "synclb",
-                      "syncnolb", "hybrid", "best", "best cfg", "gpu-ld", "public", "cpu solve/kernel", "same"], rows))
-    jp, _ = write_results("wmatching", "gpu" if not a.quick else "gpu_quick", meta, records, md, a.out)
+                      "syncnolb", "hybrid", "best", "best cfg", "gpu-ld", "public", "cpu solve/kernel", "nk suitor",
+                      "nk/gpu", "same"], rows))
+    name = getattr(a, "name", None) or ("gpu" if not a.quick else "gpu_quick")
+    jp, _ = write_results("wmatching", name, meta, records, md, a.out)
     return jp, md
 
 
@@ -272,9 +314,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gpu", action="store_true", help="the GPU benchmark (run on the device)")
     ap.add_argument("--big", action="store_true", help="--gpu: also R-MAT 22")
     ap.add_argument("--no-first-call", dest="first_call", action="store_false", help="--gpu: skip the fresh process")
+    ap.add_argument("--merge", nargs="+", metavar="JSON", help="merge --gpu result files into <out>/wmatching/NAME")
+    ap.add_argument("--name", default=None, help="--gpu/--merge: result file stem (default gpu)")
     ap.add_argument("--data", type=Path, default=Path("/work/shared/data"))
     ap.add_argument("--out", type=Path, default=RESULTS)
     a = ap.parse_args(argv)
+    if a.merge:  # device result files -> one (meta of the first; an input measured twice: the first file's)
+        import json
+
+        docs = [json.loads(Path(f).read_text()) for f in a.merge]
+        records, seen = [], set()
+        for d in docs:
+            for r in d["records"]:
+                if r["input"] not in seen:
+                    seen.add(r["input"])
+                    records.append(r)
+        first = next((r["first_call_s"] for r in records if "first_call_s" in r), None)
+        jp, md = _gpu_write(a, records, first, meta=docs[0]["meta"])
+        from .plots import plot_results
+
+        plot_results(jp, baseline="cpu-suitor")
+        _sweep_plots(jp)
+        print(md)
+        return 0
     if a.gpu:
         return gpu_main(a)
     records = []
