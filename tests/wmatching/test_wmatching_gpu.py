@@ -21,6 +21,7 @@ from test_wmatching import edge_lists, edges_of
 from test_wmatching_realdata import weighted_input
 
 import matchflow as mf
+import matchflow.gpu
 from matchflow._cuda import is_simulator
 from matchflow.verify import verify_weighted_matching
 from matchflow.wmatching._gpu_suitor import SUITOR_VARIANTS, edge_keys, validate_suitor_gpu_options
@@ -201,6 +202,8 @@ def test_gpu_on_a_device_graph_and_with_improve():
     g = mf.Graph.from_edges(u, v, w, n=n)
     want = oracle_mate(n, edges_of(u, v, w))
     dg = to_device(g)
+    mate, _ = mf.gpu.suitor_matching(mf.gpu.weighted_to_device(g), block_size=32, vertices_per_warp=2)
+    np.testing.assert_array_equal(mate, want)
     for solve in (suitor_gpu, ld_gpu):
         mate, stats = solve(dg, block_size=32, loop="host")
         np.testing.assert_array_equal(mate, want)
