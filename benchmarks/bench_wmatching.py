@@ -2,12 +2,22 @@
 exact rustworkx on the same inputs, in one run.
 
     python -m benchmarks.bench_wmatching [--quick] [--out results]
+    python -m benchmarks.bench_wmatching --gpu [--quick] [--data DIR] [--out DIR] [--big]
+
 
 Times: ours = the whole public call from a symmetric scipy.sparse CSR (conversion + solve), median of
 3 after a warm-up (``solve_s``: the solve alone, from ``result.seconds``); NetworKit = graph build from
 the COO arrays (``nk_build_s``) and the matcher run, separately; exact rustworkx only on small graphs
 (quality reference). Weights: real integer weights on the road graphs, else integers 1..1000 from a
 fixed seed (one per undirected edge). Writes results/wmatching/cpu.{json,md} and the plots.
+
+``--gpu`` (on the device; pip peers are not there): GPU-Suitor and GPU-LD against our CPU Suitor in
+the same run, in the three timed forms: ``device`` (a graph already on the GPU, ``_gpu_suitor.to_device``
+once; the solve + the mate back), ``public`` (``weighted_matching(csr, backend="gpu")`` from the host
+matrix: keys, H2D, solve, D2H, weight) and ``first`` (a fresh process, JIT included); every variant x
+threads-per-block x vertices-per-warp on each input (the paper's Figures 2-4), 20 repeated default runs
+all identical to the CPU twin. Inputs: the ``*.mtx.gz`` of ``--data`` and generated R-MAT, Delaunay and
+random geometric graphs (Euclidean edge lengths as weights). Writes ``<out>/wmatching/gpu.{json,md}``.
 """
 
 from __future__ import annotations
@@ -113,14 +123,222 @@ def first_call_seconds(data: Path) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
+GPU_SHAPES = [(tpb, vpw) for tpb in (64, 128, 256) for vpw in (1, 8, 32)]
+GPU_VARIANTS = ("nosync", "synclb", "syncnolb", "hybrid")
+
+
+def hashed_weights(a: sp.csr_array) -> sp.csr_array:
+    """Integer weights 1..1000 per undirected pair from a hash of (min, max) endpoint (O(nnz), symmetric)."""
+    a = sp.csr_array(a)
+    r = np.repeat(np.arange(a.shape[0], dtype=np.int64), np.diff(a.indptr))
+    c = a.indices.astype(np.int64)
+    x = np.minimum(r, c) * np.int64(0x9E3779B1) + np.maximum(r, c)
+    x ^= x >> 29
+    x *= np.int64(0xBF58476D1CE4E5B)
+    x ^= x >> 32
+    return sp.csr_array(((x % 1000 + 1).astype(np.int64), a.indices, a.indptr), shape=a.shape)
+
+
+def rgg_lengths(n: int, seed: int = 1) -> sp.csr_array:
+    """A random geometric graph with its Euclidean edge lengths as (float) weights."""
+    from matchflow import generators as G
+
+    a = G.random_geometric(n, 12.0, seed=seed)
+    pts = G._points(n, G._rng(seed), "hilbert")  # the generator's points (same seed, same order)
+    r = np.repeat(np.arange(n), np.diff(a.indptr))
+    d = np.hypot(*(pts[r] - pts[a.indices]).T)
+    return sp.csr_array((d, a.indices, a.indptr), shape=a.shape)
+
+
+def gpu_inputs(quick: bool, big: bool, data: Path):
+    from matchflow import generators, io
+
+    yield "rmat16" if quick else "rmat20", hashed_weights(generators.rmat(16 if quick else 20, 16, seed=1))
+    if big:
+        yield "rmat22", hashed_weights(generators.rmat(22, 16, seed=1))
+    if not quick:
+        yield "delaunay_2^20", hashed_weights(generators.delaunay(2 ** 20, seed=1))
+        yield "rgg_2^21", rgg_lengths(2 ** 21)
+    files = sorted(data.glob("*.mtx.gz")) or [data / f"{x}.mtx.gz" for x in REAL]
+    for f in files[:3] if quick else files:
+        yield f.name.split(".")[0], weighted(io.read(f))
+
+
+def _median(fn, repeat: int = 3):
+    """(median seconds, last result) after one warm-up, without time_call's gc per run (fast GPU calls)."""
+    out = fn()
+    ts = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        ts.append(time.perf_counter() - t0)
+    return float(np.median(ts)), out
+
+
+def gpu_first_call(a: sp.csr_array, path: Path) -> float:
+    """The public GPU call in a fresh process (imports excluded, JIT included)."""
+    sp.save_npz(path, a)
+    code = ("import time, scipy.sparse as sp, matchflow as mf; "
+            f"a = sp.csr_array(sp.load_npz({str(path)!r})); t = time.perf_counter(); "
+            "mf.weighted_matching(a, method='suitor', backend='gpu'); print(time.perf_counter() - t)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def gpu_main(a: argparse.Namespace) -> int:
+    import matchflow as mf
+    from matchflow.wmatching._api import as_weighted_graph
+    from matchflow.wmatching._gpu_suitor import ld_gpu, suitor_gpu, to_device
+
+    records = []
+    first_s = None
+    for name, g in gpu_inputs(a.quick, a.big, a.data):
+        t0 = time.perf_counter()
+        cpu_t, cpu, _ = time_call(lambda g=g: mf.weighted_matching(g, method="suitor", backend="cpu"), repeat=3)
+        rec = {"input": name, "n": g.shape[0], "edges": g.nnz // 2, "nnz": g.nnz, "times": {"cpu-suitor": cpu_t},
+               "solve_s": {"cpu-suitor": cpu.seconds}, "weight": {"cpu-suitor": cpu.weight}, "sweep": {},
+               "kernel_s": {}}
+        wg, _ = as_weighted_graph(g)
+        t1 = time.perf_counter()
+        dg = to_device(wg)
+        rec["h2d_s"] = time.perf_counter() - t1
+        same = True
+        for variant in GPU_VARIANTS:
+            for tpb, vpw in GPU_SHAPES:
+                opts = {"variant": variant, "block_size": tpb, "vertices_per_warp": vpw}
+                t, (mate, st) = _median(lambda o=opts: suitor_gpu(dg, **o))
+                same &= bool(np.array_equal(mate, cpu.mate))
+                rec["sweep"][f"{variant}/{tpb}/{vpw}"] = {"s": t, "kernel_s": st["seconds_solve"],
+                                                          "rounds": st["rounds"], "proposals": st["proposals"]}
+            best = rec["sweep"][f"{variant}/128/8"]
+            rec["times"][f"gpu-{variant}"] = best["s"]  # the paper's default: 128 threads, 8 vertices per warp
+            rec["kernel_s"][f"gpu-{variant}"] = best["kernel_s"]
+        t, (mate, st) = _median(lambda dg=dg: ld_gpu(dg))
+        same &= bool(np.array_equal(mate, cpu.mate))
+        rec["times"]["gpu-ld"], rec["kernel_s"]["gpu-ld"], rec["ld_rounds"] = t, st["seconds_solve"], st["rounds"]
+        reps = [suitor_gpu(dg)[0] for _ in range(20)]  # lock-free: 20 runs, every one equal to the CPU twin
+        rec["repeat20_identical"] = all(np.array_equal(m, cpu.mate) for m in reps)
+        t, res, _ = time_call(lambda g=g: mf.weighted_matching(g, method="suitor", backend="gpu"), repeat=3)
+        rec["times"]["gpu-public"] = t
+        rec["weight"]["gpu-public"] = res.weight
+        rec["equal_to_cpu"] = same and bool(np.array_equal(res.mate, cpu.mate))
+        rec["edges_per_s"] = rec["edges"] / rec["kernel_s"]["gpu-nosync"]
+        if first_s is None and a.first_call and g.nnz < 200_000:
+            first_s = rec["first_call_s"] = gpu_first_call(g, a.out / "first_call_input.npz")
+        dg = None  # free the device copy before the next input
+        print(name, rec["edges"], {k: round(v, 5) for k, v in rec["times"].items()}, "equal", rec["equal_to_cpu"],
+              "repeat20", rec["repeat20_identical"], f"{time.perf_counter() - t0:.1f}s", flush=True)
+        records.append(rec)
+        jp, md = _gpu_write(a, records, first_s)  # after every input: a time limit loses only the last one
+    try:
+        from .plots import plot_results
+
+        plot_results(jp, baseline="cpu-suitor")
+        _sweep_plots(jp)
+    except Exception as e:  # matplotlib missing on the device: plot from the JSON elsewhere
+        print("no plots:", e)
+    print(md)
+    return 0
+
+
+def _nk_suitor_seconds() -> dict[str, float]:
+    """NetworKit Suitor run times (graph prebuilt, 1 thread) of the committed CPU run, by input name."""
+    import json
+
+    p = RESULTS / "wmatching" / "cpu.json"
+    if not p.exists():
+        return {}
+    return {r["input"]: r["times"]["nk-suitor"] for r in json.loads(p.read_text())["records"]}
+
+
+def _sweep_plots(jp: Path) -> None:
+    """The paper's Figure 4 from the sweep: performance profiles of the four variants (each at its best
+    threads-per-block x vertices-per-warp) and of the nine tpb/vpw shapes of NoSync."""
+    import json
+
+    from .plots import plot_results
+
+    doc = json.loads(jp.read_text())
+    for stem, pick in (("variants", lambda k: k.split("/")[0]), ("nosync_shapes", lambda k: k if k.startswith("nosync/")
+                                                                   else None)):
+        recs = []
+        for r in doc["records"]:
+            t: dict[str, float] = {}
+            for k, v in r["sweep"].items():
+                lab = pick(k)
+                if lab is not None:
+                    t[lab] = min(t.get(lab, np.inf), v["s"])
+            recs.append({"input": r["input"], "nnz": r["nnz"], "times": t})
+        out = jp.with_name(f"{jp.stem}_{stem}.json")
+        out.write_text(json.dumps({"meta": {"solvers": list(recs[0]["times"]) if recs else []}, "records": recs}))
+        plot_results(out)
+
+
+def _gpu_write(a: argparse.Namespace, records: list[dict], first_s: float | None,
+               meta: dict | None = None) -> tuple[Path, str]:
+    meta = meta or machine_info()
+    nk = _nk_suitor_seconds()
+    meta.update(baseline="cpu-suitor", solvers=["cpu-suitor", "gpu-nosync", "gpu-synclb", "gpu-syncnolb", "gpu-hybrid",
+                                                 "gpu-ld", "gpu-public"],
+                note="GPU device form: graph on the GPU, solve + mate back; public: whole call from a host CSR")
+    rows = [[r["input"], r["edges"], r["times"]["cpu-suitor"], r["solve_s"]["cpu-suitor"], r["h2d_s"],
+             r["times"]["gpu-nosync"], r["kernel_s"]["gpu-nosync"], r["edges_per_s"] / 1e9,
+             r["times"]["gpu-synclb"], r["times"]["gpu-syncnolb"], r["times"]["gpu-hybrid"],
+             min(v["s"] for v in r["sweep"].values()),
+             min(r["sweep"], key=lambda k, r=r: r["sweep"][k]["s"]), r["times"]["gpu-ld"], r["times"]["gpu-public"],
+             r["solve_s"]["cpu-suitor"] / r["kernel_s"]["gpu-nosync"], nk.get(r["input"]),
+             nk[r["input"]] / r["times"]["gpu-nosync"] if r["input"] in nk else None,
+             r["equal_to_cpu"] and r["repeat20_identical"]]
+            for r in records]
+    md = ("Seconds, median of 3. cpu = our whole CPU call from scipy.sparse (solve: the kernel alone, numba "
+          "threads of this machine); h2d = edge keys + copy to the GPU (once); GPU columns = the device form "
+          "(graph already on the GPU: solve + mate back) at 128 threads per block and 8 vertices per warp; "
+          "kernel = the rounds alone; best = fastest of variant x tpb {64,128,256} x vpw {1,8,32} (which); "
+          "public = weighted_matching(csr, backend='gpu') from host arrays. same = every GPU run (all "
+          f"configurations, 20 repeats) equal to the CPU twin. First call in a fresh process: {first_s} s. "
+          "nk suitor = NetworKit's Suitor run (graph prebuilt, 1 thread) from results/wmatching/cpu.md (the 2-core "
+          "machine, same graph, other random weights); nk/gpu = that / our device form.\n\n"
+          + md_table(["input", "edges", "cpu", "cpu solve", "h2d", "nosync", "kernel", "Gedges/s", "synclb",
+                      "syncnolb", "hybrid", "best", "best cfg", "gpu-ld", "public", "cpu solve/kernel", "nk suitor",
+                      "nk/gpu", "same"], rows))
+    name = getattr(a, "name", None) or ("gpu" if not a.quick else "gpu_quick")
+    jp, _ = write_results("wmatching", name, meta, records, md, a.out)
+    return jp, md
+
+
 def main(argv: list[str] | None = None) -> int:
     import matchflow as mf
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--gpu", action="store_true", help="the GPU benchmark (run on the device)")
+    ap.add_argument("--big", action="store_true", help="--gpu: also R-MAT 22")
+    ap.add_argument("--no-first-call", dest="first_call", action="store_false", help="--gpu: skip the fresh process")
+    ap.add_argument("--merge", nargs="+", metavar="JSON", help="merge --gpu result files into <out>/wmatching/NAME")
+    ap.add_argument("--name", default=None, help="--gpu/--merge: result file stem (default gpu)")
     ap.add_argument("--data", type=Path, default=Path("/work/shared/data"))
     ap.add_argument("--out", type=Path, default=RESULTS)
     a = ap.parse_args(argv)
+    if a.merge:  # device result files -> one (meta of the first; an input measured twice: the first file's)
+        import json
+
+        docs = [json.loads(Path(f).read_text()) for f in a.merge]
+        records, seen = [], set()
+        for d in docs:
+            for r in d["records"]:
+                if r["input"] not in seen:
+                    seen.add(r["input"])
+                    records.append(r)
+        first = next((r["first_call_s"] for r in records if "first_call_s" in r), None)
+        jp, md = _gpu_write(a, records, first, meta=docs[0]["meta"])
+        from .plots import plot_results
+
+        plot_results(jp, baseline="cpu-suitor")
+        _sweep_plots(jp)
+        print(md)
+        return 0
+    if a.gpu:
+        return gpu_main(a)
     records = []
     for name, g in inputs(a.quick, a.data):
         rec = {"input": name, "n": g.shape[0], "edges": g.nnz // 2, "nnz": g.nnz, "times": {}, "solve_s": {},

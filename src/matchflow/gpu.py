@@ -11,6 +11,8 @@ GPU solver speaks one option vocabulary (:data:`OPTIONS`): ``loop`` ("auto" | "p
 * :func:`initial_matching` — only the GPU start ("greedy", "karp-sipser", "symmetric").
 * :func:`hungarian` — the GPU Hungarian (Lopes et al. 2019) on a host or device square matrix: the raw
   solver behind ``assignment(method="lopes", backend="gpu")``, returning duals.
+* :func:`suitor_matching` — GPU-Suitor (Naim et al. 2015) on a weighted :class:`~matchflow.Graph` or its
+  device twin from :func:`weighted_to_device`: the raw solver behind ``weighted_matching(backend="gpu")``.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from ._backend import GPUUnavailableError, gpu_available, gpu_reason, require_gp
 from ._cuda import GPU_LOOPS, GPU_OPTIONS
 
 __all__ = ["OPTIONS", "LOOPS", "to_device", "push_relabel_matching", "initial_matching",
-           "hungarian", "gpu_available", "gpu_reason", "GPUUnavailableError"]
+           "hungarian", "suitor_matching", "weighted_to_device", "gpu_available", "gpu_reason", "GPUUnavailableError"]
 
 OPTIONS = GPU_OPTIONS
 LOOPS = GPU_LOOPS
@@ -83,3 +85,20 @@ def hungarian(C: Any, **options: Any) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
     require_gpu("matchflow.gpu.hungarian")
     return hungarian_gpu(C, **options)
+
+
+def weighted_to_device(graph: Any) -> Any:
+    """A weighted :class:`~matchflow.Graph` (int64/float64 weights, e.g. from
+    ``matchflow.wmatching._api.as_weighted_graph``) to a ``DeviceWeightedGraph`` (CSR + order keys, copied once)."""
+    from .wmatching._gpu_suitor import to_device as wto  # noqa: PLC0415
+
+    require_gpu("matchflow.gpu.weighted_to_device")
+    return wto(graph)
+
+
+def suitor_matching(graph: Any, **options: Any) -> tuple[np.ndarray, dict[str, Any]]:
+    """GPU-Suitor: ``(mate, stats)``, the greedy matching of the fixed edge order (options: ``variant``,
+    ``vertices_per_warp``, ``block_size``, ``lb_iters`` and :data:`OPTIONS`)."""
+    from .wmatching._gpu_suitor import suitor_gpu  # noqa: PLC0415
+
+    return suitor_gpu(graph, **options)

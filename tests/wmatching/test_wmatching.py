@@ -178,7 +178,7 @@ def test_bad_arguments():
     with pytest.raises(TypeError, match=r"weighted_matching\(method='ld'\) got unexpected option\(s\) 'parallel'"):
         mf.weighted_matching(g, method="ld", parallel=True)
     with pytest.raises(ValueError, match=r"backend='gpu' is not available for weighted_matching"):
-        mf.weighted_matching(g, method="suitor", backend="gpu")
+        mf.weighted_matching(g, method="greedy", backend="gpu")
     with pytest.raises(ValueError, match=r"maxcardinality=True is not supported"):
         max_weight_matching_approx(nx.path_graph(3), maxcardinality=True)
 

@@ -189,18 +189,18 @@ def weighted_matching(
         ``(u, v)`` or ``(u, v, weights)``, CuPy/PyTorch arrays (copied to the host).
     method : ``"auto"`` (= ``"suitor"``), ``"suitor"`` (Manne-Halappanavar; ``parallel=True``: the
         round-parallel variant), ``"ld"`` (Locally-Dominant), ``"greedy"`` (sort, then scan).
-    backend : ``"cpu"`` or ``"auto"``; the GPU twins are not written yet (``"gpu"`` raises).
+    backend : ``"cpu"``, ``"gpu"`` (GPU-Suitor, GPU-LD; greedy has no GPU twin) or ``"auto"``.
     **options : ``improve`` (bool, default False): then length-3 augmentations (x - a = b - y with
         x, y free) while any is strictly heavier; the result is no longer the greedy matching but
-        never lighter. suitor: ``parallel`` (bool, default False).
+        never lighter. suitor: ``parallel`` (bool, default False). GPU (suitor, ld): ``variant``
+        (nosync, synclb, syncnolb, hybrid), ``vertices_per_warp``, ``block_size`` (threads per
+        block), ``lb_iters``, ``loop``, ``certify``, ``max_rounds``, ``grid_size``, ``check_every``.
 
     Returns
     -------
     WeightedMatchingResult with ``mate``, ``weight``, ``cardinality``, ``edges``, ``edge_ids``
     (edge-array input), ``method``, ``backend``, ``seconds`` (solve + improve), ``stats``.
     """
-    if method == "auto" and backend == "gpu":
-        raise ValueError("backend='gpu' is not available for weighted_matching yet (no GPU twin); use backend='cpu'")
     row, backend = resolve(TABLE, method, backend)
     bipartite = check_bool("bipartite", bipartite)
     if not isinstance(weight, str):
@@ -210,7 +210,7 @@ def weighted_matching(
     row, device = place(TABLE, row, backend, lambda: g)
     opts = check_method_options(TABLE, row, device, options)
     t0 = time.perf_counter()
-    mate, stats = row.cpu(g, **opts)
+    mate, stats = (row.gpu if device == "gpu" else row.cpu)(g, **opts)
     if improve:
         stats["greedy_weight"] = _total(g, mate)[0]
         stats["augmentations"] = int(improve_kernel(g.indptr, g.indices, g.weights, mate, IMPROVE_PASSES))
