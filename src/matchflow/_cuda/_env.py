@@ -8,7 +8,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["is_simulator", "is_device_array", "performance_warnings", "quiet"]
+__all__ = ["is_simulator", "is_device_array", "is_device_graph", "performance_warnings", "quiet"]
 
 
 def is_simulator() -> bool:
@@ -20,6 +20,17 @@ def is_device_array(x: Any) -> bool:
     """An array in GPU memory: one exposing ``__cuda_array_interface__`` (numba, CuPy, PyTorch), or a
     device array of numba's CUDA simulator (which has no such interface)."""
     return hasattr(x, "__cuda_array_interface__") or type(x).__name__ == "FakeCUDAArray"
+
+
+def is_device_graph(x: Any) -> bool:
+    """A graph in GPU memory: a CuPy sparse matrix, a PyTorch CUDA tensor (dense or sparse), or a dense
+    device array (:func:`is_device_array`). Imports nothing."""
+    mod = type(x).__module__
+    if mod.startswith("cupyx") and hasattr(x, "format"):
+        return True
+    if mod.startswith("torch") and bool(getattr(x, "is_cuda", False)):
+        return True
+    return is_device_array(x)
 
 
 def performance_warnings() -> tuple[type[Warning], ...]:

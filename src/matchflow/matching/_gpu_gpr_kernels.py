@@ -691,6 +691,16 @@ def fill_kernel(a, value):
 
 
 @cuda.jit
+def cover_kernel(psi_r, psi_c, inf, cover_rows, cover_cols):
+    """König cover from a BFS of the final matching (Z: labels < inf): rows outside Z, columns in Z."""
+    i = cuda.grid(1)
+    if i < cover_rows.size:
+        cover_rows[i] = psi_r[i] == inf
+    if i < cover_cols.size:
+        cover_cols[i] = psi_c[i] < inf
+
+
+@cuda.jit
 def count_matched_rows_kernel(mu_r, count):
     u = cuda.grid(1)
     if u < mu_r.size and mu_r[u] >= 0:
