@@ -34,7 +34,8 @@ from numba import cuda, types
 
 from .._cuda._device import bcast_read_dev, block_min_dev
 
-__all__ = ["kernels", "certificate_int_kernel", "certificate_float_kernel", "NFLAGS", "STATUS_OK",
+__all__ = ["kernels", "certificate_int_kernel", "certificate_float_kernel", "minmax_kernel", "permutation_kernel",
+           "assigned_total_kernel", "arange_cast_kernel", "NFLAGS", "STATUS_OK",
            "STATUS_ROUND_LIMIT", "STATUS_BROKEN_PATH"]
 
 # flag slots in the int32 ``flags`` array
@@ -541,3 +542,48 @@ def certificate_float_kernel(C, u, v, star_col, n, out):
                     mx = a
     cuda.atomic.min(out, 0, m)
     cuda.atomic.max(out, 1, mx)
+
+
+@cuda.jit
+def minmax_kernel(C, size, out):
+    """out[0] = min, out[1] = max of the flat matrix (grid-stride; one atomic pair per thread)."""
+    i = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    lo = out[0]
+    hi = out[1]
+    for k in range(i, size, stride):
+        x = C[k]
+        if x < lo:
+            lo = x
+        if x > hi:
+            hi = x
+    cuda.atomic.min(out, 0, lo)
+    cuda.atomic.max(out, 1, hi)
+
+
+@cuda.jit
+def permutation_kernel(star_col, seen, bad):
+    """bad[0] = 1 unless ``star_col`` is a permutation of 0..n-1 (``seen`` zeroed, n entries)."""
+    r = cuda.grid(1)
+    n = star_col.size
+    if r < n:
+        c = star_col[r]
+        if c < 0 or c >= n or cuda.atomic.add(seen, c, 1) != 0:
+            bad[0] = 1
+
+
+@cuda.jit
+def assigned_total_kernel(C, star_col, n, out):
+    """out[0] = sum of C[r, star_col[r]] (exact int64)."""
+    r = cuda.grid(1)
+    if r < n:
+        cuda.atomic.add(out, 0, np.int64(C[r * n + star_col[r]]))
+
+
+@cuda.jit
+def arange_cast_kernel(star_col, row_ind, col_ind):
+    """row_ind = 0..n-1 and col_ind = star_col as int64 (the API's index dtype)."""
+    r = cuda.grid(1)
+    if r < star_col.size:
+        row_ind[r] = r
+        col_ind[r] = star_col[r]
