@@ -18,6 +18,10 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, int64
 
+from ._env import kernel_cache
+
+CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (MATCHFLOW_CUDA_CACHE=1)
+
 __all__ = ["build_csc", "cast", "dense_to_csr", "exclusive_scan", "SMALL", "SCAN_BLOCK"]
 
 SCAN_BLOCK = 1024  # elements per block of the scan (one thread each)
@@ -25,14 +29,14 @@ SMALL = 32  # columns of at most this degree are sorted by one thread (insertion
 SORT_BLOCK = 256
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def zero_kernel(a):
     i = cuda.grid(1)
     if i < a.size:
         a[i] = 0
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def degree_count_kernel(col_ind, nnz, deg):
     """deg[c] += 1 for every edge into column c (``deg`` zeroed)."""
     e = cuda.grid(1)
@@ -40,7 +44,7 @@ def degree_count_kernel(col_ind, nnz, deg):
         cuda.atomic.add(deg, col_ind[e], 1)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def scan_block_kernel(a, n, sums):
     """Exclusive scan of each block's ``SCAN_BLOCK`` elements of ``a[:n]`` in place (Hillis-Steele in
     shared memory); the block's total goes to ``sums[block]``."""
@@ -67,7 +71,7 @@ def scan_block_kernel(a, n, sums):
         sums[cuda.blockIdx.x] = sh[t]
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def scan_add_kernel(a, n, sums):
     """Add each block's scanned offset ``sums[block]`` to its elements."""
     i = cuda.grid(1)
@@ -75,7 +79,7 @@ def scan_add_kernel(a, n, sums):
         a[i] += sums[i // SCAN_BLOCK]
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def csc_scatter_kernel(row_ptr, col_ind, nnz, n_rows, col_ptr, fill, row_ind):
     """Edge e (row found by binary search in ``row_ptr``) takes the next free slot of its column."""
     e = cuda.grid(1)
@@ -92,7 +96,7 @@ def csc_scatter_kernel(row_ptr, col_ind, nnz, n_rows, col_ptr, fill, row_ind):
         row_ind[col_ptr[c] + cuda.atomic.add(fill, c, 1)] = lo
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def sort_small_kernel(col_ptr, row_ind, n_cols, big, n_big):
     """Insertion sort of each column of degree <= SMALL; larger columns are listed in ``big``."""
     c = cuda.grid(1)
@@ -111,7 +115,7 @@ def sort_small_kernel(col_ptr, row_ind, n_cols, big, n_big):
             row_ind[j + 1] = x
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def sort_large_kernel(col_ptr, row_ind, big):
     """One block per listed column: bitonic sort, every comparator ascending (the first step of each
     merge compares mirrored positions), so the virtual +inf padding up to a power of two never moves."""
@@ -143,7 +147,7 @@ def sort_large_kernel(col_ptr, row_ind, big):
         k *= 2
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def count_nonzero_rows_kernel(a, ptr):
     """ptr[i] = nonzeros of row i of the dense matrix ``a`` (NaN counts as nonzero)."""
     i = cuda.grid(1)
@@ -155,7 +159,7 @@ def count_nonzero_rows_kernel(a, ptr):
         ptr[i] = k
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def fill_nonzero_rows_kernel(a, ptr, ind):
     """The column indices of row i's nonzeros, ascending, at ``ind[ptr[i]:]``."""
     i = cuda.grid(1)
@@ -167,7 +171,7 @@ def fill_nonzero_rows_kernel(a, ptr, ind):
                 k += 1
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def cast_kernel(src, dst):
     """dst[i] = src[i] (a dtype change on the device)."""
     i = cuda.grid(1)

@@ -8,12 +8,19 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["is_simulator", "is_device_array", "is_device_graph", "performance_warnings", "quiet"]
+__all__ = ["is_simulator", "is_device_array", "is_device_graph", "kernel_cache", "performance_warnings", "quiet"]
 
 
 def is_simulator() -> bool:
     """True under numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``): no warp intrinsics, no grid sync."""
     return os.environ.get("NUMBA_ENABLE_CUDASIM", "") not in ("", "0")
+
+
+def kernel_cache() -> bool:
+    """Whether the GPU kernels are compiled with numba-cuda's on-disk cache (``cache=True``):
+    ``MATCHFLOW_CUDA_CACHE=1`` (off by default until measured on the device; never in the simulator).
+    Read once, when the kernel modules are imported."""
+    return os.environ.get("MATCHFLOW_CUDA_CACHE", "") not in ("", "0") and not is_simulator()
 
 
 def is_device_array(x: Any) -> bool:
