@@ -260,9 +260,19 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     skip = set(args.skip.split(","))
     frecs = first_call(args.cache_dir, args.first_call.split(",")) if args.first_call else []
-    mrecs = [] if "matching" in skip else matching_records(args.reps)
-    arecs = [] if "assignment" in skip else assignment_records([int(x) for x in args.sizes.split(",")],
-                                                              [float(x) for x in args.ranges.split(",")], args.reps)
+
+    def guarded(f, *a):  # a failing section still leaves the others' results
+        try:
+            return f(*a)
+        except Exception:  # noqa: BLE001
+            import traceback
+
+            traceback.print_exc()
+            return []
+
+    mrecs = [] if "matching" in skip else guarded(matching_records, args.reps)
+    arecs = [] if "assignment" in skip else guarded(assignment_records, [int(x) for x in args.sizes.split(",")],
+                                                    [float(x) for x in args.ranges.split(",")], args.reps)
     meta = machine_info()
     out = Path(args.out) if args.out else None
     jp, mp = write_results("gpu_e2e", args.name, meta, [{"matching": mrecs, "assignment": arecs,
