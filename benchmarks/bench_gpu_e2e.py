@@ -143,7 +143,7 @@ def assignment_records(sizes: list[int], ranges: list[float], reps: int) -> list
     for n in sizes:
         for f in ranges:
             hi = max(1, int(f * n))
-            C = rng.integers(0, hi + 1, size=(n, n)).astype(np.int32)
+            C = rng.integers(0, hi + 1, size=(n, n), dtype=np.int32)
             st = {}
             t0 = time.perf_counter()
             prep = prepare(C)
