@@ -135,7 +135,7 @@ def assignment(
         from ._sparse import sparse_assignment
 
         return sparse_assignment(cost, maximize=maximize, partial=partial, t0=t0)
-    direct = not maximize and cost_limit is None and (row is None or row.name == "hungarian")
+    direct = not maximize and cost_limit is None and (row is None or row.name == "hungarian") and _direct_twin()
     if direct and be != "cpu" and is_device_array(cost) and not isinstance(cost, np.ndarray):
         # a device-resident integer matrix stays there (GPU Hungarian; float or rectangular: the host path)
         from ._gpu_hungarian import assignment_direct
@@ -156,6 +156,9 @@ def assignment(
         ext = limit_extended(a, lim, maximize)
         res = assignment(ext, maximize=maximize, method=method, backend=backend, **options)
         return limit_result(a, ext, res, maximize, lim, t0)
+    gpu_rows = [m for m in TABLE.methods if m.gpu is not None]
+    if row is None and be == "gpu" and len(gpu_rows) == 1:
+        row = gpu_rows[0]  # the only GPU method: no rule to read, no host pass over the matrix for its range
     row, be = place(TABLE, row, be, lambda: Problem.of(a))
     method = row.name
     opts = check_method_options(TABLE, row, be, options)
@@ -230,6 +233,14 @@ def assignment(
     total = total_cost(a, row_ind, col_ind)
     return AssignmentResult(row_ind=row_ind, col_ind=col_ind, cost=total, u=uu, v=vv, method=used, backend=be,
                             seconds=time.perf_counter() - t0, maximize=maximize, stats=stats)
+
+
+def _direct_twin() -> bool:
+    """The table's GPU Hungarian is ``_gpu_hungarian``'s (a stand-in twin, as in the placement tests, takes
+    the table's general path): only then may a square integer matrix skip the host preparation."""
+    from ._methods import _hungarian_gpu
+
+    return TABLE.row("hungarian").gpu is _hungarian_gpu
 
 
 def _sparse_door(cost, row: Method | None, be: str, partial: bool, cost_limit, options: dict) -> bool:
