@@ -12,8 +12,8 @@ preparation, narrowing to int32, GPU Hungarian with its host upload, host certif
 ``after`` = ``assignment(C, backend="gpu")`` (uploaded as is, certified on the device); ``device`` = the
 call on a device matrix; ``solve`` = ``stats["seconds_solve"]``. Costs checked against each other.
 
-First call (``--first-call``): fresh processes with ``MATCHFLOW_CUDA_CACHE=1`` and an empty, then warm,
-``NUMBA_CACHE_DIR``.
+First call (``--first-call``): fresh processes with the kernel cache on (``MATCHFLOW_CUDA_CACHE=1``) and an
+empty, then warm, ``NUMBA_CACHE_DIR`` (a run named without "cache": ``MATCHFLOW_CUDA_CACHE=0``).
 
     python -m benchmarks.bench_gpu_e2e --out results/gpu_e2e --name gpu-h100-2026-11-23
 """

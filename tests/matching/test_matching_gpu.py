@@ -733,14 +733,14 @@ def test_device_graph_explicit_zeros():
 
 def test_device_graph_detection_and_cache_flag_need_no_gpu(monkeypatch):
     """The public door tells device graphs from host ones without importing numba.cuda; the on-disk
-    kernel cache is opt-in (MATCHFLOW_CUDA_CACHE=1) and never used by the simulator."""
+    kernel cache is on unless MATCHFLOW_CUDA_CACHE=0, and never used by the simulator."""
     from matchflow._cuda import is_device_graph
     from matchflow._cuda._env import kernel_cache
 
     for host in (np.zeros((2, 2)), sp.csr_array(np.eye(2)), [[1, 0]], as_bipartite(np.eye(2))):
         assert not is_device_graph(host)
     monkeypatch.delenv("NUMBA_ENABLE_CUDASIM", raising=False)
-    monkeypatch.setenv("MATCHFLOW_CUDA_CACHE", "1")
+    monkeypatch.delenv("MATCHFLOW_CUDA_CACHE", raising=False)
     assert kernel_cache()
     monkeypatch.setenv("MATCHFLOW_CUDA_CACHE", "0")
     assert not kernel_cache()

@@ -20,7 +20,7 @@ from numba import cuda, int64
 
 from ._env import kernel_cache
 
-CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (MATCHFLOW_CUDA_CACHE=1)
+CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 
 __all__ = ["build_csc", "cast", "dense_to_csr", "exclusive_scan", "SMALL", "SCAN_BLOCK"]
 

@@ -35,7 +35,7 @@ from numba import cuda, types
 from .._cuda._device import bcast_read_dev, block_min_dev
 from .._cuda._env import kernel_cache
 
-CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (MATCHFLOW_CUDA_CACHE=1)
+CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 
 __all__ = ["kernels", "certificate_int_kernel", "certificate_float_kernel", "minmax_kernel", "permutation_kernel",
            "assigned_total_kernel", "arange_cast_kernel", "NFLAGS", "STATUS_OK",

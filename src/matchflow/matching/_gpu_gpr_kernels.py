@@ -26,7 +26,7 @@ from numba import cuda, int32, int64
 from .._cuda._device import FULL_MASK, PS_CNT, PS_FLAG, PS_NSYNC, bcast_read_dev, phase_end_dev  # noqa: F401
 from .._cuda._env import kernel_cache
 
-CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (MATCHFLOW_CUDA_CACHE=1)
+CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 
 # --------------------------------------------------------------------------- helpers
 

@@ -38,7 +38,7 @@ from .._cuda._device import (  # noqa: F401 - PS_NSYNC: the host sizes ``sync`` 
 from .._cuda._env import kernel_cache
 from ._gpu_gpr_kernels import warp_hubs_dev
 
-CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (MATCHFLOW_CUDA_CACHE=1)
+CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 
 KEY_MAX = 0x7FFFFFFFFFFFFFFF
 DEG_CAP = (1 << 20) - 1
