@@ -13,6 +13,7 @@ was imported; and ``gpu_available()`` alone (the probe behind ``backend="auto"``
 
     python -m benchmarks.bench_first_call                      # results/first_use/first_call.{json,md}
     python -m benchmarks.bench_first_call --src /path/to/old/src --name before
+    python -m benchmarks.bench_first_call --gpu --repeat 2 --name first_call_gpu   # on a GPU machine
 """
 
 from __future__ import annotations
@@ -40,6 +41,14 @@ SETUP = {
     "gpu_available": ("", "f()"),  # the GPU probe behind backend="auto"
 }
 SCIPY = {"maximum_bipartite_matching": "scipy.sparse.csgraph", "linear_sum_assignment": "scipy.optimize"}
+# --gpu: the GPU public calls (a first use compiles, or loads from numba-cuda's on-disk cache, every kernel
+# the call runs: MATCHFLOW_CUDA_CACHE, on by default)
+SETUP_GPU = {
+    "bipartite_matching[gpu]": ("a = sp.random(2000, 2000, density=0.002, format='csr', random_state=0)",
+                                "f(a, backend='gpu')"),
+    "assignment[gpu]": ("c = np.random.default_rng(0).integers(0, 1024, size=(1024, 1024)).astype(np.int32)",
+                        "f(c, backend='gpu')"),
+}
 
 CHILD = """
 import json, sys, time
@@ -77,8 +86,8 @@ def _child(library: str, call: str | None) -> str:
     if library == "scipy":
         import_line = f"from {SCIPY[call or 'maximum_bipartite_matching']} import {call or 'maximum_bipartite_matching'} as f"
     else:
-        import_line = "import matchflow" + (f"; f = matchflow.{call}" if call else "")
-    setup, invocation = SETUP[call] if call else ("", "")
+        import_line = "import matchflow" + (f"; f = matchflow.{call.split('[')[0]}" if call else "")
+    setup, invocation = {**SETUP, **SETUP_GPU}[call] if call else ("", "")
     return textwrap.dedent(CHILD.format(import_line=import_line, call=invocation, setup=setup,
                                         count=library == "matchflow"))
 
@@ -131,13 +140,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--name", default="first_call", help="results/first_use/NAME.{json,md}")
     ap.add_argument("--out", type=Path, default=None, help="results folder (default results/)")
     ap.add_argument("--no-scipy", action="store_true", help="skip the SciPy rows")
+    ap.add_argument("--gpu", action="store_true", help="only the GPU public calls (needs a GPU), cold and warm cache")
     args = ap.parse_args(argv)
 
     records = []
     load_start = os.getloadavg()[0]
     plan = [("matchflow", None, c) for c in ("cold", "warm")]
-    plan += [("matchflow", call, c) for call in SETUP for c in (("warm",) if call == "gpu_available" else ("cold", "warm"))]
-    if not args.no_scipy:
+    calls = SETUP_GPU if args.gpu else SETUP
+    plan += [("matchflow", call, c) for call in calls for c in (("warm",) if call == "gpu_available" else ("cold", "warm"))]
+    if not args.no_scipy and not args.gpu:
         plan += [("scipy", call, "n/a") for call in SCIPY]
     for library, call, cache in plan:
         rec = measure(library, call, cache, args.src, args.repeat)

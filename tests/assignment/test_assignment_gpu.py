@@ -208,3 +208,82 @@ def test_hypothesis_small_vs_bruteforce(n, hi, seed, bs, loop):
     C = rng.integers(0, hi + 1, size=(n, n), dtype=np.int64)
     res = _lopes(C, block_size=bs, loop=loop)
     assert res.cost == assignment_bruteforce(C)
+
+
+# ----------------------------------------------------------------------------- as users call it (issue 9)
+
+# the simulator runs the step kernels' blocks as racing threads without a real grid sync: one block there
+KW = dict(block_size=64, grid_size=1) if is_simulator() else dict(block_size=32)
+
+
+@gpu_mark
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_host_integer_matrix_is_uploaded_as_is_and_certified_on_the_device(dtype):
+    """assignment(C, backend="gpu") of a square integer matrix >= 0: no int64 preparation (stats["direct"]),
+    the certificate checked on the device (stats["certified"]), the caller's duals, SciPy's optimum."""
+    rng = np.random.default_rng(21)
+    for n, hi in ((40, 4), (97, 97), (130, 1300)):
+        C = rng.integers(0, hi + 1, size=(n, n)).astype(dtype)
+        res = matchflow.assignment(C, backend="gpu", **KW)
+        assert res.stats["direct"] and res.stats["certified"] == "device" and res.backend == "gpu"
+        assert res.col_ind.dtype == np.int64 and res.row_ind.dtype == np.int64
+        assert res.cost == int(C[scipy_lsa(C)].sum())
+        verify_assignment(C, res)
+
+
+@gpu_mark
+def test_negative_or_rectangular_or_maximize_take_the_general_path():
+    rng = np.random.default_rng(22)
+    C = rng.integers(-50, 50, size=(60, 60))
+    for kw, M in (({}, C), ({}, C[:, :45] + 50), ({"maximize": True}, C + 50)):
+        res = matchflow.assignment(M, backend="gpu", **KW, **kw)
+        assert "direct" not in res.stats
+        r, c = scipy_lsa(M, maximize=kw.get("maximize", False))
+        assert res.cost == int(M[r, c].sum())
+        verify_assignment(M, res)
+
+
+@gpu_mark
+def test_raw_hungarian_rejects_negative_costs():
+    with pytest.raises(ValueError, match=r"C must hold entries >= 0, got minimum -3"):
+        gpu.hungarian(np.array([[1, -3], [2, 2]], dtype=np.int32))
+
+
+def _device_matrices() -> list:
+    from numba import cuda
+
+    out = [("numba", cuda.to_device, lambda x: x.copy_to_host())]
+    try:
+        import cupy
+
+        out.append(("cupy", cupy.asarray, cupy.asnumpy))
+    except Exception:  # noqa: BLE001 - cupy missing or without a usable GPU
+        pass
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            out.append(("torch", lambda a: torch.as_tensor(a, device="cuda"), lambda x: x.cpu().numpy()))
+    except Exception:  # noqa: BLE001
+        pass
+    return out
+
+
+@gpu_mark
+def test_device_resident_matrix_stays_on_the_device():
+    """A device integer matrix (numba, CuPy, PyTorch): no host copy, the answer on the device in the same
+    library, exact duals; a float one takes the host path (the float certificate runs there)."""
+    rng = np.random.default_rng(23)
+    C = rng.integers(0, 300, size=(90, 90)).astype(np.int32)
+    best = int(C[scipy_lsa(C)].sum())
+    for lib, make, to_host in _device_matrices():
+        x = make(C)
+        res = matchflow.assignment(x, **KW)
+        assert res.stats["direct"] and res.backend == "gpu" and res.stats["seconds_h2d"] == 0.0, lib
+        assert lib == "numba" or type(res.col_ind).__module__.split(".")[0] == lib, type(res.col_ind)
+        r, c, u, v = (to_host(a) for a in (res.row_ind, res.col_ind, res.u, res.v))
+        assert res.cost == best and int(C[r, c].sum()) == best
+        red = C.astype(np.int64) - u[:, None] - v[None, :]
+        assert red.min() >= 0 and np.all(red[r, c] == 0)
+        resf = matchflow.assignment(make(C.astype(np.float64)), backend="gpu", **KW)
+        assert "direct" not in resf.stats and resf.cost == best

@@ -613,3 +613,137 @@ def test_int64_index_arrays(loop):
                 assert check_matching(g, r, c) == ref, (variant, init, st)
         r, c, st = gpu.initial_matching(dg, init="karp-sipser", loop=loop, block_size=32)
         assert is_maximal(g, r, c) and check_matching(g, r, c) == st["init_cardinality"]
+
+
+# ----------------------------------------------------------------------------- as users call it (issue 9)
+
+
+def _csc_cases() -> list[tuple[str, sp.csr_array]]:
+    rng = np.random.default_rng(909)
+    out = [("random", sp.random(300, 200, density=0.03, random_state=1, format="csr"))]
+    d = (rng.random((120, 90)) < 0.05).astype(np.int8)
+    d[:, 7] = 1  # a column of degree 120 > SMALL: the block bitonic sort (several merge stages)
+    d[::2, 8] = 1  # degree 60
+    d[:, 9] = 0  # an empty column
+    d[5, :] = 0  # an empty row
+    out.append(("hubs", sp.csr_array(d)))
+    out.append(("one-column", sp.csr_array(np.ones((700, 1), np.int8))))  # degree 700, p = 1024
+    out.append(("no-edges", sp.csr_array(np.zeros((6, 4), np.int8))))
+    return out
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("itype", [np.int32, np.int64])
+@pytest.mark.parametrize("name,a", _csc_cases(), ids=[c[0] for c in _csc_cases()])
+def test_device_csc_equals_scipy(name, a, itype):
+    """The CSC built on the device by counting sort is SciPy's (rows ascending per column, whatever order
+    the atomics of the scatter took), in the CSR's index dtype; a host graph never builds its own."""
+    from matchflow._cuda._graph import from_device_csr
+
+    ref = a.tocsc()
+    ref.sort_indices()
+    for _ in range(2):  # the same arrays every time
+        if itype == np.int32:  # a host graph (BipartiteGraph keeps int32 for small graphs)
+            g = BipartiteGraph(a.shape[0], a.shape[1], a.indptr, a.indices)
+            dg = gpu.to_device(g)
+            assert not g.has_csc, "to_device built the CSC on the host"
+        else:  # a device CSR with int64 offsets and indices (graphs of more than 2^31 edges)
+            dg = from_device_csr(gpu.to_device(a.indptr.astype(itype)), gpu.to_device(a.indices.astype(itype)),
+                                 a.shape[0], a.shape[1], a.nnz)
+        assert dg.col_ptr.dtype == itype and dg.row_ind.dtype == itype
+        assert np.array_equal(dg.col_ptr.copy_to_host(), ref.indptr)
+        assert np.array_equal(dg.row_ind.copy_to_host()[: a.nnz], ref.indices)
+
+
+@pytest.mark.gpu
+def test_public_call_keeps_the_index_dtype_and_builds_no_host_csc():
+    """bipartite_matching(A, backend="gpu") on a host graph: mates in the graph's index dtype (int32 stays
+    int32: no int64 round trip), the CSC built on the device (``seconds_csc``), none built on the host."""
+    rng = np.random.default_rng(91)
+    for m, n in ((150, 110), (90, 160)):
+        a = sp.random(m, n, density=0.04, random_state=int(rng.integers(1 << 30)), format="csr")
+        g = BipartiteGraph(m, n, a.indptr, a.indices)
+        assert g.itype == np.int32
+        res = matchflow.bipartite_matching(g, backend="gpu", block_size=32)
+        assert not g.has_csc
+        assert res.row_match.dtype == np.int32 and res.col_match.dtype == np.int32
+        assert "seconds_csc" in res.stats and res.stats["seconds_h2d"] >= 0.0
+        assert res.cardinality == scipy_cardinality(g)
+        verify_matching(g, res.row_match, res.col_match, cover_rows=res.cover_rows, cover_cols=res.cover_cols)
+
+
+def _device_inputs() -> list:
+    """(library, make(dense ndarray) -> device graph, to_host(result array) -> ndarray)."""
+    from numba import cuda
+
+    out = [("numba-dense", lambda d: cuda.to_device(d), lambda x: x.copy_to_host())]
+    try:
+        import cupy
+        import cupyx.scipy.sparse as csp
+    except Exception:  # noqa: BLE001 - cupy missing or without a usable GPU
+        cupy = None
+    if cupy is not None:
+        out += [("cupy-dense", lambda d: cupy.asarray(d), cupy.asnumpy),
+                ("cupy-csr", lambda d: csp.csr_matrix(cupy.asarray(d.astype(np.float32))), cupy.asnumpy),
+                ("cupy-csc", lambda d: csp.csc_matrix(cupy.asarray(d.astype(np.float32))), cupy.asnumpy)]
+    try:
+        import torch
+
+        ok = torch.cuda.is_available()
+    except Exception:  # noqa: BLE001
+        ok = False
+    if ok:
+        out += [("torch-dense", lambda d: torch.as_tensor(d, device="cuda"), lambda x: x.cpu().numpy()),
+                ("torch-csr", lambda d: torch.as_tensor(d.astype(np.float32), device="cuda").to_sparse_csr(),
+                 lambda x: x.cpu().numpy())]
+    return out
+
+
+@pytest.mark.gpu
+def test_device_resident_graphs_stay_on_the_device():
+    """CuPy sparse/dense, PyTorch CUDA dense/sparse CSR, numba device arrays: solved and covered on the
+    device, results of the input's library on the device, certified against the CPU twin."""
+    rng = np.random.default_rng(92)
+    dense = [(rng.random((80, 60)) < 0.05).astype(np.float64), np.zeros((7, 4)), np.ones((5, 9))]
+    dense[0][3, :] = 0.0  # an empty row
+    for lib, make, to_host in _device_inputs():
+        for d in dense:
+            x = make(d)
+            res = matchflow.bipartite_matching(x, block_size=32)
+            ref = matchflow.bipartite_matching(sp.csr_array(d), backend="cpu")
+            assert res.backend == "gpu" and res.stats["seconds_h2d"] == 0.0, lib
+            assert type(res.row_match).__module__.split(".")[0] == type(x).__module__.split(".")[0] or \
+                lib.startswith("numba"), (lib, type(res.row_match))
+            r, c = to_host(res.row_match), to_host(res.col_match)
+            cr, cc = to_host(res.cover_rows), to_host(res.cover_cols)
+            assert res.cardinality == ref.cardinality == int((r >= 0).sum()), lib
+            verify_matching(sp.csr_array(d), r, c, cover_rows=cr, cover_cols=cc)
+            assert matchflow.bipartite_matching(x, block_size=32, cover=False).cover_rows is None
+
+
+@pytest.mark.gpu
+def test_device_graph_explicit_zeros():
+    """Stored zeros of a device sparse matrix are edges only with explicit_zeros=True (SciPy's rule)."""
+    cupy = pytest.importorskip("cupy")
+    csp = pytest.importorskip("cupyx.scipy.sparse")
+    a = csp.csr_matrix((cupy.asarray([1.0, 0.0]), cupy.asarray([0, 1]), cupy.asarray([0, 1, 2])), shape=(2, 2))
+    assert matchflow.bipartite_matching(a).cardinality == 1
+    assert matchflow.bipartite_matching(a, explicit_zeros=True).cardinality == 2
+
+
+def test_device_graph_detection_and_cache_flag_need_no_gpu(monkeypatch):
+    """The public door tells device graphs from host ones without importing numba.cuda; the on-disk
+    kernel cache is on unless MATCHFLOW_CUDA_CACHE=0, and never used by the simulator."""
+    from matchflow._cuda import is_device_graph
+    from matchflow._cuda._env import kernel_cache
+
+    for host in (np.zeros((2, 2)), sp.csr_array(np.eye(2)), [[1, 0]], as_bipartite(np.eye(2))):
+        assert not is_device_graph(host)
+    monkeypatch.delenv("NUMBA_ENABLE_CUDASIM", raising=False)
+    monkeypatch.delenv("MATCHFLOW_CUDA_CACHE", raising=False)
+    assert kernel_cache()
+    monkeypatch.setenv("MATCHFLOW_CUDA_CACHE", "0")
+    assert not kernel_cache()
+    monkeypatch.setenv("MATCHFLOW_CUDA_CACHE", "1")
+    monkeypatch.setenv("NUMBA_ENABLE_CUDASIM", "1")
+    assert not kernel_cache()

@@ -60,10 +60,19 @@ def cooperative_kernel(kern: Any, args: tuple, block_size: int, max_registers: i
     hit = _COOP_CACHE.get(key)
     if hit is None:
         k = cuda.jit(max_registers=max_registers)(kern.py_func) if max_registers is not None else kern
-        spec = k.specialize(*args)
-        kobj = next(iter(spec.overloads.values()))
+        if max_registers is None and _caching(kern):
+            # specialize() makes a dispatcher without the on-disk cache: compile on the cached one instead
+            spec, kobj = kern, kern.compile(tuple(kern.typeof_pyval(a) for a in args))
+        else:
+            spec = k.specialize(*args)
+            kobj = next(iter(spec.overloads.values()))
         hit = _COOP_CACHE[key] = (spec, int(kobj.max_cooperative_grid_blocks(block_size)))
     return hit
+
+
+def _caching(kern: Any) -> bool:
+    """Whether ``kern`` was compiled with ``cache=True`` (numba-cuda's on-disk cache)."""
+    return type(getattr(kern, "_cache", None)).__name__ not in ("NullCache", "NoneType")
 
 
 def host_rounds(one_round: Callable[[int], None], read: Callable[[Any], int], flag: Any, check_every: int,

@@ -17,6 +17,7 @@ import warnings
 
 import numpy as np
 
+from .._cuda import is_device_array
 from .._methods import Method, check_method_options, place, resolve
 from .._results import AssignmentResult
 from .._validation import check_bool, check_real
@@ -52,7 +53,12 @@ def assignment(
     Parameters
     ----------
     cost : array_like or scipy.sparse (n_rows, n_cols), bool / integer / float (any byte order)
-        ``+inf`` marks a forbidden pair (``-inf`` when ``maximize``), like SciPy.
+        ``+inf`` marks a forbidden pair (``-inf`` when ``maximize``), like SciPy. A square int32/int64
+        matrix with entries >= 0 that runs on the GPU (minimising, no ``cost_limit``) is uploaded
+        in its own dtype and certified on the device; a device-resident one (CuPy, a PyTorch CUDA
+        tensor, a numba device array) with ``backend`` "gpu" or "auto" never visits the host, and
+        ``row_ind``, ``col_ind``, ``u``, ``v`` come back on the device in its library
+        (``stats["direct"]``); other device matrices are copied to the host.
     maximize : bool
         Maximise the total instead of minimising it.
     method : {"auto", "jv", "hungarian", "auction", "munkres", "cost-scaling", "lopes"}
@@ -129,6 +135,14 @@ def assignment(
         from ._sparse import sparse_assignment
 
         return sparse_assignment(cost, maximize=maximize, partial=partial, t0=t0)
+    direct = not maximize and cost_limit is None and (row is None or row.name == "hungarian") and _direct_twin()
+    if direct and be != "cpu" and is_device_array(cost) and not isinstance(cost, np.ndarray):
+        # a device-resident integer matrix stays there (GPU Hungarian; float or rectangular: the host path)
+        from ._gpu_hungarian import assignment_direct
+
+        res = assignment_direct(cost, check_method_options(TABLE, TABLE.row("hungarian"), "gpu", options), t0)
+        if res is not None:
+            return res
     a = as_cost_matrix(cost, maximize)
     if extend_cost is not None:
         extend_cost = check_bool("extend_cost", extend_cost)
@@ -142,9 +156,19 @@ def assignment(
         ext = limit_extended(a, lim, maximize)
         res = assignment(ext, maximize=maximize, method=method, backend=backend, **options)
         return limit_result(a, ext, res, maximize, lim, t0)
+    gpu_rows = [m for m in TABLE.methods if m.gpu is not None]
+    if row is None and be == "gpu" and len(gpu_rows) == 1:
+        row = gpu_rows[0]  # the only GPU method: no rule to read, no host pass over the matrix for its range
     row, be = place(TABLE, row, be, lambda: Problem.of(a))
     method = row.name
     opts = check_method_options(TABLE, row, be, options)
+    if direct and be == "gpu" and a.dtype in (np.int32, np.int64):
+        # square integer costs >= 0: uploaded as they are, certified on the device (no int64 copy)
+        from ._gpu_hungarian import assignment_direct
+
+        res = assignment_direct(a, opts, t0)
+        if res is not None:
+            return res
     prep = exact_prep = prepare(a, maximize)
     if be == "gpu" and not prep.is_int and not prep.stats.get("shift_exact", True):
         prep = prepare(a, maximize, force_shift=True)  # the GPU Hungarian needs C >= 0
@@ -162,7 +186,7 @@ def assignment(
     else:
         x, u, v, st = row.gpu(prep, **opts) if be == "gpu" else row.cpu(prep, **opts)
         stats.update(st)
-        if prep.is_int and not square_certificate(prep.C, x, u, v):
+        if prep.is_int and st.get("certified") != "device" and not square_certificate(prep.C, x, u, v):
             # only possible through an overflow or a solver bug: redo exactly
             from ._cpu_hungarian import hungarian_bigint
 
@@ -209,6 +233,14 @@ def assignment(
     total = total_cost(a, row_ind, col_ind)
     return AssignmentResult(row_ind=row_ind, col_ind=col_ind, cost=total, u=uu, v=vv, method=used, backend=be,
                             seconds=time.perf_counter() - t0, maximize=maximize, stats=stats)
+
+
+def _direct_twin() -> bool:
+    """The table's GPU Hungarian is ``_gpu_hungarian``'s (a stand-in twin, as in the placement tests, takes
+    the table's general path): only then may a square integer matrix skip the host preparation."""
+    from ._methods import _hungarian_gpu
+
+    return TABLE.row("hungarian").gpu is _hungarian_gpu
 
 
 def _sparse_door(cost, row: Method | None, be: str, partial: bool, cost_limit, options: dict) -> bool:

@@ -24,7 +24,7 @@ import numpy as np
 from .._cuda import is_device_array, is_simulator, quiet, validate_gpu_options
 from .._validation import check_options
 
-__all__ = ["hungarian_gpu", "choose_slack_dtype", "validate_hungarian_options", "HungarianGPUError"]
+__all__ = ["hungarian_gpu", "assignment_direct", "choose_slack_dtype", "validate_hungarian_options", "HungarianGPUError"]
 
 _OPTIONS = ("slack_dtype",)
 _DEPRECATED = {"mode": ("loop", None), "check": ("certify", None)}
@@ -126,16 +126,16 @@ class _HungarianRun:
         if self.on_device:
             if not self.dC.is_c_contiguous():
                 raise ValueError("C must be C-contiguous")
-            self.dflat, maxc = self.dC.reshape(n * n), None
+            self.dflat = self.dC.reshape(n * n)
         else:
-            maxc = float(self.C.max())
-            self.dflat = cuda.to_device(self.C.reshape(n * n))
+            self.dflat = cuda.to_device(self.C.reshape(n * n))  # the caller's dtype: int32 stays int32
+        self.minc, self.maxc = self._minmax()  # on the device: no host pass over C
+        maxc = self.maxc
+        if self.minc < 0:
+            raise ValueError(f"C must hold entries >= 0, got minimum {self.minc}")
         sdt = o["slack_dtype"]
         if sdt is None:
-            if maxc is None:
-                sdt = np.dtype(np.float64) if dtype.kind == "f" else np.dtype(np.int64)
-            else:
-                sdt = choose_slack_dtype(dtype, n, maxc)
+            sdt = choose_slack_dtype(dtype, n, maxc)
         elif sdt not in (np.int32, np.int64, np.float64) or (sdt.kind == "f") != (dtype.kind == "f"):
             raise ValueError(f"slack_dtype must be int32/int64 for integer C and float64 for float C, got {sdt}")
         self.sdt = sdt
@@ -153,6 +153,22 @@ class _HungarianRun:
         self.max_rounds = o["max_rounds"] if o["max_rounds"] is not None else 8 * n * n + 1000
         cuda.synchronize()
         self.stats["seconds_h2d"] = 0.0 if self.on_device else time.perf_counter() - self.t0
+
+    def _minmax(self) -> tuple[Any, Any]:
+        """Min and max of C, reduced on the device (exact int64 for integers, float64 for floats)."""
+        from numba import cuda  # noqa: PLC0415
+
+        from ._gpu_hungarian_kernels import minmax_kernel  # noqa: PLC0415
+
+        if self.dtype.kind == "f":
+            init = np.array([np.inf, -np.inf])
+        else:
+            init = np.array([np.iinfo(np.int64).max, np.iinfo(np.int64).min], dtype=np.int64)
+        out = cuda.to_device(init)
+        size = self.n * self.n
+        minmax_kernel[min(1024, max(1, (size + 255) // 256)), 256](self.dflat, np.int64(size), out)
+        lo, hi = out.copy_to_host().tolist()
+        return lo, hi
 
     def solve(self) -> None:
         """Steps 1-6: the persistent kernel (one cooperative launch) or the host loop."""
@@ -199,7 +215,11 @@ class _HungarianRun:
         """The certificate kernel: min of ``C - u - v`` over all pairs and max ``|.|`` on assigned pairs."""
         from numba import cuda  # noqa: PLC0415
 
-        from ._gpu_hungarian_kernels import certificate_float_kernel, certificate_int_kernel  # noqa: PLC0415
+        from ._gpu_hungarian_kernels import (  # noqa: PLC0415
+            certificate_float_kernel,
+            certificate_int_kernel,
+            permutation_kernel,
+        )
 
         t = time.perf_counter()
         n, b, is_f = self.n, self.b, self.ddt.kind == "f"
@@ -209,12 +229,17 @@ class _HungarianRun:
         sim = is_simulator()
         kc[1 if sim else min(n, 1024), min(self.o["block_size"], 1024) if sim else 256](
             self.dflat, b.u, b.v, b.star_col, np.int64(n), dout)
+        seen = b.prime  # free after the solve: reused as the permutation check's counters
+        seen.copy_to_device(np.zeros(n, np.int32))
+        bad = cuda.to_device(np.zeros(1, np.int32))
+        permutation_kernel[max(1, (n + 255) // 256), 256](b.star_col, seen, bad)
         out = dout.copy_to_host()
-        col4row = b.star_col.copy_to_host()
+        perm_ok = int(bad.copy_to_host()[0]) == 0
         self.stats["certificate_min_reduced_cost"] = out[0].item()
         self.stats["certificate_max_assigned_reduced_cost"] = out[1].item()
         self.stats["seconds_certify"] = time.perf_counter() - t
-        perm_ok = bool(np.array_equal(np.sort(col4row), np.arange(n)))
+        if not is_f:
+            self.stats["certified"] = "device"  # exact: the caller need not re-check C - u - v on the host
         if not perm_ok or (not is_f and (out[0] < 0 or out[1] != 0)):
             raise HungarianGPUError(
                 f"GPU Hungarian certificate failed (permutation={perm_ok}, min reduced cost {out[0]}, "
@@ -228,6 +253,74 @@ class _HungarianRun:
         u, v = self.b.u.copy_to_host(), self.b.v.copy_to_host()
         self.stats["seconds_d2h"] = time.perf_counter() - t
         return col4row, u, v, self.stats
+
+
+    def finish_device(self) -> tuple[Any, Any, Any, Any, int]:
+        """Results left on the device: ``row_ind`` (0..n-1), ``col_ind`` (int64), ``u``, ``v`` and the total
+        cost of the assignment (summed on the device, exact for integers)."""
+        from numba import cuda  # noqa: PLC0415
+
+        from ._gpu_hungarian_kernels import arange_cast_kernel, assigned_total_kernel  # noqa: PLC0415
+
+        t = time.perf_counter()
+        n, b, g = self.n, self.b, max(1, (self.n + 255) // 256)
+        row_ind = cuda.device_array(n, dtype=np.int64)
+        col_ind = cuda.device_array(n, dtype=np.int64)
+        arange_cast_kernel[g, 256](b.star_col, row_ind, col_ind)
+        tot = cuda.to_device(np.zeros(1, np.int64))
+        assigned_total_kernel[g, 256](self.dflat, b.star_col, np.int64(n), tot)
+        total = int(tot.copy_to_host()[0])
+        self.stats["seconds_d2h"] = time.perf_counter() - t
+        return row_ind, col_ind, b.u, b.v, total
+
+
+def assignment_direct(cost: Any, options: dict[str, Any], t0: float) -> Any:
+    """``assignment(cost, backend="gpu")`` of a square integer matrix, host or device, minimising, without
+    the host preparation: the matrix is uploaded in its own dtype (int32 stays int32; a device matrix is
+    used in place), its range and sign are reduced on the device, the certificate (``C - u - v >= 0``,
+    tight on the pairs, a permutation) is checked on the device, and only the answer comes back (a device
+    input gets its answer on the device, in its own library). Returns None when the matrix does not
+    qualify (float, not square, a negative entry): the caller takes the general path."""
+    from .._results import AssignmentResult  # noqa: PLC0415
+    from ._prepare import INT_SAFE  # noqa: PLC0415
+
+    dev = (not isinstance(cost, np.ndarray)) and is_device_array(cost)
+    shape = tuple(int(s) for s in cost.shape)
+    dtype = np.dtype(str(cost.dtype).replace("torch.", ""))
+    if len(shape) != 2 or shape[0] != shape[1] or shape[0] == 0 or dtype not in (np.int32, np.int64):
+        return None
+    o = validate_hungarian_options(**options)
+    with quiet():
+        C = cost
+        lib = "numba"
+        if dev:
+            from .._cuda._graph import _library, wrap_like  # noqa: PLC0415
+
+            lib = _library(cost)
+            C = cost.detach() if lib == "torch" else cost
+        elif not cost.flags.c_contiguous:
+            return None
+        run = _HungarianRun(C, o)
+        try:
+            run.start()
+        except ValueError:
+            if run.__dict__.get("minc", 0) < 0:
+                return None  # a negative entry: the general path shifts it
+            raise
+        if run.maxc * 8 * (run.n + 2) > INT_SAFE:  # the general path's overflow-free bound (gcd, big integers)
+            return None
+        run.solve()
+        run.certify()
+        row_ind, col_ind, u, v, total = run.finish_device()
+        stats = dict(run.stats, n=run.n, direct=True)
+        if dev:
+            out = [wrap_like(lib, a) for a in (row_ind, col_ind, u, v)]
+        else:
+            t = time.perf_counter()
+            out = [a.copy_to_host() for a in (row_ind, col_ind, u, v)]
+            stats["seconds_d2h"] += time.perf_counter() - t
+    return AssignmentResult(row_ind=out[0], col_ind=out[1], cost=total, u=out[2], v=out[3], method="hungarian",
+                            backend="gpu", seconds=time.perf_counter() - t0, maximize=False, stats=stats)
 
 
 def _host_loop(K: Any, grid: int, block: int, n: int, dflat: Any, b: Any, max_rounds: int

@@ -33,8 +33,12 @@ import numpy as np
 from numba import cuda, types
 
 from .._cuda._device import bcast_read_dev, block_min_dev
+from .._cuda._env import kernel_cache
 
-__all__ = ["kernels", "certificate_int_kernel", "certificate_float_kernel", "NFLAGS", "STATUS_OK",
+CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
+
+__all__ = ["kernels", "certificate_int_kernel", "certificate_float_kernel", "minmax_kernel", "permutation_kernel",
+           "assigned_total_kernel", "arange_cast_kernel", "NFLAGS", "STATUS_OK",
            "STATUS_ROUND_LIMIT", "STATUS_BROKEN_PATH"]
 
 # flag slots in the int32 ``flags`` array
@@ -322,7 +326,7 @@ def kernels(slack_str: str, idx_str: str) -> SimpleNamespace:
                 v[c] += delta
 
     # ---------------------------------------------------------------- persistent kernel
-    @cuda.jit
+    @cuda.jit(cache=CACHE)
     def persistent_kernel(C, slack, zeros, nz, rowmin, colmin, u, v, cov_row, cov_col, star_col, star_row,
                           prime, green, flags, gmin, stats, n, max_rounds):
         """The whole algorithm in one cooperative launch; grid syncs replace kernel restarts."""
@@ -416,22 +420,22 @@ def kernels(slack_str: str, idx_str: str) -> SimpleNamespace:
             stats[S_STATUS] = status
 
     # ---------------------------------------------------------------- one kernel per step (host loop)
-    @cuda.jit
+    @cuda.jit(cache=CACHE)
     def init_kernel(colmin, cov_row, cov_col, star_col, star_row, prime, green, nz, flags, gmin, n):
         gtid = cuda.grid(1)
         init_dev(colmin, cov_row, cov_col, star_col, star_row, prime, green, nz, flags, gmin, n, gtid,
                  cuda.gridsize(1))
 
-    @cuda.jit
+    @cuda.jit(cache=CACHE)
     def rowmin_kernel(C, rowmin, n):
         sh = cuda.shared.array(1024, dtype=ST)
         rowmin_dev(C, rowmin, n, cuda.blockIdx.x, cuda.gridDim.x, cuda.threadIdx.x, cuda.blockDim.x, sh)
 
-    @cuda.jit
+    @cuda.jit(cache=CACHE)
     def colmin_kernel(C, rowmin, colmin, n):
         colmin_dev(C, rowmin, colmin, n, cuda.grid(1), cuda.gridsize(1))
 
-    @cuda.jit
+    @cuda.jit(cache=CACHE)
     def slack_kernel(C, rowmin, colmin, slack, u, v, zeros, nz, n):
         shcnt = cuda.shared.array(2, dtype=IT)
         shbuf = cuda.shared.array(1024, dtype=IT)
@@ -441,36 +445,36 @@ def kernels(slack_str: str, idx_str: str) -> SimpleNamespace:
         slack_dev(C, rowmin, colmin, slack, u, v, zeros, nz, n, cuda.blockIdx.x, cuda.gridDim.x, cuda.threadIdx.x,
                   cuda.blockDim.x, cuda.grid(1), cuda.gridsize(1), shcnt, shbuf)
 
-    @cuda.jit
+    @cuda.jit(cache=CACHE)
     def step2_kernel(zeros, nz, n, cov_row, cov_col, star_col, star_row):
         shflag = cuda.shared.array(4, dtype=types.int32)
         step2_dev(zeros, nz[0], n, cov_row, cov_col, star_col, star_row, cuda.threadIdx.x, cuda.blockDim.x, shflag)
 
-    @cuda.jit
+    @cuda.jit(cache=CACHE)
     def step3_kernel(cov_row, cov_col, star_row, prime, green, flags, slot, n):
         step3_dev(cov_row, cov_col, star_row, prime, green, flags, slot, n, cuda.grid(1), cuda.gridsize(1))
 
-    @cuda.jit
+    @cuda.jit(cache=CACHE)
     def step4_kernel(zeros, nz, n, cov_row, cov_col, star_col, prime, flags, slot):
         shflag = cuda.shared.array(4, dtype=types.int32)
         step4_dev(zeros, nz[0], n, cov_row, cov_col, star_col, prime, flags, slot, cuda.threadIdx.x, cuda.grid(1),
                   cuda.gridsize(1), shflag)
 
-    @cuda.jit
+    @cuda.jit(cache=CACHE)
     def step5a_kernel(n, star_col, star_row, prime, green, flags):
         step5a_dev(n, star_col, star_row, prime, green, flags, cuda.grid(1), cuda.gridsize(1))
 
-    @cuda.jit
+    @cuda.jit(cache=CACHE)
     def step5b_kernel(n, star_col, star_row, green, flags):
         step5b_dev(n, star_col, star_row, green, flags, cuda.grid(1), cuda.gridsize(1))
 
-    @cuda.jit
+    @cuda.jit(cache=CACHE)
     def step6_min_kernel(slack, cov_row, cov_col, gmin, slot, n):
         sh = cuda.shared.array(1024, dtype=ST)
         step6_min_dev(slack, cov_row, cov_col, gmin, slot, n, cuda.blockIdx.x, cuda.gridDim.x, cuda.threadIdx.x,
                       cuda.blockDim.x, sh)
 
-    @cuda.jit
+    @cuda.jit(cache=CACHE)
     def step6_update_kernel(slack, cov_row, cov_col, u, v, gmin, slot, zeros, nz, n):
         shcnt = cuda.shared.array(2, dtype=IT)
         shbuf = cuda.shared.array(1024, dtype=IT)
@@ -480,7 +484,7 @@ def kernels(slack_str: str, idx_str: str) -> SimpleNamespace:
         step6_update_dev(slack, cov_row, cov_col, u, v, gmin[slot], zeros, nz, n, cuda.blockIdx.x, cuda.gridDim.x,
                          cuda.threadIdx.x, cuda.blockDim.x, cuda.grid(1), cuda.gridsize(1), shcnt, shbuf)
 
-    @cuda.jit
+    @cuda.jit(cache=CACHE)
     def reset_kernel(flags, nz, gmin, i_flag, v_flag, i_gmin):
         """Tiny bookkeeping launch of the host loop (resets one flag, the zero count, one min slot)."""
         if cuda.grid(1) == 0:
@@ -495,7 +499,7 @@ def kernels(slack_str: str, idx_str: str) -> SimpleNamespace:
 
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def certificate_int_kernel(C, u, v, star_col, n, out):
     """Exact integer certificate: out[0] = min over all (C - u - v), out[1] = max |.| on assigned pairs."""
     tid = cuda.threadIdx.x
@@ -520,7 +524,7 @@ def certificate_int_kernel(C, u, v, star_col, n, out):
 
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def certificate_float_kernel(C, u, v, star_col, n, out):
     """Float certificate: out[0] = min over all (C - u - v), out[1] = max |.| on assigned pairs."""
     tid = cuda.threadIdx.x
@@ -541,3 +545,48 @@ def certificate_float_kernel(C, u, v, star_col, n, out):
                     mx = a
     cuda.atomic.min(out, 0, m)
     cuda.atomic.max(out, 1, mx)
+
+
+@cuda.jit(cache=CACHE)
+def minmax_kernel(C, size, out):
+    """out[0] = min, out[1] = max of the flat matrix (grid-stride; one atomic pair per thread)."""
+    i = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    lo = out[0]
+    hi = out[1]
+    for k in range(i, size, stride):
+        x = C[k]
+        if x < lo:
+            lo = x
+        if x > hi:
+            hi = x
+    cuda.atomic.min(out, 0, lo)
+    cuda.atomic.max(out, 1, hi)
+
+
+@cuda.jit(cache=CACHE)
+def permutation_kernel(star_col, seen, bad):
+    """bad[0] = 1 unless ``star_col`` is a permutation of 0..n-1 (``seen`` zeroed, n entries)."""
+    r = cuda.grid(1)
+    n = star_col.size
+    if r < n:
+        c = star_col[r]
+        if c < 0 or c >= n or cuda.atomic.add(seen, c, 1) != 0:
+            bad[0] = 1
+
+
+@cuda.jit(cache=CACHE)
+def assigned_total_kernel(C, star_col, n, out):
+    """out[0] = sum of C[r, star_col[r]] (exact int64)."""
+    r = cuda.grid(1)
+    if r < n:
+        cuda.atomic.add(out, 0, np.int64(C[r * n + star_col[r]]))
+
+
+@cuda.jit(cache=CACHE)
+def arange_cast_kernel(star_col, row_ind, col_ind):
+    """row_ind = 0..n-1 and col_ind = star_col as int64 (the API's index dtype)."""
+    r = cuda.grid(1)
+    if r < star_col.size:
+        row_ind[r] = r
+        col_ind[r] = star_col[r]

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from .._cuda import is_device_graph
 from .._graph import BipartiteGraph, as_bipartite
 from .._methods import Method, check_method_options, place, resolve
 from .._results import MatchingResult
@@ -73,7 +74,11 @@ def bipartite_matching(
     ----------
     graph : scipy.sparse matrix/array (any format), dense NumPy/CuPy/PyTorch 2-D array,
         networkx graph with a ``bipartite`` node attribute, or :class:`~matchflow.BipartiteGraph`.
-        Nonzero entries are edges.
+        Nonzero entries are edges. A device-resident graph (CuPy sparse or dense, a PyTorch CUDA
+        tensor, dense or sparse, a numba device array) with ``backend="gpu"`` or ``"auto"`` and
+        ``method="auto"``/``"push-relabel"``/``"gpr"`` never visits the host: G-PR runs on it, the
+        König cover is computed on the device, and ``row_match``, ``col_match``, ``cover_rows``,
+        ``cover_cols`` are arrays of the input's library on the same device.
     method : the algorithm: ``"auto"``, ``"hopcroft-karp"`` (CPU), ``"push-relabel"`` (CPU:
         Deveci et al. Algorithms 1-2; GPU: G-PR) or ``"pothen-fan"`` (CPU, PF+). ``"gpr"`` is
         kept as an alias of push-relabel on the GPU (not with ``backend="cpu"``). ``auto`` on
@@ -107,6 +112,11 @@ def bipartite_matching(
     check_choice("init", init, INIT_CHOICES)
     explicit_zeros = check_bool("explicit_zeros", explicit_zeros)
     want_cover = check_bool("cover", options.pop("cover", True))
+    if backend != "cpu" and (row is None or row.gpu is not None) and is_device_graph(graph):
+        # a device-resident graph stays there: built, solved and certified on the GPU (G-PR)
+        from ._gpu_gpr import bipartite_matching_device
+
+        return bipartite_matching_device(graph, init, explicit_zeros, want_cover, options)
     g = as_bipartite(graph, "graph", explicit_zeros=explicit_zeros)
     row, device = place(TABLE, row, backend, lambda: g)
     return _run(g, row, device, init, want_cover, options)

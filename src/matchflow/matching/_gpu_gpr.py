@@ -37,7 +37,7 @@ from .._cuda import is_simulator, quiet, validate_gpu_options
 from .._graph import BipartiteGraph
 from .._validation import check_choice, check_int, check_options, check_real, type_name
 
-__all__ = ["gpr_match", "gpr_initial_matching", "validate_gpr_options", "GPR_VARIANTS", "GPR_INITS"]
+__all__ = ["gpr_match", "gpr_match_device", "bipartite_matching_device", "gpr_initial_matching", "validate_gpr_options", "GPR_VARIANTS", "GPR_INITS"]
 
 GPR_VARIANTS = ("first", "noshrink", "shrink")
 GPR_INITS = ("none", "greedy", "karp-sipser", "symmetric", "auto")
@@ -161,10 +161,11 @@ def gpr_match(graph: Any, *, init: Any = "auto", variant: str = "shrink",
 
     Returns
     -------
-    row_match, col_match : int64 host arrays, -1 where unmatched.
+    row_match, col_match : host arrays in the graph's index dtype (int32 stays int32; an int64 graph's
+        mates are cast on the device), -1 where unmatched.
     init_cardinality : size of the initial matching.
-    stats : kernel launches, loops, global relabels, host syncs, timings (``seconds_<stage>``: h2d, init,
-        solve, certify, d2h, total).
+    stats : kernel launches, loops, global relabels, host syncs, timings (``seconds_<stage>``: h2d, csc (the
+        CSC built on the device by counting sort when the host graph had none), init, solve, certify, d2h, total).
     """
     if not isinstance(graph, BipartiteGraph) and not _is_device_graph(graph):
         raise TypeError(f"graph must be a matchflow.BipartiteGraph or DeviceBipartite, got {type_name(graph)}")
@@ -237,6 +238,63 @@ def _run(graph: Any, o: dict[str, Any], init_only: bool = False) -> tuple[np.nda
     return run.finish()
 
 
+def gpr_match_device(graph: Any, *, init: Any = "auto", cover: bool = True, **opts: Any) -> tuple:
+    """G-PR on a ``DeviceBipartite`` with every result left on the device (numba device arrays).
+
+    Returns ``(row_match, col_match, cardinality, init_cardinality, stats, cover_rows, cover_cols)``:
+    mates in the graph's index dtype; with ``cover``, the König cover as boolean device masks, from a
+    BFS of the final matching on the device (rows outside the alternating forest of the unmatched
+    rows, columns inside it: ``stats["seconds_cover"]``); else None, None.
+    """
+    o = validate_gpr_options(init=init, n_rows=graph.n_rows, n_cols=graph.n_cols, **opts)
+    if o["init"] == "given":
+        raise ValueError("init must be one of the named starts for a device-resident graph, got an array")
+    require_gpu("G-PR matching")
+    from numba import cuda  # noqa: PLC0415
+
+    with quiet():
+        run = _GPRRun(graph, o)
+        if run.m == 0 or run.n == 0:
+            rm, cm, card, stats = run.empty()
+
+            def dev(a: np.ndarray) -> Any:
+                return cuda.to_device(a) if a.size else cuda.device_array(0, dtype=a.dtype)
+
+            crow, ccol = (dev(np.zeros(k, np.bool_)) if cover else None for k in (run.m, run.n))
+            return dev(rm), dev(cm), card, 0, stats, crow, ccol
+        run.start()
+        while not run.solve() and not run.certify():
+            pass
+        return run.finish_device(cover)
+
+
+def bipartite_matching_device(graph: Any, init: str, explicit_zeros: bool, want_cover: bool,
+                              options: dict[str, Any]) -> Any:
+    """``bipartite_matching`` of a device-resident graph (CuPy sparse/dense, PyTorch CUDA, numba device
+    array): built, solved and certified on the device; the mates and the cover come back as arrays of the
+    caller's library on the same device (numba device arrays for numba input). ``stats["seconds_csc"]``:
+    the CSR/CSC built on the device; ``seconds_h2d`` is 0."""
+    from .._results import MatchingResult  # noqa: PLC0415
+
+    require_gpu("bipartite_matching of a device-resident graph")
+    t0 = time.perf_counter()
+    from .._cuda._graph import from_device_input, wrap_like  # noqa: PLC0415
+
+    with quiet():
+        dg, lib = from_device_input(graph, explicit_zeros)
+    rm, cm, card, init_card, stats, crow, ccol = gpr_match_device(dg, init=init, cover=want_cover, **options)
+    stats = dict(stats, seconds_csc=dg.seconds_csc, seconds_h2d=0.0, input_library=lib)
+    if init != "auto":
+        stats.pop("init_used", None)
+
+    def out(a: Any) -> Any:
+        return None if a is None else wrap_like(lib, a)
+
+    return MatchingResult(row_match=out(rm), col_match=out(cm), cardinality=int(card), cover_rows=out(crow),
+                          cover_cols=out(ccol), method="push-relabel", backend="gpu",
+                          seconds=time.perf_counter() - t0, init=init, init_cardinality=int(init_card), stats=stats)
+
+
 class _GPRRun:
     """One G-PR solve: ``start`` (H2D, arrays, initial matching) -> ``solve`` / ``certify`` -> ``finish``.
 
@@ -265,7 +323,8 @@ class _GPRRun:
     def empty(self) -> tuple[np.ndarray, np.ndarray, int, dict[str, Any]]:
         self.stats.update(seconds_h2d=0.0, seconds_init=0.0, seconds_d2h=0.0, cardinality=0, init_cardinality=0,
                           seconds_total=time.perf_counter() - self.t_start)
-        return np.full(self.m, -1, np.int64), np.full(self.n, -1, np.int64), 0, self.stats
+        it = self.graph.itype
+        return np.full(self.m, -1, it), np.full(self.n, -1, it), 0, self.stats
 
     # ---------------------------------------------------------------- start
     def start(self) -> None:
@@ -282,6 +341,7 @@ class _GPRRun:
         was_device = isinstance(self.graph, DeviceBipartite)
         self.dg = dg = to_device(self.graph)
         stats["seconds_h2d"] = 0.0 if was_device else dg.seconds_h2d
+        stats["seconds_csc"] = 0.0 if was_device else dg.seconds_csc  # the CSC built on the device
         self.L = L = Launcher(o["block_size"])
         it = np.int32
         self.inf = it(m + n)
@@ -526,9 +586,12 @@ class _GPRRun:
         stats, L = self.stats, self.L
         if fix:
             L(K.fix_matching_kernel, self.n, self.mu_r, self.mu_c)
+        from .._cuda._csc import cast  # noqa: PLC0415
+
         t0 = time.perf_counter()
-        row_match = self.mu_r.copy_to_host().astype(np.int64)
-        col_match = self.mu_c.copy_to_host().astype(np.int64)
+        it = self.dg.itype  # the graph's index dtype: int32 comes back as is, a cast to int64 runs on the device
+        row_match = cast(self.mu_r, it).copy_to_host()
+        col_match = cast(self.mu_c, it).copy_to_host()
         stats["seconds_d2h"] = time.perf_counter() - t0
         stats["kernel_launches"] = L.launches
         stats["host_syncs"] = L.syncs
@@ -536,6 +599,37 @@ class _GPRRun:
         stats["cardinality"] = int(np.count_nonzero(row_match >= 0))
         stats["seconds_total"] = time.perf_counter() - self.t_start
         return row_match, col_match, self.init_card, stats
+
+    def finish_device(self, cover: bool) -> tuple:
+        """The results left on the device: mates (graph's index dtype), the cardinality counted there,
+        and with ``cover`` the König cover from a BFS of the final matching (G-GR from the unmatched rows)."""
+        from numba import cuda  # noqa: PLC0415
+
+        from .._cuda._csc import cast  # noqa: PLC0415
+        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+
+        stats, L = self.stats, self.L
+        t0 = time.perf_counter()
+        L.zero(self.counter)
+        L(K.count_matched_rows_kernel, self.m, self.mu_r, self.counter)
+        card = L.read(self.counter)
+        crow = ccol = None
+        if cover:
+            self.global_relabel()
+            crow = cuda.device_array(self.m, dtype=np.bool_)
+            ccol = cuda.device_array(self.n, dtype=np.bool_)
+            L(K.cover_kernel, max(self.m, self.n), self.psi_r, self.psi_c, self.inf, crow, ccol)
+        it = self.dg.itype
+        rm, cm = cast(self.mu_r, it), cast(self.mu_c, it)
+        cuda.synchronize()
+        stats["seconds_cover"] = time.perf_counter() - t0
+        stats["seconds_d2h"] = 0.0
+        stats["kernel_launches"] = L.launches
+        stats["host_syncs"] = L.syncs
+        stats["init_cardinality"] = self.init_card
+        stats["cardinality"] = card
+        stats["seconds_total"] = time.perf_counter() - self.t_start
+        return rm, cm, card, self.init_card, stats, crow, ccol
 
 
 def _run_persistent(K: Any, dg: Any, o: dict[str, Any], bfs: str, stats: dict[str, Any], mu_r: Any, mu_c: Any,

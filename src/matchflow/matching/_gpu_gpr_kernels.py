@@ -24,6 +24,9 @@ import math
 from numba import cuda, int32, int64
 
 from .._cuda._device import FULL_MASK, PS_CNT, PS_FLAG, PS_NSYNC, bcast_read_dev, phase_end_dev  # noqa: F401
+from .._cuda._env import kernel_cache
+
+CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 
 # --------------------------------------------------------------------------- helpers
 
@@ -382,13 +385,13 @@ def certify_dev(v, mu_r, mu_c, psi_c, inf, count, cslot):
 # --------------------------------------------------------------------------- host-loop kernels
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def gr_init_kernel(mu_r, psi_r, psi_c, inf):
     """INITRELABEL."""
     gr_init_dev(cuda.grid(1), mu_r, psi_r, psi_c, inf)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def gr_level_kernel(row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf, maxlev):
     """G-GR-KRNL (Algorithm 5): expand BFS level ``level``; ``maxlev[0]`` = level + 2 when a row was added."""
     u = cuda.grid(1)
@@ -397,7 +400,7 @@ def gr_level_kernel(row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf, maxl
             maxlev[0] = level + 2
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def gr_frontier_kernel(row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf, fin, nin, fout, nout):
     """Frontier G-GR-KRNL: ``fin[0:nin[0]]`` lists the rows at ``level``."""
     i = cuda.grid(1)
@@ -405,7 +408,7 @@ def gr_frontier_kernel(row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf, f
         gr_frontier_dev(fin[i], row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf, fout, nout, 0)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def gr_frontier_seed_kernel(mu_r, fout, nout):
     """Lists the unmatched rows (BFS level 0) for the frontier G-GR."""
     u = cuda.grid(1)
@@ -413,7 +416,7 @@ def gr_frontier_seed_kernel(mu_r, fout, nout):
         gr_seed_dev(u, mu_r, fout, nout, 0)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def pr_first_kernel(col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, inf, loop, flag):
     """G-PR-KRNL (Algorithm 6): one thread per column; active columns push; flag[0] = loop."""
     v = cuda.grid(1)
@@ -421,7 +424,7 @@ def pr_first_kernel(col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, inf, loop, flag)
         pr_first_dev(v, col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, inf, flag, 0, loop)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def pr_init_kernel(ac, ap, size, mu_r, mu_c, ia, loop, flag):
     """G-PR-INITKRNL (Algorithm 8)."""
     i = cuda.grid(1)
@@ -429,7 +432,7 @@ def pr_init_kernel(ac, ap, size, mu_r, mu_c, ia, loop, flag):
         pr_init_dev(i, ac, ap, mu_r, mu_c, ia, loop, flag, 0, loop)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def pr_push_kernel(col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, ac, ap, size, ia, loop, inf):
     """G-PR-PUSHKRNL (Algorithm 9)."""
     i = cuda.grid(1)
@@ -437,7 +440,7 @@ def pr_push_kernel(col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, ac, ap, size, ia,
         pr_push_dev(i, col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, ac, ap, ia, loop, inf)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def pr_shrink_kernel(ac, ap, size, out, count, mu_r, mu_c, ia, loop, flag):
     """G-PR-SHRKRNL: roll-back and compaction of the active columns into ``out``."""
     buf = cuda.shared.array(1024, int32)
@@ -446,7 +449,7 @@ def pr_shrink_kernel(ac, ap, size, out, count, mu_r, mu_c, ia, loop, flag):
                   mu_r, mu_c, ia, loop, flag, 0, loop)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def fix_matching_kernel(mu_r, mu_c):
     """FixMatching: clear stale column mates and the unmatchable mark (-2 -> -1)."""
     v = cuda.grid(1)
@@ -454,7 +457,7 @@ def fix_matching_kernel(mu_r, mu_c):
         fix_matching_dev(v, mu_r, mu_c)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def list_unmatched_cols_kernel(mu_r, mu_c, out, count):
     """The initial active list A_c: every column without a consistent mate."""
     v = cuda.grid(1)
@@ -462,7 +465,7 @@ def list_unmatched_cols_kernel(mu_r, mu_c, out, count):
         list_unmatched_col_dev(v, mu_r, mu_c, out, count, 0)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def certify_kernel(mu_r, mu_c, psi_c, inf, count):
     """Counts unmatched columns reached by the final BFS (an augmenting path exists)."""
     v = cuda.grid(1)
@@ -554,7 +557,7 @@ def next_gr_dev(loop, maxl, adaptive, k):
     return loop + s
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def pr_persistent_kernel(col_ptr, row_ind, row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, ac, ap, at, ia, fa, fb,
                          sync, stats, m, n, inf, variant, frontier, adaptive, k, max_loops, shrink_threshold,
                          certify, hub):
@@ -683,21 +686,31 @@ def pr_persistent_kernel(col_ptr, row_ind, row_ptr, col_ind, mu_r, mu_c, psi_r, 
 # --------------------------------------------------------------------------- small kernels
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def fill_kernel(a, value):
     i = cuda.grid(1)
     if i < a.size:
         a[i] = value
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
+def cover_kernel(psi_r, psi_c, inf, cover_rows, cover_cols):
+    """König cover from a BFS of the final matching (Z: labels < inf): rows outside Z, columns in Z."""
+    i = cuda.grid(1)
+    if i < cover_rows.size:
+        cover_rows[i] = psi_r[i] == inf
+    if i < cover_cols.size:
+        cover_cols[i] = psi_c[i] < inf
+
+
+@cuda.jit(cache=CACHE)
 def count_matched_rows_kernel(mu_r, count):
     u = cuda.grid(1)
     if u < mu_r.size and mu_r[u] >= 0:
         cuda.atomic.add(count, 0, 1)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def set_matching_kernel(row_match, mu_r, mu_c):
     """Load a given initial matching (row -> column) into mu_r / mu_c."""
     u = cuda.grid(1)

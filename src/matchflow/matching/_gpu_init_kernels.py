@@ -35,7 +35,10 @@ from .._cuda._device import (  # noqa: F401 - PS_NSYNC: the host sizes ``sync`` 
     warp_min_dev,
     warp_sum_dev,
 )
+from .._cuda._env import kernel_cache
 from ._gpu_gpr_kernels import warp_hubs_dev
+
+CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 
 KEY_MAX = 0x7FFFFFFFFFFFFFFF
 DEG_CAP = (1 << 20) - 1
@@ -165,7 +168,7 @@ def ks_accept_dev(u, mu_r, mu_c, best):
 # --------------------------------------------------------------------------- greedy (the paper's cheap start)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def greedy_chunk_kernel(col_ptr, row_ind, mu_r, mu_c, n, chunk):
     """The cheap matching in ONE pass: thread t runs the sequential greedy over columns
     [t * chunk, (t + 1) * chunk), each taking its first free row by compare-and-swap.
@@ -192,7 +195,7 @@ def greedy_chunk_kernel(col_ptr, row_ind, mu_r, mu_c, n, chunk):
                     break
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def init_persistent_kernel(row_ptr, col_ind, col_ptr, row_ind, mu_r, mu_c, deg_r, best, sync, stats, m, n,
                            max_rounds, hub, hashed):
     """The Karp-Sipser-style start (a maximal matching) in one cooperative launch.
@@ -254,14 +257,14 @@ def clear_dead_dev(i, mu_r, mu_c):
 # activity flag is a round stamp (``flag[0] = rnd``), never reset, read by the host every few rounds.
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def ks_degree_kernel(row_ptr, col_ind, mu_r, mu_c, deg_r, best):
     u = cuda.grid(1)
     if u < mu_r.size and mu_r[u] == -1:
         ks_degree_set_dev(u, ks_degree_count_dev(u, 0, 1, row_ptr, col_ind, mu_c), mu_r, deg_r, best)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def ks_propose_kernel(col_ptr, row_ind, mu_r, mu_c, deg_r, best, hashed, rnd, flag):
     v = cuda.grid(1)
     if v < mu_c.size and mu_c[v] == -1:
@@ -269,21 +272,21 @@ def ks_propose_kernel(col_ptr, row_ind, mu_r, mu_c, deg_r, best, hashed, rnd, fl
         ks_propose_apply_dev(v, d, bk, mu_c, best, hashed, flag, 0, rnd)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def ks_accept_kernel(mu_r, mu_c, best):
     u = cuda.grid(1)
     if u < mu_r.size:
         ks_accept_dev(u, mu_r, mu_c, best)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def clear_dead_kernel(mu_r, mu_c):
     i = cuda.grid(1)
     if i < mu_r.size or i < mu_c.size:
         clear_dead_dev(i, mu_r, mu_c)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def max_degree_kernel(ptr, out, slot):
     """out[slot] = the largest degree of the CSR/CSC offsets ``ptr`` (for ``init="auto"``)."""
     i = cuda.grid(1)
@@ -312,7 +315,7 @@ def mix32_dev(x):
     return x
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def sym_propose_kernel(ptr, ind, mate, pt, rnd, flag):
     """Every free vertex points at its free neighbour over the edge of least (hash, lo, hi); the globally
     least free edge is chosen from both ends, so every round matches at least one pair. A free vertex
@@ -343,7 +346,7 @@ def sym_propose_kernel(ptr, ind, mate, pt, rnd, flag):
         flag[0] = rnd
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def sym_match_kernel(mate, pt):
     """Mutual pointers become matched pairs (each end writes only its own entry: no atomics)."""
     a = cuda.grid(1)
@@ -353,7 +356,7 @@ def sym_match_kernel(mate, pt):
             mate[a] = b
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def sym_double_kernel(ptr, ind, mate, mu_r, mu_c):
     """The bipartite start: row a - column mate(a) and column a - row mate(a); a free vertex with a
     diagonal entry is matched to itself."""
@@ -378,7 +381,7 @@ def aug3_key_dev(v, rnd):
     return (int64(1023 - rnd) << 52) | (h << 31) | int64(v)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def aug3_propose_kernel(col_ptr, row_ind, mu_r, mu_c, cw, cu, pu, pw, pu2, rnd, flag):
     """Free column v looks for a length-3 augmenting path v - u = w - u2 (u matched to w, u2 free) and
     claims w and u2 with its key (atomic min; the key's top bits fall with the round, so last round's
@@ -408,7 +411,7 @@ def aug3_propose_kernel(col_ptr, row_ind, mu_r, mu_c, cw, cu, pu, pw, pu2, rnd, 
     mu_c[v] = DEAD
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def aug3_apply_kernel(mu_r, mu_c, cw, cu, pu, pw, pu2, rnd):
     """A column that won both claims flips its path: v - u and w - u2 become matched."""
     v = cuda.grid(1)
@@ -427,7 +430,7 @@ def aug3_apply_kernel(mu_r, mu_c, cw, cu, pu, pw, pu2, rnd):
         mu_c[w] = u2
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def same_pattern_kernel(a, b, flag):
     """flag[0] = 1 where two index arrays differ (symmetry test: CSR == CSC)."""
     i = cuda.grid(1)

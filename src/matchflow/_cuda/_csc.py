@@ -1,0 +1,241 @@
+"""Counting-sort kernels on the GPU: a CSR's transpose (the CSC) and a dense device matrix's CSR.
+
+:func:`build_csc` is SciPy's ``csr.tocsc()`` on the device, index dtype kept (int32 stays int32):
+degree count by atomics (``degree_count_kernel``), an exclusive scan (``scan_block_kernel`` +
+``scan_add_kernel``, recursive over block sums), a scatter of the rows into their columns' slots
+(``csc_scatter_kernel``, one thread per edge; slot order decided by atomics), then a sort inside
+each column (``sort_small_kernel``: one thread per column of degree <= ``SMALL``; ``sort_large_kernel``:
+one block per larger column, a bitonic network with all comparators ascending). The sort makes the
+result independent of atomic timing: the CSC is the unique one with rows ascending per column, as
+SciPy builds it (``same_pattern_kernel``'s symmetry test compares it with the CSR).
+
+:func:`dense_to_csr` turns a dense 2-D device array's nonzero pattern into a canonical CSR
+(count per row, scan, fill in column order): device inputs never visit the host.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import cuda, int64
+
+from ._env import kernel_cache
+
+CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
+
+__all__ = ["build_csc", "cast", "dense_to_csr", "exclusive_scan", "SMALL", "SCAN_BLOCK"]
+
+SCAN_BLOCK = 1024  # elements per block of the scan (one thread each)
+SMALL = 32  # columns of at most this degree are sorted by one thread (insertion sort)
+SORT_BLOCK = 256
+
+
+@cuda.jit(cache=CACHE)
+def zero_kernel(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = 0
+
+
+@cuda.jit(cache=CACHE)
+def degree_count_kernel(col_ind, nnz, deg):
+    """deg[c] += 1 for every edge into column c (``deg`` zeroed)."""
+    e = cuda.grid(1)
+    if e < nnz:
+        cuda.atomic.add(deg, col_ind[e], 1)
+
+
+@cuda.jit(cache=CACHE)
+def scan_block_kernel(a, n, sums):
+    """Exclusive scan of each block's ``SCAN_BLOCK`` elements of ``a[:n]`` in place (Hillis-Steele in
+    shared memory); the block's total goes to ``sums[block]``."""
+    sh = cuda.shared.array(SCAN_BLOCK, dtype=int64)
+    t = cuda.threadIdx.x
+    i = cuda.blockIdx.x * SCAN_BLOCK + t
+    x = int64(0)
+    if i < n:
+        x = int64(a[i])
+    sh[t] = x
+    cuda.syncthreads()
+    off = 1
+    while off < SCAN_BLOCK:
+        y = int64(0)
+        if t >= off:
+            y = sh[t - off]
+        cuda.syncthreads()
+        sh[t] += y
+        cuda.syncthreads()
+        off *= 2
+    if i < n:
+        a[i] = sh[t] - x
+    if t == SCAN_BLOCK - 1:
+        sums[cuda.blockIdx.x] = sh[t]
+
+
+@cuda.jit(cache=CACHE)
+def scan_add_kernel(a, n, sums):
+    """Add each block's scanned offset ``sums[block]`` to its elements."""
+    i = cuda.grid(1)
+    if i < n:
+        a[i] += sums[i // SCAN_BLOCK]
+
+
+@cuda.jit(cache=CACHE)
+def csc_scatter_kernel(row_ptr, col_ind, nnz, n_rows, col_ptr, fill, row_ind):
+    """Edge e (row found by binary search in ``row_ptr``) takes the next free slot of its column."""
+    e = cuda.grid(1)
+    if e < nnz:
+        lo = 0
+        hi = n_rows  # the row u with row_ptr[u] <= e < row_ptr[u + 1]
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if row_ptr[mid] <= e:
+                lo = mid
+            else:
+                hi = mid
+        c = col_ind[e]
+        row_ind[col_ptr[c] + cuda.atomic.add(fill, c, 1)] = lo
+
+
+@cuda.jit(cache=CACHE)
+def sort_small_kernel(col_ptr, row_ind, n_cols, big, n_big):
+    """Insertion sort of each column of degree <= SMALL; larger columns are listed in ``big``."""
+    c = cuda.grid(1)
+    if c < n_cols:
+        lo = col_ptr[c]
+        hi = col_ptr[c + 1]
+        if hi - lo > SMALL:
+            big[cuda.atomic.add(n_big, 0, 1)] = c
+            return
+        for k in range(lo + 1, hi):
+            x = row_ind[k]
+            j = k - 1
+            while j >= lo and row_ind[j] > x:
+                row_ind[j + 1] = row_ind[j]
+                j -= 1
+            row_ind[j + 1] = x
+
+
+@cuda.jit(cache=CACHE)
+def sort_large_kernel(col_ptr, row_ind, big):
+    """One block per listed column: bitonic sort, every comparator ascending (the first step of each
+    merge compares mirrored positions), so the virtual +inf padding up to a power of two never moves."""
+    c = big[cuda.blockIdx.x]
+    lo = col_ptr[c]
+    d = col_ptr[c + 1] - lo
+    t = cuda.threadIdx.x
+    bd = cuda.blockDim.x
+    p = 1
+    while p < d:
+        p *= 2
+    k = 2
+    while k <= p:
+        j = k // 2
+        while j > 0:
+            for i in range(t, p, bd):
+                if j == k // 2:
+                    m = i ^ (k - 1)
+                else:
+                    m = i ^ j
+                if i < m < d:
+                    x = row_ind[lo + i]
+                    y = row_ind[lo + m]
+                    if x > y:
+                        row_ind[lo + i] = y
+                        row_ind[lo + m] = x
+            cuda.syncthreads()
+            j //= 2
+        k *= 2
+
+
+@cuda.jit(cache=CACHE)
+def count_nonzero_rows_kernel(a, ptr):
+    """ptr[i] = nonzeros of row i of the dense matrix ``a`` (NaN counts as nonzero)."""
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        k = 0
+        for j in range(a.shape[1]):
+            if a[i, j] != 0:
+                k += 1
+        ptr[i] = k
+
+
+@cuda.jit(cache=CACHE)
+def fill_nonzero_rows_kernel(a, ptr, ind):
+    """The column indices of row i's nonzeros, ascending, at ``ind[ptr[i]:]``."""
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        k = ptr[i]
+        for j in range(a.shape[1]):
+            if a[i, j] != 0:
+                ind[k] = j
+                k += 1
+
+
+@cuda.jit(cache=CACHE)
+def cast_kernel(src, dst):
+    """dst[i] = src[i] (a dtype change on the device)."""
+    i = cuda.grid(1)
+    if i < dst.size:
+        dst[i] = src[i]
+
+
+def cast(a, dtype: np.dtype):
+    """``a`` as ``dtype`` on the device (``a`` itself when it has that dtype already)."""
+    if np.dtype(a.dtype) == np.dtype(dtype):
+        return a
+    out = cuda.device_array(a.shape[0], dtype=dtype)
+    cast_kernel[_grid(a.shape[0], 256), 256](a, out)
+    return out
+
+
+def _grid(n: int, bs: int) -> int:
+    return max(1, (int(n) + bs - 1) // bs)
+
+
+def exclusive_scan(a, n: int) -> None:
+    """Exclusive prefix sum of ``a[:n]`` on the device, in place (deterministic: no atomics)."""
+    nb = _grid(n, SCAN_BLOCK)
+    sums = cuda.device_array(nb, dtype=np.int64)
+    scan_block_kernel[nb, SCAN_BLOCK](a, np.int64(n), sums)
+    if nb > 1:
+        exclusive_scan(sums, nb)
+        scan_add_kernel[_grid(n, 256), 256](a, np.int64(n), sums)
+
+
+def build_csc(row_ptr, col_ind, n_rows: int, n_cols: int, nnz: int) -> tuple:
+    """``(col_ptr, row_ind)`` on the device from a device CSR (rows ascending per column, the index
+    dtype of ``col_ind``); no host copy, one host read (the count of columns of degree > SMALL)."""
+    it = col_ind.dtype
+    col_ptr = cuda.device_array(n_cols + 1, dtype=it)
+    row_ind = cuda.device_array(max(nnz, 1), dtype=it)
+    zero_kernel[_grid(n_cols + 1, 256), 256](col_ptr)
+    if nnz == 0:
+        return col_ptr, row_ind
+    degree_count_kernel[_grid(nnz, 256), 256](col_ind, np.int64(nnz), col_ptr)
+    exclusive_scan(col_ptr, n_cols + 1)
+    fill = cuda.device_array(n_cols, dtype=it)
+    zero_kernel[_grid(n_cols, 256), 256](fill)
+    csc_scatter_kernel[_grid(nnz, 256), 256](row_ptr, col_ind, np.int64(nnz), np.int64(n_rows), col_ptr, fill,
+                                             row_ind)
+    big = fill  # reused: the scatter is done with it
+    n_big = cuda.to_device(np.zeros(1, np.int32))
+    sort_small_kernel[_grid(n_cols, 256), 256](col_ptr, row_ind, np.int64(n_cols), big, n_big)
+    nb = int(n_big.copy_to_host()[0])
+    if nb:
+        sort_large_kernel[nb, SORT_BLOCK](col_ptr, row_ind, big)
+    return col_ptr, row_ind
+
+
+def dense_to_csr(a, it: np.dtype) -> tuple:
+    """``(row_ptr, col_ind, nnz)`` of the nonzero pattern of a dense 2-D device array (canonical CSR)."""
+    m = a.shape[0]
+    ptr = cuda.device_array(m + 1, dtype=it)
+    zero_kernel[_grid(m + 1, 256), 256](ptr)
+    if m:
+        count_nonzero_rows_kernel[_grid(m, 128), 128](a, ptr)
+    exclusive_scan(ptr, m + 1)
+    nnz = int(ptr[m:m + 1].copy_to_host()[0])
+    ind = cuda.device_array(max(nnz, 1), dtype=it)
+    if m and nnz:
+        fill_nonzero_rows_kernel[_grid(m, 128), 128](a, ptr, ind)
+    return ptr, ind, nnz
