@@ -34,12 +34,25 @@ def test_weights_follow_csr_and_csc(m, n, k, seed, dtype):
     w = rng.integers(1, 50, len(r)).astype(dtype)
     g = BipartiteGraph.from_edges(r, c, shape=(m, n), weights=w)
     want = sp.coo_array((w.astype(np.float64), (r, c)), shape=(m, n)).toarray()  # SciPy sums duplicates
-    assert g.weights.dtype == np.dtype(dtype).newbyteorder("=") and g.weights.dtype.isnative
+    kept = np.dtype(dtype).newbyteorder("=")
+    if kept.kind in "iu" and want.size and want.max() > np.iinfo(kept).max:
+        kept = np.dtype(np.int64)  # integer sums of duplicates never wrap: widened
+    assert g.weights.dtype == kept and g.weights.dtype.isnative
     assert np.array_equal(_dense(g), want) and np.array_equal(_dense(g, csc=True), want)
     assert np.array_equal(g.csc_weights, g.weights[g.csc_perm])
     t = g.T
     assert np.array_equal(_dense(t), want.T) and np.array_equal(_dense(t, csc=True), want.T)
     assert np.array_equal(g.to_scipy("csc").toarray(), want) and g.to_scipy().dtype == g.weights.dtype
+
+
+def test_duplicate_integer_weights_never_wrap():
+    g = BipartiteGraph.from_edges([0, 0, 0], [1, 1, 1], shape=(1, 2), weights=np.array([100, 100, 100], np.int8))
+    assert g.weights.dtype == np.int64 and g.weights.tolist() == [300]
+    g = BipartiteGraph.from_edges([0, 0], [1, 1], shape=(1, 2), weights=np.array([3, 4], np.int8))
+    assert g.weights.dtype == np.int8 and g.weights.tolist() == [7]
+    big = np.array([2**62, 2**62, 2**62], np.int64)
+    with pytest.raises(ValueError, match="^weights: duplicate edges sum to 1.384e\\+19, beyond int64$"):
+        BipartiteGraph.from_edges([0, 0, 0], [1, 1, 1], shape=(1, 2), weights=big)
 
 
 def test_weighted_conversions_keep_dtype_and_explicit_zeros():

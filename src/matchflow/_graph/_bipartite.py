@@ -236,6 +236,8 @@ class BipartiteGraph:
         data = np.ones(len(r), dtype=np.bool_) if w is None else w
         a = sp.csr_array((data, (r, c)), shape=(n_rows, n_cols))
         a.sum_duplicates()
+        if w is not None and w.dtype.kind in "iu" and a.nnz < len(r):
+            a = _summed_integer_weights(r, c, w, (n_rows, n_cols))
         return cls._from_csr_trusted(a, w is not None)
 
     @classmethod
@@ -245,3 +247,19 @@ class BipartiteGraph:
             a.sum_duplicates()
         n_rows, n_cols = a.shape
         return cls(n_rows, n_cols, a.indptr, a.indices, weights=a.data if weighted else None)
+
+
+def _summed_integer_weights(r: np.ndarray, c: np.ndarray, w: np.ndarray, shape: tuple) -> sp.csr_array:
+    """Duplicate edges with integer weights, summed without wrapping: in int64, kept in ``w``'s dtype
+    when every sum fits it, else int64; sums beyond int64 raise."""
+    a = sp.csr_array((w.astype(np.float64), (r, c)), shape=shape)
+    a.sum_duplicates()
+    if a.nnz and float(np.abs(a.data).max()) >= 2.0**63:
+        raise ValueError(f"weights: duplicate edges sum to {float(np.abs(a.data).max()):.4g}, beyond int64")
+    a = sp.csr_array((w.astype(np.int64), (r, c)), shape=shape)
+    a.sum_duplicates()
+    info = np.iinfo(w.dtype)
+    if not a.nnz or (int(a.data.min()) >= info.min and int(a.data.max()) <= info.max):
+        a.data = a.data.astype(w.dtype)
+    return a
+
