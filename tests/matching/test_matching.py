@@ -505,9 +505,11 @@ def _fake_gpu(monkeypatch, table):
 
 
 def test_backend_auto_placement_rules(monkeypatch):
-    """backend="auto": method="auto" -> G-PR on a GPU; an explicit method -> the CPU (no per-input
-    measurement says where G-PR wins end to end); "gpr" -> the GPU; backend="cpu" -> the CPU rule."""
+    """backend="auto": method="auto" -> G-PR on a GPU from GPU_MIN_NNZ edges, the CPU rule below; an
+    explicit method -> the CPU (no per-input measurement says where G-PR wins end to end); "gpr" -> the
+    GPU; backend="cpu" -> the CPU rule."""
     from matchflow._methods import Method
+    from matchflow.matching import _methods
     from matchflow.matching._cpu_push_relabel import solve_push_relabel
     from matchflow.matching._methods import TABLE
 
@@ -522,6 +524,7 @@ def test_backend_auto_placement_rules(monkeypatch):
                                      gpu_alias="gpr"))
     _fake_gpu(monkeypatch, table)
     a = mf.generators.grid2d(10, 10)
+    monkeypatch.setattr(_methods, "GPU_MIN_NNZ", a.nnz)  # at the size rule's threshold: G-PR
     expected = {
         ("auto", "auto"): ("push-relabel", "gpu"), ("push-relabel", "auto"): ("push-relabel", "cpu"),
         ("gpr", "auto"): ("push-relabel", "gpu"), ("auto", "cpu"): ("hopcroft-karp", "cpu"),
@@ -533,6 +536,9 @@ def test_backend_auto_placement_rules(monkeypatch):
         assert verify_matching(a, res).maximum
         assert (res.method, res.backend) == want, (method, backend)
     assert calls == [{"variant": "x"}] * 3
+    monkeypatch.setattr(_methods, "GPU_MIN_NNZ", a.nnz + 1)  # below the size rule: the CPU rule's pick
+    res = bipartite_matching(a, method="auto", backend="auto")
+    assert (res.method, res.backend) == ("hopcroft-karp", "cpu")
 
 
 def test_a_new_method_is_one_table_row(monkeypatch):

@@ -59,6 +59,13 @@ def _cpu_rule(graph: BipartiteGraph) -> str:
     return auto_cpu_method(graph.row_ptr, graph.n_rows, graph.n_cols)
 
 
+# backend="auto" sends a graph to G-PR from this many edges (H100, 2026-11-23, results/gpu_e2e/ and
+# docs/notes/gpr.md): the public GPU call costs a fixed ~8 ms (CSC build on the device, launches), so the
+# CPU wins below (delaunay_n15 2.0 vs 8.4 ms, power 1.0 vs 8.1 ms) and G-PR above (soc-Slashdot0902, 0.9 M
+# edges: 9.9 vs 26 ms; ego-Twitter 25.5 vs 90 ms). The CPU figures are earlier H200 push-relabel timings.
+GPU_MIN_NNZ = 400_000
+
+
 def _gpu_push_relabel(graph: BipartiteGraph, init: str, **options) -> tuple:
     """G-PR (``_gpu_gpr.gpr_match``, which validates its options); ``init="auto"`` is its own rule."""
     import time
@@ -84,6 +91,6 @@ TABLE = MethodTable(
         Method("pothen-fan", cpu=solve_pothen_fan, options=("fairness",), check=check_pothen_fan_options),
     ),
     cpu_rule=_cpu_rule,
-    gpu_rule=lambda graph: "push-relabel",
+    gpu_rule=lambda graph: "push-relabel" if graph.nnz >= GPU_MIN_NNZ else None,
     common=("cover",),
 )
