@@ -147,7 +147,7 @@ class _CostScalingRun:
         t = time.perf_counter()
         dev, b, d, n = self.dev, self.b, self.dev.d, self.dev.n
         bs, gs = self.o["block_size"], self._sweep_grid()
-        max_rounds = self.o["max_rounds"] or 2**40
+        max_rounds = self.o["max_rounds"] or 20 * n + 100_000  # a safety bound: past it, BUDGET (never a hang)
         ctl = b["ctl"]
         ctl.copy_to_device(np.array([-1, 0, 0, 0], np.int64))
         cmax = max(int(dev.cost.max(initial=0)) * dev.scale, 1)
