@@ -171,7 +171,7 @@ def test_dense_cost_scaling_on_the_gpu():
 
 
 @gpu
-@settings(max_examples=10 if SIM else 60, deadline=None)
+@settings(max_examples=10 if SIM else 30, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 7), st.integers(1, 7), st.sampled_from([1, 2, 32]))
 def test_property_partial_random(seed, nr, nc, bs):
     rng = np.random.default_rng(seed)
