@@ -56,7 +56,9 @@ def _gpu(A, **kw):
 
 def test_options_are_checked_without_a_gpu():
     o = validate_cost_scaling_gpu_options(block_size=8, loop="host", max_ops=3)
-    assert (o["block_size"], o["loop"], o["max_ops"]) == (8, "host", 3)
+    assert (o["block_size"], o["loop"], o["max_ops"], o["variant"]) == (8, "host", 3, "double-push")
+    with pytest.raises(ValueError, match=r"^variant must be one of \('double-push', 'paper'\), got 'x'$"):
+        validate_cost_scaling_gpu_options(variant="x")
     with pytest.raises(ValueError, match=r"^cost_scaling_gpu: loop='persistent' is not available"):
         validate_cost_scaling_gpu_options(loop="persistent")
     with pytest.raises(ValueError, match=r"^cost_scaling_gpu: certify=False is not available"):
@@ -81,13 +83,15 @@ def test_cpu_sparse_rejects_gpu_options():
 
 
 @gpu
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("variant", ["double-push", "paper"])
+@pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("hi", [1, 9, 10**6])
-def test_random_square_matches_cpu_and_scipy(seed, hi):
+def test_random_square_matches_cpu_and_scipy(seed, hi, variant):
     rng = np.random.default_rng(seed)
     n = 12 if SIM else 300
     A = _random(rng, n, n, 0.3 if SIM else 0.03, 1, hi)
-    res = _gpu(A, block_size=4 if SIM else 32)
+    res = _gpu(A, block_size=4 if SIM else 32, variant=variant)
+    assert res.stats["variant"] == variant
     r, c = scipy_mwfbm(A)
     assert res.cost == int(A[r, c].sum())
     assert res.stats["pushes"] >= n and res.stats["phases"] >= 1  # the work was done on the device
@@ -172,11 +176,23 @@ def test_dense_cost_scaling_on_the_gpu():
 
 @gpu
 @settings(max_examples=10 if SIM else 30, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(1, 7), st.integers(1, 7), st.sampled_from([1, 2, 32]))
-def test_property_partial_random(seed, nr, nc, bs):
+@given(st.integers(0, 2**32 - 1), st.integers(1, 7), st.integers(1, 7), st.sampled_from([1, 2, 32]),
+       st.sampled_from(["double-push", "paper"]))
+def test_property_partial_random(seed, nr, nc, bs, variant):
     rng = np.random.default_rng(seed)
     A = _random(rng, nr, nc, 0.5, -(10**6), 10**6, perfect=False)
-    _gpu(A, partial=True, block_size=bs)
+    _gpu(A, partial=True, block_size=bs, variant=variant)
+
+
+@gpu
+def test_double_push_does_less_work_than_the_paper_variant():
+    """A work counter, not a timing: the double-push prices need fewer pushes (measured 3-7x in the simulator)."""
+    rng = np.random.default_rng(3)
+    n = 30 if SIM else 2000
+    A = _random(rng, n, n, 10 / n, 1, 10**6)
+    paper = _gpu(A, variant="paper", block_size=32).stats["pushes"]
+    double = _gpu(A, variant="double-push", block_size=32).stats["pushes"]
+    assert double < paper
 
 
 @gpu

@@ -37,32 +37,41 @@ BIG = int64(1) << int64(62)
 @cuda.jit(device=True, inline=True)
 def row_best_dev(x, n, indptr, indices, cost, price):
     """Lines 6-10 for a row: the column of least ``c'_p(x, y) = c(x, y) - p(y)`` (every arc of an
-    active row is residual: it sends nothing). Returns (column or -1, the minimum)."""
+    active row is residual: it sends nothing). Returns (column or -1, the minimum, the second least)."""
     m1 = BIG
+    m2 = BIG
     yb = -1
     for k in range(indptr[x], indptr[x + 1]):
         y = indices[k]
         t = cost[k] - price[n + y]
         if t < m1:
+            m2 = m1
             m1 = t
             yb = y
-    return yb, m1
+        elif t < m2:
+            m2 = t
+    return yb, m1, m2
 
 
 @cuda.jit(device=True, inline=True)
 def col_best_dev(y, cptr, crow, ccost, price, col4row):
     """Lines 6-10 for a column: the row ``x`` sending to ``y`` (residual ``(y, x)``) of least
-    ``c'_p(y, x) = -c(x, y) - p(x)``; the flow words are read coherently. Returns (row or -1, min)."""
+    ``c'_p(y, x) = -c(x, y) - p(x)``; the flow words are read coherently. Returns (row or -1, min,
+    second least)."""
     m1 = BIG
+    m2 = BIG
     xb = -1
     for k in range(cptr[y], cptr[y + 1]):
         x = crow[k]
         if cuda.atomic.add(col4row, x, 0) == y:
             t = -ccost[k] - price[x]
             if t < m1:
+                m2 = m1
                 m1 = t
                 xb = x
-    return xb, m1
+            elif t < m2:
+                m2 = t
+    return xb, m1, m2
 
 
 @cuda.jit(device=True, inline=True)
@@ -100,7 +109,7 @@ def phase_init_kernel(indptr, indices, cost, n, eps, price, exc, col4row, ctl, f
         return
     col4row[v] = -1
     exc[v] = 1
-    yb, m1 = row_best_dev(v, n, indptr, indices, cost, price)
+    yb, m1, _ = row_best_dev(v, n, indptr, indices, cost, price)
     if yb < 0:
         cuda.atomic.max(ctl, CTL_STATUS, NO_PERFECT)
         return
@@ -112,9 +121,14 @@ def phase_init_kernel(indptr, indices, cost, n, eps, price, exc, col4row, ctl, f
 
 @cuda.jit
 def refine_sweep_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price, exc, col4row, ctl, stamp,
-                        max_ops, floor):
+                        max_ops, floor, double, gap):
     """One sweep of Algorithm 5.4: every active node does up to ``max_ops`` push (and relabel) operations
-    (line 2's loop); a thread that found work stamps ``ctl[CTL_STAMP] = stamp``."""
+    (line 2's loop); a thread that found work stamps ``ctl[CTL_STAMP] = stamp``. ``double`` (variant
+    "double-push"): after its push a node lowers its price to the least eps-optimal value for the residual
+    arcs it now has (Algorithm 5.0's relabel formula, from the same preparation: a row to ``-(second least
+    c'_p + eps)``, ``gap`` below its only arc's value if it has one; a column left with one sender to
+    ``-(that sender's c'_p + eps)``): Goldberg-Kennedy's double-push prices, which the paper's version
+    reaches only through many eps-steps."""
     start = cuda.grid(1)
     stride = cuda.gridsize(1)
     pushes = int64(0)
@@ -128,12 +142,14 @@ def refine_sweep_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price,
         ops = 0
         while e > 0 and ops < max_ops:
             if v < n:
-                w, m1 = row_best_dev(v, n, indptr, indices, cost, price)
+                w, m1, m2 = row_best_dev(v, n, indptr, indices, cost, price)
                 if w < 0:
                     bad = NO_PERFECT
                     break
+                if m2 == BIG:
+                    m2 = m1 + gap  # a single arc: any price keeps eps-optimality; a large drop ends the fight
             else:
-                w, m1 = col_best_dev(v - n, cptr, crow, ccost, price, col4row)
+                w, m1, m2 = col_best_dev(v - n, cptr, crow, ccost, price, col4row)
                 if w < 0:
                     break  # its inflow is not visible yet: the next sweep
             r, low = relabel_dev(v, m1, eps, price, floor)
@@ -145,6 +161,13 @@ def refine_sweep_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price,
                 e = push_dev(v, w + n, v, int32(w), col4row, exc)  # row v sends its unit to column w
             else:
                 e = push_dev(v, w, w, int32(-1), col4row, exc)  # column v - n returns row w's unit
+            if double != 0 and (v < n or e == 0) and m2 < BIG:
+                q = -(m2 + eps)
+                if q < price[v]:
+                    price[v] = q
+                    if q < -floor:
+                        bad = BUDGET
+                        break
             pushes += 1
             ops += 1
     if pushes > 0:
