@@ -56,7 +56,9 @@ def _gpu(A, **kw):
 
 def test_options_are_checked_without_a_gpu():
     o = validate_cost_scaling_gpu_options(block_size=8, loop="host", max_ops=3)
-    assert (o["block_size"], o["loop"], o["max_ops"], o["variant"]) == (8, "host", 3, "double-push")
+    assert (o["block_size"], o["loop"], o["max_ops"], o["variant"], o["follow"]) == (8, "host", 3, "double-push", True)
+    with pytest.raises(TypeError, match=r"follow"):
+        validate_cost_scaling_gpu_options(follow="yes")
     with pytest.raises(ValueError, match=r"^variant must be one of \('double-push', 'paper'\), got 'x'$"):
         validate_cost_scaling_gpu_options(variant="x")
     with pytest.raises(ValueError, match=r"^cost_scaling_gpu: loop='persistent' is not available"):
@@ -83,15 +85,16 @@ def test_cpu_sparse_rejects_gpu_options():
 
 
 @gpu
+@pytest.mark.parametrize("follow", [True, False])
 @pytest.mark.parametrize("variant", ["double-push", "paper"])
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(2))
 @pytest.mark.parametrize("hi", [1, 9, 10**6])
-def test_random_square_matches_cpu_and_scipy(seed, hi, variant):
+def test_random_square_matches_cpu_and_scipy(seed, hi, variant, follow):
     rng = np.random.default_rng(seed)
     n = 12 if SIM else 300
     A = _random(rng, n, n, 0.3 if SIM else 0.03, 1, hi)
-    res = _gpu(A, block_size=4 if SIM else 32, variant=variant)
-    assert res.stats["variant"] == variant
+    res = _gpu(A, block_size=4 if SIM else 32, variant=variant, follow=follow)
+    assert (res.stats["variant"], res.stats["follow"]) == (variant, follow)
     r, c = scipy_mwfbm(A)
     assert res.cost == int(A[r, c].sum())
     assert res.stats["pushes"] >= n and res.stats["phases"] >= 1  # the work was done on the device
@@ -177,22 +180,25 @@ def test_dense_cost_scaling_on_the_gpu():
 @gpu
 @settings(max_examples=10 if SIM else 30, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 7), st.integers(1, 7), st.sampled_from([1, 2, 32]),
-       st.sampled_from(["double-push", "paper"]))
-def test_property_partial_random(seed, nr, nc, bs, variant):
+       st.sampled_from(["double-push", "paper"]), st.booleans())
+def test_property_partial_random(seed, nr, nc, bs, variant, follow):
     rng = np.random.default_rng(seed)
     A = _random(rng, nr, nc, 0.5, -(10**6), 10**6, perfect=False)
-    _gpu(A, partial=True, block_size=bs, variant=variant)
+    _gpu(A, partial=True, block_size=bs, variant=variant, follow=follow)
 
 
 @gpu
-def test_double_push_does_less_work_than_the_paper_variant():
-    """A work counter, not a timing: the double-push prices need fewer pushes (measured 3-7x in the simulator)."""
+def test_double_push_and_path_following_do_less_work():
+    """Work counters, not timings: the double-push prices need fewer pushes (3-4x in the simulator) and
+    following the path of a unit needs fewer sweeps (host rounds) than one step per sweep (7-50x)."""
     rng = np.random.default_rng(3)
-    n = 30 if SIM else 2000
+    n = 30 if SIM else 500
     A = _random(rng, n, n, 10 / n, 1, 10**6)
-    paper = _gpu(A, variant="paper", block_size=32).stats["pushes"]
-    double = _gpu(A, variant="double-push", block_size=32).stats["pushes"]
-    assert double < paper
+    paper = _gpu(A, variant="paper", follow=False, block_size=32).stats
+    double = _gpu(A, variant="double-push", follow=False, block_size=32).stats
+    path = _gpu(A, variant="double-push", follow=True, block_size=32).stats
+    assert double["pushes"] < paper["pushes"]
+    assert path["sweeps"] < double["sweeps"]
 
 
 @gpu

@@ -29,15 +29,15 @@ from typing import Any
 import numpy as np
 
 from .._cuda import quiet, validate_gpu_options
-from .._validation import check_choice, check_int, check_options
+from .._validation import check_bool, check_choice, check_int, check_options
 from ._cpu_cost_scaling import BUDGET, NOT_OPTIMAL, OK, cost_scaling_solve, exact_duals_kernel
 
 __all__ = ["validate_cost_scaling_gpu_options", "cost_scaling_gpu_solve", "DeviceCost", "upload", "solve_uploaded"]
 
 CHECK_EVERY = 4  # sweeps between host reads of the control words
-MAX_OPS = 64  # push operations of one node per sweep (line 2's loop, bounded so a sweep ends)
+MAX_OPS = 256  # push operations of one thread per sweep (line 2's loop, bounded so a sweep ends)
 FLOOR = 1 << 61  # a feasible run keeps prices above -2**61 (see the module docstring)
-_OPTIONS = ("max_ops", "variant")
+_OPTIONS = ("max_ops", "variant", "follow")
 VARIANTS = ("double-push", "paper")
 
 
@@ -46,7 +46,8 @@ def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
     ``grid_size``; ``certify`` must stay True: the exact duals are the answer's certificate) plus
     ``max_ops`` (pushes of one node per sweep, default 64) and ``variant`` ("paper": Algorithm 5.4 as
     published; "double-push": a pushing node also takes Goldberg-Kennedy's double-push price, see
-    ``refine_sweep_kernel``). No GPU needed."""
+    ``refine_sweep_kernel``) and ``follow`` (default True: a thread follows the push-back path of the unit it
+    moves; False: each node's own thread, one sweep per step, as the paper). No GPU needed."""
     opts = dict(options)
     o = validate_gpu_options("cost_scaling_gpu", opts, block_low=1, block_default=256)
     check_options("cost_scaling_gpu", opts, _OPTIONS)
@@ -57,6 +58,7 @@ def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
         raise ValueError("cost_scaling_gpu: certify=False is not available (the exact duals are the certificate)")
     o["max_ops"] = check_int("max_ops", opts.get("max_ops", MAX_OPS), low=1)
     o["variant"] = check_choice("variant", opts.get("variant", "double-push"), VARIANTS)
+    o["follow"] = check_bool("follow", opts.get("follow", True))
     return o
 
 
@@ -135,7 +137,7 @@ class _CostScalingRun:
                   "col4row": cuda.device_array(n, np.int32), "ctl": cuda.to_device(np.full(4, -1, np.int64))}
         self.launch = Launcher(o["block_size"])
         self.stats: dict[str, Any] = {"seconds_h2d": dev.seconds_h2d, "loop": "host", "block_size": o["block_size"],
-                                      "variant": o["variant"]}
+                                      "variant": o["variant"], "follow": o["follow"]}
         self.col4row = self.u = self.v = None
 
     def _sweep_grid(self) -> int:
@@ -177,7 +179,8 @@ class _CostScalingRun:
                 refine_sweep_kernel[gs, bs](d["indptr"], d["indices"], d["cost"], d["cptr"], d["crow"], d["ccost"],
                                             np.int64(n), np.int64(eps), b["price"], b["exc"], b["col4row"], ctl,
                                             np.int64(base + r), np.int32(self.o["max_ops"]), np.int64(FLOOR),
-                                            np.int32(self.o["variant"] == "double-push"), np.int64(cmax + eps))
+                                            np.int32(self.o["variant"] == "double-push"), np.int64(cmax + eps),
+                                            np.int32(self.o["follow"]))
                 self.launch.launches += 1
 
             r = host_rounds(one_round, read, ctl, CHECK_EVERY, max_rounds)

@@ -57,13 +57,15 @@ def row_best_dev(x, n, indptr, indices, cost, price):
 def col_best_dev(y, cptr, crow, ccost, price, col4row):
     """Lines 6-10 for a column: the row ``x`` sending to ``y`` (residual ``(y, x)``) of least
     ``c'_p(y, x) = -c(x, y) - p(x)``; the flow words are read coherently. Returns (row or -1, min,
-    second least)."""
+    second least, senders seen)."""
     m1 = BIG
     m2 = BIG
     xb = -1
+    cnt = 0
     for k in range(cptr[y], cptr[y + 1]):
         x = crow[k]
         if cuda.atomic.add(col4row, x, 0) == y:
+            cnt += 1
             t = -ccost[k] - price[x]
             if t < m1:
                 m2 = m1
@@ -71,30 +73,82 @@ def col_best_dev(y, cptr, crow, ccost, price, col4row):
                 xb = x
             elif t < m2:
                 m2 = t
-    return xb, m1, m2
+    return xb, m1, m2, cnt
 
 
 @cuda.jit(device=True, inline=True)
-def relabel_dev(v, m1, eps, price, floor):
-    """Line 18 when line 11 fails (``m1 >= -p(v)``): ``p(v) = -(m1 + eps)``, strictly lower (Lemma 5.2).
-    Returns (relabelled, below the floor: no perfect matching / out of the int64 budget)."""
-    if m1 >= -price[v]:
+def claim_dev(exc, v):
+    """Take one unit of ``e(v)`` (a compare-and-swap loop): the thread that takes it operates ``v`` for that
+    unit, so a row (excess <= 1) is operated by one thread at a time, as the paper assumes."""
+    e = cuda.atomic.add(exc, v, 0)
+    while e > 0:
+        old = cuda.atomic.cas(exc, v, e, e - 1)
+        if old == e:
+            return True
+        e = old
+    return False
+
+
+@cuda.jit(device=True, inline=True)
+def row_op_dev(x, n, indptr, indices, cost, price, col4row, exc, eps, double, gap, floor):
+    """One operation of row ``x`` (its unit claimed): lines 6-10, relabel (line 18) when line 11 fails, push
+    (lines 13-16). With ``double`` the price is the double-push one, ``-(second least c'_p + eps)``, written
+    before the push (no thread reads a row's price while it sends nothing). Returns (column node the unit
+    went to, became active there: 1/0, relabelled: 1/0, status)."""
+    w, m1, m2 = row_best_dev(x, n, indptr, indices, cost, price)
+    if w < 0:
+        return -1, 0, 0, NO_PERFECT
+    r = 0
+    q = price[x]
+    if m1 >= -q:
         q = -(m1 + eps)
-        price[v] = q
-        return 1, q < -floor
-    return 0, False
+        r = 1
+    if double != 0:
+        if m2 == BIG:
+            m2 = m1 + gap  # a single arc: any price keeps eps-optimality; a large drop ends the fight
+        q2 = -(m2 + eps)
+        if q2 < q:
+            q = q2
+    price[x] = q
+    if q < -floor:
+        return -1, 0, r, BUDGET
+    cuda.atomic.exch(col4row, x, int32(w))
+    cuda.threadfence()
+    o = cuda.atomic.add(exc, n + w, 1)
+    return n + w, 1 if o >= 0 else 0, r, OK
 
 
 @cuda.jit(device=True, inline=True)
-def push_dev(v, w, flow_at, flow_val, col4row, exc):
-    """Lines 13-16: one unit from node ``v`` to node ``w``: the flow word ``col4row[flow_at] = flow_val``,
-    a fence, ``e(v) - 1``, a fence, ``e(w) + 1`` (atomics). Returns the sender's new excess."""
-    cuda.atomic.exch(col4row, flow_at, flow_val)
-    cuda.threadfence()
-    e = cuda.atomic.add(exc, v, -1) - 1
-    cuda.threadfence()
-    cuda.atomic.add(exc, w, 1)
-    return e
+def col_op_dev(v, n, cptr, crow, ccost, price, col4row, exc, eps, double, floor):
+    """One operation of column node ``v`` (one unit claimed): the sender of least ``c'_p(y, x)``, relabel
+    when line 11 fails (``atomic.min``: two claimers of one column may relabel it), and the push back, which
+    takes the arc with a compare-and-swap of its flow word (a lost race rescans). With ``double`` and two
+    senders seen, the price is the double-push one, ``-(c'_p of the sender that stays + eps)``. Returns
+    (row the unit went back to or -1, that row became active: 1/0, relabelled, status)."""
+    y = v - n
+    for _ in range(8):
+        xb, m1, m2, cnt = col_best_dev(y, cptr, crow, ccost, price, col4row)
+        if xb < 0:
+            break
+        r = 0
+        q = price[v]
+        if m1 >= -q:
+            q = -(m1 + eps)
+            r = 1
+        if double != 0 and cnt == 2:
+            q2 = -(m2 + eps)
+            if q2 < q:
+                q = q2
+        if q < price[v]:
+            cuda.atomic.min(price, v, q)
+        if q < -floor:
+            return -1, 0, r, BUDGET
+        if cuda.atomic.cas(col4row, xb, int32(y), int32(-1)) == y:
+            cuda.threadfence()
+            o = cuda.atomic.add(exc, xb, 1)
+            return xb, 1 if o >= 0 else 0, r, OK
+    cuda.atomic.add(exc, v, 1)  # no sender taken (every try lost a race): give the unit back
+    return -1, 0, 0, OK
 
 
 @cuda.jit
@@ -121,55 +175,49 @@ def phase_init_kernel(indptr, indices, cost, n, eps, price, exc, col4row, ctl, f
 
 @cuda.jit
 def refine_sweep_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price, exc, col4row, ctl, stamp,
-                        max_ops, floor, double, gap):
-    """One sweep of Algorithm 5.4: every active node does up to ``max_ops`` push (and relabel) operations
-    (line 2's loop); a thread that found work stamps ``ctl[CTL_STAMP] = stamp``. ``double`` (variant
-    "double-push"): after its push a node lowers its price to the least eps-optimal value for the residual
-    arcs it now has (Algorithm 5.0's relabel formula, from the same preparation: a row to ``-(second least
-    c'_p + eps)``, ``gap`` below its only arc's value if it has one; a column left with one sender to
-    ``-(that sender's c'_p + eps)``): Goldberg-Kennedy's double-push prices, which the paper's version
-    reaches only through many eps-steps."""
+                        max_ops, floor, double, gap, follow):
+    """One sweep of Algorithm 5.4: a thread takes each active node of its stride and operates it (claimed
+    unit by unit) until it is inactive or ``max_ops`` operations were done; a thread that found work stamps
+    ``ctl[CTL_STAMP] = stamp``. ``follow``: after a push that activates its target, the thread claims the
+    target and goes on along the path (the push-back chain of one unit), instead of leaving it to the
+    target's own thread in the next sweep. ``double`` (variant "double-push"): a pushing node takes the
+    least eps-optimal price for the residual arcs it will have (Algorithm 5.0's relabel formula from the
+    same preparation): Goldberg-Kennedy's double-push prices, which the paper's version reaches only
+    through many eps-steps."""
     start = cuda.grid(1)
     stride = cuda.gridsize(1)
     pushes = int64(0)
     relabels = int64(0)
     bad = 0
     for v in range(start, 2 * n, stride):
-        e = exc[v]
-        if e <= 0:
+        if exc[v] <= 0:
             continue
         ctl[CTL_STAMP] = stamp
+        node = v
         ops = 0
-        while e > 0 and ops < max_ops:
-            if v < n:
-                w, m1, m2 = row_best_dev(v, n, indptr, indices, cost, price)
-                if w < 0:
-                    bad = NO_PERFECT
+        while ops < max_ops and bad == 0:
+            if not claim_dev(exc, node):
+                if node == v:
                     break
-                if m2 == BIG:
-                    m2 = m1 + gap  # a single arc: any price keeps eps-optimality; a large drop ends the fight
+                node = v  # the path's node was taken by another thread: back to this thread's own node
+                continue
+            if node < n:
+                w, act, r, st = row_op_dev(node, n, indptr, indices, cost, price, col4row, exc, eps, double, gap,
+                                           floor)
             else:
-                w, m1, m2 = col_best_dev(v - n, cptr, crow, ccost, price, col4row)
-                if w < 0:
-                    break  # its inflow is not visible yet: the next sweep
-            r, low = relabel_dev(v, m1, eps, price, floor)
+                w, act, r, st = col_op_dev(node, n, cptr, crow, ccost, price, col4row, exc, eps, double, floor)
+                if w < 0 and st == OK:
+                    break  # its senders are not visible yet: the next sweep
             relabels += r
-            if low:
-                bad = BUDGET
+            if st != OK:
+                bad = st
                 break
-            if v < n:
-                e = push_dev(v, w + n, v, int32(w), col4row, exc)  # row v sends its unit to column w
-            else:
-                e = push_dev(v, w, w, int32(-1), col4row, exc)  # column v - n returns row w's unit
-            if double != 0 and (v < n or e == 0) and m2 < BIG:
-                q = -(m2 + eps)
-                if q < price[v]:
-                    price[v] = q
-                    if q < -floor:
-                        bad = BUDGET
-                        break
             pushes += 1
             ops += 1
+            if follow != 0 and act != 0:
+                node = w
+            else:
+                node = v
     if pushes > 0:
         cuda.atomic.add(ctl, CTL_PUSHES, pushes)
         cuda.atomic.add(ctl, CTL_RELABELS, relabels)
