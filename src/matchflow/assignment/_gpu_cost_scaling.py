@@ -12,6 +12,12 @@ final eps-optimal perfect matching is within ``2 n eps`` of the optimum: costs a
 ``eps = 1``. The caller's int64 bound ``range * 4 (n + 1)^2 < 2^59`` keeps the scaled costs below
 ``2^58 / (n + 1)``; a price below ``-2^61`` stops the solve (status BUDGET).
 
+Options beyond the paper (measured in the simulator, where sweeps and pushes are counted, see
+docs/notes/cost_scaling.md): ``variant="double-push"`` (default; a pushing node takes Goldberg-Kennedy's
+double-push price, 3-4x fewer pushes than ``variant="paper"``, Algorithm 5.4 as published) and
+``follow=True`` (default; a thread follows the path of the unit it moves: 4 sweeps per phase instead of
+30-200).
+
 A solve is a state object with named stages: ``start`` (scale, the column view (CSC), H2D), ``solve``
 (per phase: one init launch, then host rounds of sweep launches read every ``CHECK_EVERY`` rounds until a
 sweep finds no active node), ``certify`` (D2H; the exact integer duals of the matching by the CPU twin's

@@ -9,16 +9,22 @@ with ``e(x) = 1``, ``e(y) = -1`` and no flow (Algorithm 5.2). A row sends at mos
 the flow is ``col4row[x]`` (the column ``x`` sends its unit to, or -1): ``(x, y)`` is residual when
 ``col4row[x] != y``, ``(y, x)`` when ``col4row[x] == y``.
 
-One thread operates one node (the paper's "one node by at most one thread"); a launch is one sweep over
-the nodes (grid-stride), the host relaunches until a sweep finds no active node. Each operation is the
-paper's: lines 6-10 (preparation: the residual arc of least ``c'_p``), line 11 (admissible when
-``min c'_p < -p(x)``), lines 13-16 (push one unit; the excess updates are atomics) or line 18 (relabel
-``p(x) = -(min c'_p + eps)``). A relabel is followed at once by the push on the same arc (the arc just
-became admissible: ``c_p = -eps``; the same preparation serves both, a stage-clean trace). Only the
-owner of a node writes its price; ``col4row[x]`` is set only by ``x`` (from -1) and cleared only by the
-column it points to, so no two threads ever write it from the same state (Lemma 5.5, case 8). The flow
-word is written before a fence and the receiver's excess increment, and read by the columns with an
-atomic (coherent at L2), so a column that sees its excess also sees the arcs that brought it.
+A launch is one sweep over the nodes (grid-stride); the host relaunches until a sweep finds no active
+node. Each operation is the paper's: lines 6-10 (preparation: the residual arc of least ``c'_p``), line 11
+(admissible when ``min c'_p < -p(x)``), lines 13-16 (push one unit; the excess updates are atomics) or
+line 18 (relabel ``p(x) = -(min c'_p + eps)``). A relabel is followed at once by the push on the same arc
+(the arc just became admissible: ``c_p = -eps``; the same preparation serves both, a stage-clean trace).
+
+"One node is operated by at most one thread" (the paper's assumption) is kept by *claims*: a thread
+takes one unit of a node's excess by compare-and-swap before operating it (a row has at most one unit,
+so it has one operator; a column holding k > 1 units may have k, which relabel it with ``atomic.min``,
+prices only fall, Lemma 5.2, and take the arc they push back on by a compare-and-swap of its flow word, so
+no unit is returned twice). ``col4row[x]`` is set only by the operator of ``x`` (from -1) and cleared only
+by a claimer of the column it points to, so no two threads write it from the same state (Lemma 5.5,
+case 8). The flow word is written before a fence and the receiver's excess increment, and read by the
+columns with an atomic (coherent at L2), so a column that sees its excess also sees the arcs that
+brought it. With ``follow`` a thread that activates a node by its push claims it and goes on along the
+path of the unit (the push-back chain), which the paper leaves to the next sweep of the node's own thread.
 Kernels return status codes in ``ctl[1]``; Python raises.
 """
 
