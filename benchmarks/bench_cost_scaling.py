@@ -9,7 +9,17 @@ and, for dense inputs, our JV and SciPy linear_sum_assignment. Ours is the publi
 ``matchflow.assignment(C)`` from host arrays (validation, feasibility, solve, exact duals); the
 first call in a fresh process is timed apart (``first_call``). Quality: every solver's total is
 compared with ours (``same_cost``) and ours is certified (``verify_sparse_assignment``).
-Writes results/cost_scaling/cpu.{json,md}. GPU mode: not built (no device this session).
+Writes results/cost_scaling/cpu.{json,md}.
+
+    python -m benchmarks.bench_cost_scaling --gpu [--sizes 10000 100000 1000000] [--repeats 20]
+
+GPU mode (Łupińska's lock-free refine): random sparse inputs with 10-30 arcs per row, three timed forms:
+``device`` (the square problem already uploaded: refine + D2H + exact duals, ``_gpu_cost_scaling.solve_uploaded``),
+``public`` (``matchflow.assignment(A, backend="gpu")`` from host arrays) and ``first_call`` (import + a tiny GPU
+solve in a fresh process); every public run is certified by ``verify_sparse_assignment`` (the lock-free refine
+is not deterministic: ``--repeats`` runs per input, fewer at n = 1e6), and compared with the CPU twin in the same
+run (n <= 1e5). Pip peers are not installed on the device: quote results/cost_scaling/cpu.md for them.
+Writes results/cost_scaling/gpu-<model>-<date>.{json,md}.
 """
 
 from __future__ import annotations
@@ -152,11 +162,13 @@ def dense_rows(sizes):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--gpu", action="store_true", help="not built yet (no GPU solver this session)")
+    ap.add_argument("--gpu", action="store_true", help="the GPU mode (see the module docstring)")
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    ap.add_argument("--repeats", type=int, default=20)
+    ap.add_argument("--block-size", type=int, default=256)
     args = ap.parse_args(argv)
     if args.gpu:
-        print("the GPU cost-scaling solver is not built yet", file=sys.stderr)
-        return 2
+        return gpu_main(args)
     import matchflow
 
     matchflow.assignment(random_sparse(50, 10, 0))  # compile / load the kernels once
@@ -226,6 +238,129 @@ def main(argv=None) -> int:
     print(md)
     print(jp, mp)
     return 0
+
+
+def _median(ts):
+    return float(np.median(ts)) if ts else None
+
+
+def gpu_first_call_seconds() -> float:
+    """Import + the first sparse GPU call in a fresh process (CUDA context, kernels compiled or loaded)."""
+    code = ("import time;t=time.perf_counter();import numpy as np,scipy.sparse as sp,matchflow;"
+            "matchflow.assignment(sp.csr_array(np.array([[1,2],[3,1]])),backend='gpu');print(time.perf_counter()-t)")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if p.returncode:
+        print("first call failed:", p.stderr[-2000:], file=sys.stderr)
+        return float("nan")
+    return float(p.stdout)
+
+
+def gpu_rows(A, repeats: int, block_size: int, cpu_twin: bool) -> dict:
+    """The three timed forms on one square feasible input (see the module docstring)."""
+    import matchflow
+    from matchflow.assignment._gpu_cost_scaling import solve_uploaded, upload, validate_cost_scaling_gpu_options
+    from matchflow.verify import verify_sparse_assignment
+
+    rec = {"shape": list(A.shape), "nnz": int(A.nnz)}
+    lo = int(A.data.min())
+    cost = (A.data - lo).astype(np.int64)
+    ip, ix = A.indptr.astype(np.int64), A.indices.astype(np.int64)
+    o = validate_cost_scaling_gpu_options(block_size=block_size)
+    t_up, dev = _time(lambda: upload(ip, ix, cost, A.shape[0]))
+    dev_t, dev_costs, dev_stats = [], set(), None
+    for _ in range(max(1, min(5, repeats))):
+        t, (st, x, u, v, stats) = _time(lambda: solve_uploaded(dev, o=o))
+        dev_t.append(t)
+        dev_costs.add(int(cost[_positions(A, x)].sum()) + lo * A.shape[0] if st == 0 else None)
+        dev_stats = stats
+    pub_t, pub_costs, certified, fallbacks = [], set(), 0, 0
+    for _ in range(repeats):
+        t, res = _time(lambda: matchflow.assignment(A, backend="gpu", block_size=block_size))
+        pub_t.append(t)
+        pub_costs.add(res.cost)
+        certified += verify_sparse_assignment(A, res, raise_on_error=False) == []
+        fallbacks += "gpu_fallback" in res.stats
+    if A.shape[0] <= 10**4:  # Algorithm 5.4 as published (one step per node per sweep), for comparison
+        op = validate_cost_scaling_gpu_options(block_size=block_size, variant="paper", follow=False)
+        t, (st, x, u, v, stats) = _time(lambda: solve_uploaded(dev, o=op))
+        rec["device_paper_variant"] = {"s": t, "status": st, "stats": _plain(stats)}
+    rec["upload_s"] = t_up
+    rec["device"] = {"median_s": _median(dev_t), "min_s": min(dev_t), "runs": len(dev_t),
+                     "costs": sorted(c for c in dev_costs if c is not None), "stats": _plain(dev_stats)}
+    rec["public"] = {"median_s": _median(pub_t), "min_s": min(pub_t), "runs": repeats, "certified": certified,
+                     "fallbacks": fallbacks, "costs": sorted(pub_costs), "stats": _plain(res.stats)}
+    if cpu_twin:
+        t, cres = _time(lambda: matchflow.assignment(A, backend="cpu"))
+        rec["cpu_twin"] = {"s": t, "cost": cres.cost, "pushes": cres.stats.get("pushes")}
+    return rec
+
+
+def _positions(A, x):
+    from matchflow.assignment._sparse import _matched_positions
+
+    return _matched_positions(A, x)
+
+
+def _e(x: int) -> str:
+    k = int(round(np.log10(x)))
+    return f"1e{k}" if 10**k == x else str(x)
+
+
+def _plain(stats):
+    return {k: v for k, v in (stats or {}).items() if isinstance(v, (int, float, str, bool))}
+
+
+def gpu_main(args) -> int:
+    from numba import cuda
+
+    import matchflow
+
+    first = gpu_first_call_seconds()  # first: the kernels are not compiled in this process yet
+    matchflow.assignment(random_sparse(50, 10, 0), backend="gpu")  # compile the kernels once
+    name = getattr(cuda.get_current_device(), "name", b"simulator")
+    model = name.decode() if isinstance(name, bytes) else str(name)
+    short = next((k for k in ("h100", "h200", "a100") if k in model.lower()), "gpu")
+    meta = machine_info()
+    meta.update(gpu_model=model, first_call_s=first, block_size=args.block_size,
+                note="GPU = Łupińska Alg. 5.4 lock-free refine (host rounds), no global price update on the device")
+    tag = f"gpu-{short}-{meta.get('date', time.strftime('%Y-%m-%d'))[:10]}"
+    jobs = []
+    for n in args.sizes:
+        for hi in ((100, 10**6) if n < 10**6 else (10**5,)):  # n = 1e6: range * 4(n+1)^2 < 2^59 needs c < 1.4e5
+            reps = args.repeats if n <= 10**4 else max(1, min(args.repeats, 10 if n <= 10**5 else 3))
+            jobs.append((f"random n={_e(n)} c<={_e(hi)}", lambda n=n, hi=hi: random_sparse(n, hi, n % 97 + hi % 13),
+                         reps, n <= 100_000))
+        if n == 100_000:
+            jobs.append(("geometric kNN n=1e5 k=10", lambda: geometric_knn(100_000, 10, 6), min(args.repeats, 10), True))
+    records = []
+    for label, make, reps, twin in jobs:
+        rec = {"input": label} | gpu_rows(make(), reps, args.block_size, twin)
+        records.append(rec)
+        print(rec, flush=True)
+        jp, mp, md = _write_gpu(records, meta, model, first, tag)  # after every input: a cut run keeps its rows
+    print(md)
+    print(jp, mp)
+    return 0
+
+
+def _write_gpu(records, meta, model, first, tag):
+    hdr = ["input", "nnz", "device s (median)", "public s (median)", "runs certified", "fallbacks", "CPU twin s",
+           "CPU twin / public", "costs equal", "phases", "sweeps", "pushes"]
+    rows = []
+    for r in records:
+        d, p, c = r["device"], r["public"], r.get("cpu_twin")
+        costs = set(p["costs"]) | set(d["costs"]) | ({c["cost"]} if c else set())
+        rows.append([r["input"], r["nnz"], f"{d['median_s']:.4f}", f"{p['median_s']:.4f}",
+                     f"{p['certified']}/{p['runs']}", p["fallbacks"], "-" if not c else f"{c['s']:.3f}",
+                     "-" if not c else f"{c['s'] / p['median_s']:.2f}", len(costs) == 1,
+                     p["stats"].get("phases"), p["stats"].get("sweeps"), p["stats"].get("pushes")])
+    md = f"## Sparse cost scaling on the GPU ({model})\n\n" + md_table(hdr, rows)
+    md += (f"\n\nFirst call in a fresh process (import + CUDA context + compiling the kernels + a 2x2 GPU solve): "
+           f"{first:.2f} s. device = data already on the GPU (refine + D2H + exact duals on the host); public = "
+           "`matchflow.assignment(A, backend='gpu')` from host arrays (validation, CSC build, H2D, solve, "
+           "certificate). Peers (OR-Tools, SciPy, lapmod) are not installed on the device: see cpu.md.\n")
+    jp, mp = write_results("cost_scaling", tag, meta, records, md)
+    return jp, mp, md
 
 
 if __name__ == "__main__":

@@ -84,7 +84,9 @@ class MethodTable:
 
     def with_method(self, method: Method) -> MethodTable:
         """A copy with ``method`` added (or replacing the row of the same name)."""
-        rows = tuple(m for m in self.methods if m.name != method.name) + (method,)
+        rows = tuple(method if m.name == method.name else m for m in self.methods)
+        if all(m.name != method.name for m in self.methods):
+            rows += (method,)
         return dataclasses.replace(self, methods=rows)
 
 

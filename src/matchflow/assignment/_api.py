@@ -134,7 +134,8 @@ def assignment(
     if _sparse_door(cost, row, be, partial, cost_limit, options):
         from ._sparse import sparse_assignment
 
-        return sparse_assignment(cost, maximize=maximize, partial=partial, t0=t0)
+        return sparse_assignment(cost, maximize=maximize, partial=partial, t0=t0,
+                                 backend="gpu" if be == "gpu" else "cpu", options=options)
     direct = not maximize and cost_limit is None and (row is None or row.name == "hungarian") and _direct_twin()
     if direct and be != "cpu" and is_device_array(cost) and not isinstance(cost, np.ndarray):
         # a device-resident integer matrix stays there (GPU Hungarian; float or rectangular: the host path)
@@ -156,9 +157,8 @@ def assignment(
         ext = limit_extended(a, lim, maximize)
         res = assignment(ext, maximize=maximize, method=method, backend=backend, **options)
         return limit_result(a, ext, res, maximize, lim, t0)
-    gpu_rows = [m for m in TABLE.methods if m.gpu is not None]
-    if row is None and be == "gpu" and len(gpu_rows) == 1:
-        row = gpu_rows[0]  # the only GPU method: no rule to read, no host pass over the matrix for its range
+    if row is None and be == "gpu":
+        row = TABLE.row("hungarian")  # dense costs on the GPU: the Hungarian (cost scaling when named); no rule's host pass
     row, be = place(TABLE, row, be, lambda: Problem.of(a))
     method = row.name
     opts = check_method_options(TABLE, row, be, options)
@@ -244,7 +244,9 @@ def _direct_twin() -> bool:
 
 
 def _sparse_door(cost, row: Method | None, be: str, partial: bool, cost_limit, options: dict) -> bool:
-    """scipy.sparse ``cost`` goes to cost scaling on the CPU (issue 12); other combinations raise."""
+    """scipy.sparse ``cost`` goes to cost scaling (issue 12): the CPU twin, or with ``backend="gpu"`` the
+    lock-free GPU refine (its GPU options are checked by the sparse solve); other combinations raise.
+    ``backend="auto"`` keeps sparse costs on the CPU (see ``_methods.py``: not measured faster yet)."""
     import scipy.sparse as sp
 
     if not sp.issparse(cost):
@@ -254,9 +256,7 @@ def _sparse_door(cost, row: Method | None, be: str, partial: bool, cost_limit, o
     if row is not None and row.name != "cost-scaling":
         raise ValueError(f"method={row.name!r} takes dense costs; a scipy.sparse matrix needs method='cost-scaling' "
                          "or 'auto'")
-    if be == "gpu":
-        raise ValueError("backend='gpu': the GPU cost-scaling solver is not built yet; use backend='cpu' or 'auto'")
-    if cost_limit is not None or options:
+    if cost_limit is not None or (options and be != "gpu"):
         raise ValueError(f"sparse costs take no cost_limit or options, got {sorted(options) or ['cost_limit']}")
     return True
 

@@ -97,6 +97,19 @@ def _hungarian_gpu(prep, **options):
 
 def _cost_scaling(prep):
     """Goldberg-Kennedy cost scaling (CPU) on the prepared dense problem, every entry an arc."""
+    from ._cpu_cost_scaling import cost_scaling_solve
+
+    return _cost_scaling_dense(prep, cost_scaling_solve)
+
+
+def _cost_scaling_gpu(prep, **options):
+    """Łupińska's lock-free refine (GPU) on the prepared dense problem, every entry an arc."""
+    from ._sparse import gpu_solver
+
+    return _cost_scaling_dense(prep, gpu_solver(options))
+
+
+def _cost_scaling_dense(prep, solve):
     import scipy.sparse as sp
 
     from ._sparse import _solve_square
@@ -112,7 +125,9 @@ def _cost_scaling(prep):
     else:
         E = sp.csr_array((np.ravel(C), np.tile(np.arange(n), n), np.arange(0, n * n + 1, n)), shape=(n, n))
     try:
-        return _solve_square(E)  # every finite entry is an arc (zeros too)
+        x, u, v, st = _solve_square(E, solve=solve)  # every finite entry is an arc (zeros too)
+        st.pop("ran_on", None)
+        return x, u, v, st
     except OverflowError:  # range * 4 (n+1)^2 >= 2^59: JV's exact int64/big-integer rules take it, said in stats
         x, u, v, st = _jv(prep)
         return x, u, v, {**st, "solved_by": "jv (the cost range overflows cost scaling's int64 bound)"}
@@ -141,7 +156,7 @@ TABLE = MethodTable(
         Method("hungarian", cpu=_hungarian, gpu=_hungarian_gpu, gpu_alias="lopes", auto_gpu=gpu_measured_faster),
         Method("auction", cpu=_auction, options=("theta", "eps_final", "max_bids"), check=_check_auction),
         Method("munkres", cpu=_munkres),
-        Method("cost-scaling", cpu=_cost_scaling),
+        Method("cost-scaling", cpu=_cost_scaling, gpu=_cost_scaling_gpu),
     ),
     cpu_rule=lambda p: "jv",
     gpu_rule=lambda p: "hungarian" if gpu_measured_faster(p) else None,

@@ -14,6 +14,7 @@ matching of least cost among those. The extended duals are the certificate
 
 from __future__ import annotations
 
+import functools
 import time
 import warnings
 
@@ -118,10 +119,11 @@ def _full_exists(A: sp.csr_array) -> bool:
     return int((maximum_bipartite_matching(S, perm_type=side) >= 0).sum()) == min(A.shape)
 
 
-def _solve_square(E: sp.csr_array, known_feasible: bool = True):
+def _solve_square(E: sp.csr_array, known_feasible: bool = True, solve=cost_scaling_solve):
     """Solve the square problem E (a perfect matching exists, or ``known_feasible=False``: proved by
     Hopcroft-Karp only when the pushes exceed 16 (nnz + n), else InfeasibleError); returns (col4row, u, v, stats), u and v exact on E (ints) or
-    dual-feasible on E with ``stats['gap_bound']`` (floats)."""
+    dual-feasible on E with ``stats['gap_bound']`` (floats). ``solve``: the integer solver (the CPU twin
+    :func:`cost_scaling_solve` or the GPU's :func:`._gpu_cost_scaling.cost_scaling_gpu_solve`, same signature)."""
     n = E.shape[0]
     data = E.data
     lo = data.min() if E.nnz else 0
@@ -140,12 +142,11 @@ def _solve_square(E: sp.csr_array, known_feasible: bool = True):
         ic = np.rint(shifted * scale).astype(np.int64)
     indptr = E.indptr.astype(np.int64)
     indices = E.indices.astype(np.int64)
-    st, x, u, v, stats = cost_scaling_solve(indptr, indices, ic, n, max_pushes=2**62 if known_feasible
-                                            else 16 * (E.nnz + n) + 64)
+    st, x, u, v, stats = solve(indptr, indices, ic, n, max_pushes=2**62 if known_feasible else 16 * (E.nnz + n) + 64)
     if st in (BUDGET, NO_PERFECT) and not known_feasible:
         if not _feasible(E):
             raise InfeasibleError()
-        st, x, u, v, stats = cost_scaling_solve(indptr, indices, ic, n)
+        st, x, u, v, stats = solve(indptr, indices, ic, n)
     if st != OK:
         raise RuntimeError(f"cost scaling failed with status {st} (a bug: the instance was checked feasible)")
     if data.dtype.kind == "i":
@@ -175,15 +176,29 @@ def _matched_positions(E: sp.csr_array, col4row: np.ndarray) -> np.ndarray:
     return np.searchsorted(key, np.arange(E.shape[0]) * E.shape[1] + col4row)
 
 
-def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: float | None = None) -> AssignmentResult:
-    """Optimal assignment of sparse C by cost scaling (see :func:`matchflow.assignment`)."""
+def gpu_solver(options: dict):
+    """The GPU twin of :func:`cost_scaling_solve` with the caller's GPU options (validated here, before
+    any work; needs no GPU)."""
+    from ._gpu_cost_scaling import cost_scaling_gpu_solve, validate_cost_scaling_gpu_options
+
+    validate_cost_scaling_gpu_options(**options)
+    return functools.partial(cost_scaling_gpu_solve, **options)
+
+
+def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: float | None = None,
+                      backend: str = "cpu", options: dict | None = None) -> AssignmentResult:
+    """Optimal assignment of sparse C by cost scaling (see :func:`matchflow.assignment`); ``backend``
+    "cpu" (the Numba twin) or "gpu" (Łupińska's lock-free refine, GPU ``options``)."""
     t0 = time.perf_counter() if t0 is None else t0
+    solve = gpu_solver(options or {}) if backend == "gpu" else cost_scaling_solve
+    if backend != "gpu" and options:
+        raise ValueError(f"sparse costs on the CPU take no options, got {sorted(options)}")
     A = as_sparse_cost(C, maximize)
     nr, nc = A.shape
     if partial and _full_exists(A):
         partial = False  # the smaller side can be matched in full: no big-M costs needed (stats say so)
     E, tr, big, shift = extended(A, partial)
-    x, U, V, stats = _solve_square(E, known_feasible=partial)
+    x, U, V, stats = _solve_square(E, known_feasible=partial, solve=solve)
     m, k = (nc, nr) if tr else (nr, nc)
     rows = np.arange(m)
     cols = x[:m]
@@ -198,7 +213,8 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
     data = sp.csr_array(C).tocsr()[r, c] if r.size else np.zeros(0)
     data = np.asarray(data).ravel()
     total = int(data.astype(object).sum()) if A.dtype.kind == "i" else float(data.sum())
-    return AssignmentResult(row_ind=r, col_ind=c, cost=total, u=u, v=v, method="cost-scaling", backend="cpu",
+    ran_on = stats.pop("ran_on", "cpu")  # the GPU solve says "cpu" when its answer came from the CPU twin
+    return AssignmentResult(row_ind=r, col_ind=c, cost=total, u=u, v=v, method="cost-scaling", backend=ran_on,
                             seconds=time.perf_counter() - t0, maximize=maximize, stats=stats)
 
 
@@ -276,10 +292,18 @@ def _perfect_extension(E, A, r, c, tr, partial) -> np.ndarray:
     return x
 
 
-def min_weight_full_bipartite_matching(biadjacency, maximize=False) -> tuple[np.ndarray, np.ndarray]:
+def min_weight_full_bipartite_matching(biadjacency, maximize=False, *, backend: str = "cpu"
+                                       ) -> tuple[np.ndarray, np.ndarray]:
     """Drop-in for ``scipy.sparse.csgraph.min_weight_full_bipartite_matching``: same arguments, same
     ``(row_ind, col_ind)`` (the smaller side's indices in order), same errors ("graph must be
-    sparse", "no full matching exists") and SciPy's explicit-zero rule (removed, with its warning)."""
+    sparse", "no full matching exists") and SciPy's explicit-zero rule (removed, with its warning).
+    Beyond SciPy: keyword-only ``backend`` ("cpu" or "gpu": the lock-free GPU refine)."""
+    if backend not in ("cpu", "gpu"):
+        raise ValueError(f"backend must be 'cpu' or 'gpu', got {backend!r}")
+    if backend == "gpu":
+        from .._backend import require_gpu
+
+        require_gpu("min_weight_full_bipartite_matching(backend='gpu')")
     if not sp.issparse(biadjacency):
         raise TypeError("graph must be sparse")
     A = sp.csr_array(biadjacency, copy=True)
@@ -288,7 +312,7 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False) -> tuple[np.
         warnings.warn("explicit zero weights are removed before matching", UserWarning, stacklevel=2)
         A.eliminate_zeros()
     try:
-        res = sparse_assignment(A, maximize=bool(maximize))
+        res = sparse_assignment(A, maximize=bool(maximize), backend=backend)
     except InfeasibleError:
         raise ValueError("no full matching exists") from None
     nr, nc = A.shape

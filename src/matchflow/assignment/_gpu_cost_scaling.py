@@ -1,0 +1,245 @@
+"""Cost-scaling assignment on the GPU: Łupińska's lock-free parallel refine (Algorithm 5.4), the host driver.
+
+The eps-scaling loop of Algorithms 5.0/5.2 (``eps`` divided by ``alpha`` = 10 each phase) around the
+lock-free refine of ``_gpu_cost_scaling_kernels.py``; the host steps (sparse door, integer scaling of
+floats, feasibility, extended problem for rectangular / ``partial=True``) are the CPU twin's
+(:func:`matchflow.assignment._sparse._solve_square` takes this solver in place of
+:func:`._cpu_cost_scaling.cost_scaling_solve`, same signature and result).
+
+Scaling: the paper's eps-optimality bounds *every* residual arc by ``-eps`` (forward and reverse), so a
+final eps-optimal perfect matching is within ``2 n eps`` of the optimum: costs are multiplied by
+``2 (n + 1)`` (the CPU twin's Goldberg-Kennedy form needs only ``n + 1``) and the last phase runs at
+``eps = 1``. The caller's int64 bound ``range * 4 (n + 1)^2 < 2^59`` keeps the scaled costs below
+``2^58 / (n + 1)``; a price below ``-2^61`` stops the solve (status BUDGET).
+
+Options beyond the paper (measured in the simulator, where sweeps and pushes are counted, see
+docs/notes/cost_scaling.md): ``variant="double-push"`` (default; a pushing node takes Goldberg-Kennedy's
+double-push price, 3-4x fewer pushes than ``variant="paper"``, Algorithm 5.4 as published) and
+``follow=True`` (default; a thread follows the path of the unit it moves: 4 sweeps per phase instead of
+30-200).
+
+A solve is a state object with named stages: ``start`` (scale, the column view (CSC), H2D), ``solve``
+(per phase: one init launch, then host rounds of sweep launches read every ``CHECK_EVERY`` rounds until a
+sweep finds no active node), ``certify`` (D2H; the exact integer duals of the matching by the CPU twin's
+label-correcting pass from ``floor(p / 2(n + 1))``: it ends only at an optimum) and ``finish`` (stats,
+``seconds_<stage>``). A lock-free result that the exact pass does not prove optimal, or a feasible solve
+stopped by the int64 budget, is solved again by the CPU twin (``stats["gpu_fallback"]`` says why): never
+a wrong answer. Not on the device (yet): the global price update (Algorithm 5.3) and arc fixing.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from .._cuda import quiet, validate_gpu_options
+from .._validation import check_bool, check_choice, check_int, check_options
+from ._cpu_cost_scaling import BUDGET, NOT_OPTIMAL, OK, cost_scaling_solve, exact_duals_kernel
+
+__all__ = ["validate_cost_scaling_gpu_options", "cost_scaling_gpu_solve", "DeviceCost", "upload", "solve_uploaded"]
+
+CHECK_EVERY = 4  # sweeps between host reads of the control words
+MAX_OPS = 256  # push operations of one thread per sweep (line 2's loop, bounded so a sweep ends)
+FLOOR = 1 << 61  # a feasible run keeps prices above -2**61 (see the module docstring)
+_OPTIONS = ("max_ops", "variant", "follow")
+VARIANTS = ("double-push", "paper")
+
+
+def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
+    """The GPU vocabulary (``loop``: "auto" or "host"; ``max_rounds``: sweeps per phase; ``block_size``;
+    ``grid_size``; ``certify`` must stay True: the exact duals are the answer's certificate) plus
+    ``max_ops`` (pushes of one node per sweep, default 64) and ``variant`` ("paper": Algorithm 5.4 as
+    published; "double-push": a pushing node also takes Goldberg-Kennedy's double-push price, see
+    ``refine_sweep_kernel``) and ``follow`` (default True: a thread follows the push-back path of the unit it
+    moves; False: each node's own thread, one sweep per step, as the paper). No GPU needed."""
+    opts = dict(options)
+    o = validate_gpu_options("cost_scaling_gpu", opts, block_low=1, block_default=256)
+    check_options("cost_scaling_gpu", opts, _OPTIONS)
+    if o["loop"] == "persistent":
+        raise ValueError("cost_scaling_gpu: loop='persistent' is not available (the refine runs in host rounds); "
+                         "use loop='host' or 'auto'")
+    if not o["certify"]:
+        raise ValueError("cost_scaling_gpu: certify=False is not available (the exact duals are the certificate)")
+    o["max_ops"] = check_int("max_ops", opts.get("max_ops", MAX_OPS), low=1)
+    o["variant"] = check_choice("variant", opts.get("variant", "double-push"), VARIANTS)
+    o["follow"] = check_bool("follow", opts.get("follow", True))
+    return o
+
+
+class DeviceCost:
+    """A square sparse problem on the GPU: CSR (rows) and CSC (columns) with scaled int64 costs, plus the
+    host CSR with the unscaled costs (for the exact duals). Built by :func:`upload`."""
+
+    __slots__ = ("n", "nnz", "scale", "indptr", "indices", "cost", "d", "seconds_h2d")
+
+    def __init__(self, n: int, indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, d: dict[str, Any],
+                 scale: int, seconds_h2d: float) -> None:
+        self.n, self.nnz, self.scale = n, int(indices.shape[0]), scale
+        self.indptr, self.indices, self.cost, self.d, self.seconds_h2d = indptr, indices, cost, d, seconds_h2d
+
+
+def upload(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, n: int) -> DeviceCost:
+    """Stage ``start``: costs (int64 >= 0) times ``2 (n + 1)``, the column view, H2D."""
+    import scipy.sparse as sp
+    from numba import cuda  # noqa: PLC0415 - a _gpu_ module: numba.cuda on first solve
+
+    t = time.perf_counter()
+    scale = 2 * (n + 1)
+    nnz = int(indices.shape[0])
+    P = sp.csr_array((np.arange(nnz, dtype=np.int64), indices, indptr), shape=(n, n)).tocsc()  # data: CSR positions
+    scaled = np.ascontiguousarray(cost, dtype=np.int64) * np.int64(scale)
+    pad = (lambda a: a if a.size else np.zeros(1, a.dtype))  # numba cannot copy 0-length arrays everywhere
+    d = {"indptr": cuda.to_device(indptr.astype(np.int32 if nnz < 2**31 else np.int64)),
+         "indices": cuda.to_device(pad(indices.astype(np.int32))),
+         "cost": cuda.to_device(pad(scaled)),
+         "cptr": cuda.to_device(P.indptr.astype(np.int32 if nnz < 2**31 else np.int64)),
+         "crow": cuda.to_device(pad(P.indices.astype(np.int32))),
+         "ccost": cuda.to_device(pad(np.ascontiguousarray(scaled[P.data])))}
+    cuda.synchronize()
+    return DeviceCost(n, indptr, indices, cost, d, scale, time.perf_counter() - t)
+
+
+def cost_scaling_gpu_solve(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, n: int, alpha: int = 10,
+                           max_pushes: int = 2**62, **options: Any):
+    """The GPU twin of :func:`._cpu_cost_scaling.cost_scaling_solve` (same arguments and result
+    ``(status, col4row, u, v, stats)``, exact integer duals on ``cost``); GPU options as
+    :func:`validate_cost_scaling_gpu_options`. ``max_pushes`` counts the CPU twin's double pushes: the
+    GPU's single pushes get four times as many."""
+    o = validate_cost_scaling_gpu_options(**options)
+    if n == 0:
+        return cost_scaling_solve(indptr, indices, cost, n, alpha, max_pushes)
+    with quiet():
+        dev = upload(indptr, indices, cost, n)
+        return solve_uploaded(dev, alpha, max_pushes, o)
+
+
+def solve_uploaded(dev: DeviceCost, alpha: int = 10, max_pushes: int = 2**62, o: dict[str, Any] | None = None):
+    """Stages ``solve`` -> ``certify`` -> ``finish`` on a problem already on the device (the benchmark's
+    "data on the device" form)."""
+    o = validate_cost_scaling_gpu_options() if o is None else o
+    with quiet():
+        run = _CostScalingRun(dev, alpha, max_pushes, o)
+        st = run.solve()
+        if st == OK:
+            st = run.certify()
+        return run.finish(st)
+
+
+class _CostScalingRun:
+    """One solve: ``solve`` -> ``certify`` -> ``finish``; device buffers in ``b``."""
+
+    def __init__(self, dev: DeviceCost, alpha: int, max_pushes: int, o: dict[str, Any]) -> None:
+        from numba import cuda  # noqa: PLC0415
+
+        from .._cuda._launch import Launcher
+
+        self.dev, self.alpha, self.o = dev, int(alpha), o
+        self.budget = 4 * int(max_pushes) if max_pushes < 2**60 else 2**62
+        n = dev.n
+        self.t0 = time.perf_counter()
+        self.b = {"price": cuda.to_device(np.zeros(2 * n, np.int64)), "exc": cuda.device_array(2 * n, np.int32),
+                  "col4row": cuda.device_array(n, np.int32), "ctl": cuda.to_device(np.full(4, -1, np.int64))}
+        self.launch = Launcher(o["block_size"])
+        self.stats: dict[str, Any] = {"seconds_h2d": dev.seconds_h2d, "loop": "host", "block_size": o["block_size"],
+                                      "variant": o["variant"], "follow": o["follow"]}
+        self.col4row = self.u = self.v = None
+
+    def _sweep_grid(self) -> int:
+        from .._cuda._launch import grid
+
+        g = grid(2 * self.dev.n, self.o["block_size"])
+        return min(g, self.o["grid_size"]) if self.o["grid_size"] else g
+
+    def solve(self) -> int:
+        """The eps-scaling loop: per phase an init launch and host rounds of sweeps."""
+        from .._cuda._launch import host_rounds
+        from ._gpu_cost_scaling_kernels import CTL_PUSHES, CTL_STATUS, phase_init_kernel, refine_sweep_kernel
+
+        t = time.perf_counter()
+        dev, b, d, n = self.dev, self.b, self.dev.d, self.dev.n
+        bs, gs = self.o["block_size"], self._sweep_grid()
+        max_rounds = self.o["max_rounds"] or 20 * n + 100_000  # a safety bound: past it, BUDGET (never a hang)
+        ctl = b["ctl"]
+        ctl.copy_to_device(np.array([-1, 0, 0, 0], np.int64))
+        cmax = max(int(dev.cost.max(initial=0)) * dev.scale, 1)
+        eps, phases, rounds, base, status = cmax, 0, 0, 0, OK
+        seen = {"h": np.zeros(4, np.int64)}
+
+        def read(_flag: Any) -> int:
+            h = ctl.copy_to_host()
+            self.launch.syncs += 1
+            seen["h"] = h
+            if h[CTL_STATUS] != OK or h[CTL_PUSHES] > self.budget:
+                return -1  # stop the rounds; the caller reads the status
+            return int(h[0]) - base
+
+        while True:
+            eps = max(eps // self.alpha, 1)
+            phases += 1
+            self.launch(phase_init_kernel, 2 * n, d["indptr"], d["indices"], d["cost"], np.int64(n),
+                        np.int64(eps), b["price"], b["exc"], b["col4row"], ctl, np.int64(FLOOR))
+
+            def one_round(r: int, eps: int = eps, base: int = base) -> None:
+                refine_sweep_kernel[gs, bs](d["indptr"], d["indices"], d["cost"], d["cptr"], d["crow"], d["ccost"],
+                                            np.int64(n), np.int64(eps), b["price"], b["exc"], b["col4row"], ctl,
+                                            np.int64(base + r), np.int32(self.o["max_ops"]), np.int64(FLOOR),
+                                            np.int32(self.o["variant"] == "double-push"), np.int64(cmax + eps),
+                                            np.int32(self.o["follow"]))
+                self.launch.launches += 1
+
+            r = host_rounds(one_round, read, ctl, CHECK_EVERY, max_rounds)
+            rounds += r
+            h = seen["h"]
+            if h[CTL_STATUS] != OK:
+                status = int(h[CTL_STATUS])
+                break
+            if h[CTL_PUSHES] > self.budget or (r >= max_rounds and int(h[0]) - base == r - 1):
+                status = BUDGET
+                break
+            base += r
+            if eps == 1:
+                break
+        h = ctl.copy_to_host()
+        self.stats.update(phases=phases, sweeps=rounds, pushes=int(h[2]), relabels=int(h[3]),
+                          launches=self.launch.launches, syncs=self.launch.syncs + 1,
+                          seconds_solve=time.perf_counter() - t)
+        return status
+
+    def certify(self) -> int:
+        """D2H, then the exact integer duals (the CPU twin's pass); NOT_OPTIMAL if they do not exist."""
+        t = time.perf_counter()
+        dev, n = self.dev, self.dev.n
+        x = self.b["col4row"].copy_to_host().astype(np.int64)
+        py = self.b["price"].copy_to_host()[n:]
+        self.stats["seconds_d2h"] = time.perf_counter() - t
+        t = time.perf_counter()
+        row4col = np.full(n, -1, np.int64)
+        if (x < 0).any() or np.unique(x).size != n:
+            self.stats["seconds_certify"] = time.perf_counter() - t
+            return NOT_OPTIMAL  # not a perfect matching: only a bug can get here
+        row4col[x] = np.arange(n)
+        v = np.floor_divide(py, dev.scale)
+        ip, ix = dev.indptr.astype(np.int64), dev.indices.astype(np.int64)
+        cost = np.ascontiguousarray(dev.cost, dtype=np.int64)
+        st, u, scans = exact_duals_kernel(ip, ix, cost, n, x, row4col, v, np.int64(64) * n * n + 1024)
+        self.stats.update(dual_scans=int(scans), seconds_certify=time.perf_counter() - t)
+        self.col4row, self.u, self.v = x, u, v
+        return int(st)
+
+    def finish(self, st: int):
+        """Stats; a failed lock-free solve of a feasible problem goes to the CPU twin (said in stats)."""
+        dev = self.dev
+        if st == NOT_OPTIMAL or (st == BUDGET and self.budget >= 2**62):
+            reason = "not optimal (exact duals failed)" if st == NOT_OPTIMAL else "int64 price budget"
+            ip, ix = dev.indptr.astype(np.int64), dev.indices.astype(np.int64)
+            st, x, u, v, cst = cost_scaling_solve(ip, ix, np.ascontiguousarray(dev.cost, dtype=np.int64), dev.n,
+                                                  self.alpha, self.budget // 4 if self.budget < 2**62 else 2**62)
+            self.stats.update({f"cpu_{k}": val for k, val in cst.items()})
+            self.stats.update(gpu_fallback=reason, ran_on="cpu")
+            self.col4row, self.u, self.v = x, u, v
+        else:
+            self.stats["ran_on"] = "gpu"
+        self.stats["seconds_gpu_total"] = time.perf_counter() - self.t0
+        return st, self.col4row, self.u, self.v, self.stats

@@ -1,0 +1,211 @@
+"""GPU cost scaling (Łupińska's lock-free refine, Algorithm 5.4) through the public API: the sparse door
+``matchflow.assignment(sparse, backend="gpu")``, the drop-in ``min_weight_full_bipartite_matching(...,
+backend="gpu")`` and the dense ``method="cost-scaling"``, against the CPU twin and SciPy; every answer
+certified by ``matchflow.verify.verify_sparse_assignment`` (exact integer duals). The answer must come from
+the GPU (``res.backend == "gpu"``, no ``gpu_fallback``: a failed lock-free certificate is re-solved on the
+CPU, which would hide a GPU bug). Tiny block sizes make small inputs span many blocks. Option checks need no
+GPU. Under ``NUMBA_ENABLE_CUDASIM=1`` the kernels run (slowly) on tiny inputs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.sparse.csgraph import min_weight_full_bipartite_matching as scipy_mwfbm
+
+import matchflow
+from matchflow._cuda import is_simulator
+from matchflow.assignment._gpu_cost_scaling import validate_cost_scaling_gpu_options
+from matchflow.verify import verify_sparse_assignment
+from tests.naive import partial_assignment_bruteforce
+
+SIM = is_simulator()
+gpu = pytest.mark.gpu
+device_only = pytest.mark.skipif(SIM, reason="too slow in the CUDA simulator")
+
+
+def _random(rng, nr, nc, density, lo, hi, perfect=True, floats=False):
+    """Random sparse costs; ``perfect``: a random full matching of the smaller side is stored too."""
+    mask = rng.random((nr, nc)) < density
+    if perfect and min(nr, nc):
+        k = min(nr, nc)
+        mask[rng.permutation(nr)[:k], rng.permutation(nc)[:k]] = True
+    vals = rng.uniform(lo, hi, (nr, nc)) if floats else rng.integers(lo, hi + 1, (nr, nc))
+    r, c = np.nonzero(mask)
+    return sp.csr_array((vals[r, c], (r, c)), shape=(nr, nc))
+
+
+def _gpu(A, **kw):
+    """The public GPU call; from the GPU, certified, and equal in cost to the CPU twin."""
+    res = matchflow.assignment(A, backend="gpu", **kw)
+    assert res.backend == "gpu" and res.method == "cost-scaling", (res.backend, res.stats.get("gpu_fallback"))
+    assert "gpu_fallback" not in res.stats
+    assert verify_sparse_assignment(A, res) == []
+    kw = {k: v for k, v in kw.items() if k in ("maximize", "partial")}
+    cpu = matchflow.assignment(A, backend="cpu", **kw)
+    assert res.cost == pytest.approx(cpu.cost, rel=1e-12, abs=1e-9)
+    assert len(res.row_ind) == len(cpu.row_ind)
+    return res
+
+
+# ----------------------------------------------------------------------------- options (no GPU)
+
+
+def test_options_are_checked_without_a_gpu():
+    o = validate_cost_scaling_gpu_options(block_size=8, loop="host", max_ops=3)
+    assert (o["block_size"], o["loop"], o["max_ops"], o["variant"], o["follow"]) == (8, "host", 3, "double-push", True)
+    with pytest.raises(TypeError, match=r"follow"):
+        validate_cost_scaling_gpu_options(follow="yes")
+    with pytest.raises(ValueError, match=r"^variant must be one of \('double-push', 'paper'\), got 'x'$"):
+        validate_cost_scaling_gpu_options(variant="x")
+    with pytest.raises(ValueError, match=r"^cost_scaling_gpu: loop='persistent' is not available"):
+        validate_cost_scaling_gpu_options(loop="persistent")
+    with pytest.raises(ValueError, match=r"^cost_scaling_gpu: certify=False is not available"):
+        validate_cost_scaling_gpu_options(certify=False)
+    with pytest.raises(ValueError, match=r"max_ops"):
+        validate_cost_scaling_gpu_options(max_ops=0)
+    with pytest.raises(ValueError, match=r"block_size must be a power of two in \[1, 1024\], got 3"):
+        validate_cost_scaling_gpu_options(block_size=3)
+    with pytest.raises(TypeError, match=r"cost_scaling_gpu.*bogus"):
+        validate_cost_scaling_gpu_options(bogus=1)
+
+
+def test_cpu_sparse_rejects_gpu_options():
+    A = sp.csr_array(np.eye(3))
+    with pytest.raises(ValueError, match=r"^sparse costs take no cost_limit or options, got \['block_size'\]$"):
+        matchflow.assignment(A, backend="cpu", block_size=8)
+    with pytest.raises(ValueError, match=r"^backend must be 'cpu' or 'gpu', got 'tpu'$"):
+        matchflow.min_weight_full_bipartite_matching(A, backend="tpu")
+
+
+# ----------------------------------------------------------------------------- GPU answers
+
+
+@gpu
+@pytest.mark.parametrize("follow", [True, False])
+@pytest.mark.parametrize("variant", ["double-push", "paper"])
+@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("hi", [1, 9, 10**6])
+def test_random_square_matches_cpu_and_scipy(seed, hi, variant, follow):
+    rng = np.random.default_rng(seed)
+    n = 12 if SIM else 300
+    A = _random(rng, n, n, 0.3 if SIM else 0.03, 1, hi)
+    res = _gpu(A, block_size=4 if SIM else 32, variant=variant, follow=follow)
+    assert (res.stats["variant"], res.stats["follow"]) == (variant, follow)
+    r, c = scipy_mwfbm(A)
+    assert res.cost == int(A[r, c].sum())
+    assert res.stats["pushes"] >= n and res.stats["phases"] >= 1  # the work was done on the device
+
+
+@gpu
+@pytest.mark.parametrize("shape", [(5, 9), (9, 5), (1, 7), (7, 1)])
+def test_rectangular(shape):
+    rng = np.random.default_rng(sum(shape))
+    A = _random(rng, *shape, 0.5, -20, 40)
+    res = _gpu(A, block_size=2)
+    A2 = A.copy()
+    A2.data = A2.data - A2.data.min() + 1  # SciPy drops explicit zeros: shift to > 0 (same argmin)
+    r, c = scipy_mwfbm(A2)
+    assert res.cost == int(A[r, c].sum())
+    assert res.stats["extended"] is True
+
+
+@gpu
+def test_infeasible_raises_like_the_cpu():
+    A = sp.csr_array(np.array([[1, 0, 0], [2, 0, 0], [3, 4, 5]]))  # rows 0 and 1 share their only column
+    for be in ("cpu", "gpu"):
+        with pytest.raises(ValueError, match="^cost matrix is infeasible$"):
+            matchflow.assignment(A, backend=be, block_size=2) if be == "gpu" else matchflow.assignment(A)
+        with pytest.raises(ValueError, match="^no full matching exists$"):
+            matchflow.min_weight_full_bipartite_matching(A, backend=be)
+
+
+@gpu
+@pytest.mark.parametrize("value", [0, 7, -3])
+def test_ties_all_equal(value):
+    n = 9
+    r, c = np.nonzero(np.ones((n, n)))
+    A = sp.csr_array((np.full(r.size, value), (r, c)), shape=(n, n))  # explicit zeros are zero-cost arcs
+    res = _gpu(A, block_size=4)
+    assert res.cost == n * value
+
+
+@gpu
+def test_partial_matches_bruteforce():
+    rng = np.random.default_rng(5)
+    for _ in range(3 if SIM else 10):
+        A = _random(rng, 5, 6, 0.35, -9, 30, perfect=False)
+        res = _gpu(A, partial=True, block_size=2)
+        d = np.full(A.shape, np.inf)
+        co = A.tocoo()
+        d[co.row, co.col] = co.data
+        card, best = partial_assignment_bruteforce(d)
+        assert (len(res.row_ind), res.cost) == (card, best)
+
+
+@gpu
+def test_floats_and_maximize():
+    rng = np.random.default_rng(11)
+    A = _random(rng, 10, 10, 0.5, -1.5, 3.5, floats=True)
+    res = _gpu(A, block_size=4)
+    r, c = scipy_mwfbm(A)
+    assert res.cost == pytest.approx(float(A[r, c].sum()), rel=1e-12)
+    res = _gpu(A, maximize=True, block_size=4)
+    r, c = scipy_mwfbm(A, maximize=True)
+    assert res.cost == pytest.approx(float(A[r, c].sum()), rel=1e-12)
+
+
+@gpu
+def test_dropin_gpu_equals_scipy():
+    rng = np.random.default_rng(2)
+    A = _random(rng, 8, 13, 0.4, 1, 99)
+    r, c = matchflow.min_weight_full_bipartite_matching(A, backend="gpu")
+    r0, c0 = scipy_mwfbm(A)
+    assert np.array_equal(r, r0) and int(A[r, c].sum()) == int(A[r0, c0].sum())
+
+
+@gpu
+def test_dense_cost_scaling_on_the_gpu():
+    rng = np.random.default_rng(4)
+    C = rng.integers(0, 50, (11, 11))
+    res = matchflow.assignment(C, method="cost-scaling", backend="gpu", block_size=8)
+    assert res.backend == "gpu" and "gpu_fallback" not in res.stats
+    assert res.cost == matchflow.assignment(C, backend="cpu").cost
+    matchflow.verify.verify_assignment(C, res)
+
+
+@gpu
+@settings(max_examples=10 if SIM else 30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 7), st.integers(1, 7), st.sampled_from([1, 2, 32]),
+       st.sampled_from(["double-push", "paper"]), st.booleans())
+def test_property_partial_random(seed, nr, nc, bs, variant, follow):
+    rng = np.random.default_rng(seed)
+    A = _random(rng, nr, nc, 0.5, -(10**6), 10**6, perfect=False)
+    _gpu(A, partial=True, block_size=bs, variant=variant, follow=follow)
+
+
+@gpu
+def test_double_push_and_path_following_do_less_work():
+    """Work counters, not timings: the double-push prices need fewer pushes (3-4x in the simulator) and
+    following the path of a unit needs fewer sweeps (host rounds) than one step per sweep (7-50x)."""
+    rng = np.random.default_rng(3)
+    n = 30 if SIM else 500
+    A = _random(rng, n, n, 10 / n, 1, 10**6)
+    paper = _gpu(A, variant="paper", follow=False, block_size=32).stats
+    double = _gpu(A, variant="double-push", follow=False, block_size=32).stats
+    path = _gpu(A, variant="double-push", follow=True, block_size=32).stats
+    assert double["pushes"] < paper["pushes"]
+    assert path["sweeps"] < double["sweeps"]
+
+
+@gpu
+@device_only
+def test_repeated_runs_are_certified():
+    """The lock-free refine is not deterministic: repeated solves of one input, every one certified."""
+    rng = np.random.default_rng(8)
+    A = _random(rng, 3000, 3000, 20 / 3000, 1, 10**4)
+    costs = {_gpu(A, block_size=bs).cost for bs in (32, 128, 256) for _ in range(2)}
+    assert len(costs) == 1
