@@ -14,7 +14,7 @@ Writes results/cost_scaling/cpu.{json,md}.
     python -m benchmarks.bench_cost_scaling --gpu [--sizes 10000 100000 1000000] [--repeats 20]
 
 GPU mode (Łupińska's lock-free refine): random sparse inputs with 10-30 arcs per row, three timed forms:
-``device`` (the square problem already uploaded: refine + D2H + exact duals, ``_gpu_cost_scaling.solve_uploaded``),
+``device`` (the square problem already uploaded: refine + D2H + exact duals, ``matchflow.gpu.cost_scaling_assignment``),
 ``public`` (``matchflow.assignment(A, backend="gpu")`` from host arrays) and ``first_call`` (import + a tiny GPU
 solve in a fresh process); every public run is certified by ``verify_sparse_assignment`` (the lock-free refine
 is not deterministic: ``--repeats`` runs per input, fewer at n = 1e6), and compared with the CPU twin in the same
@@ -258,20 +258,16 @@ def gpu_first_call_seconds() -> float:
 def gpu_rows(A, repeats: int, block_size: int, cpu_twin: bool) -> dict:
     """The three timed forms on one square feasible input (see the module docstring)."""
     import matchflow
-    from matchflow.assignment._gpu_cost_scaling import solve_uploaded, upload, validate_cost_scaling_gpu_options
+    from matchflow.gpu import cost_scaling_assignment, cost_scaling_to_device
     from matchflow.verify import verify_sparse_assignment
 
     rec = {"shape": list(A.shape), "nnz": int(A.nnz)}
-    lo = int(A.data.min())
-    cost = (A.data - lo).astype(np.int64)
-    ip, ix = A.indptr.astype(np.int64), A.indices.astype(np.int64)
-    o = validate_cost_scaling_gpu_options(block_size=block_size)
-    t_up, dev = _time(lambda: upload(ip, ix, cost, A.shape[0]))
+    t_up, dev = _time(lambda: cost_scaling_to_device(A))
     dev_t, dev_costs, dev_stats = [], set(), None
     for _ in range(max(1, min(5, repeats))):
-        t, (st, x, u, v, stats) = _time(lambda: solve_uploaded(dev, o=o))
+        t, (st, x, u, v, stats) = _time(lambda: cost_scaling_assignment(dev, block_size=block_size))
         dev_t.append(t)
-        dev_costs.add(int(cost[_positions(A, x)].sum()) + lo * A.shape[0] if st == 0 else None)
+        dev_costs.add(int(A[np.arange(A.shape[0]), x].sum()) if st == 0 else None)
         dev_stats = stats
     pub_t, pub_costs, certified, fallbacks = [], set(), 0, 0
     for _ in range(repeats):
@@ -281,8 +277,8 @@ def gpu_rows(A, repeats: int, block_size: int, cpu_twin: bool) -> dict:
         certified += verify_sparse_assignment(A, res, raise_on_error=False) == []
         fallbacks += "gpu_fallback" in res.stats
     if A.shape[0] <= 10**4:  # Algorithm 5.4 as published (one step per node per sweep), for comparison
-        op = validate_cost_scaling_gpu_options(block_size=block_size, variant="paper", follow=False)
-        t, (st, x, u, v, stats) = _time(lambda: solve_uploaded(dev, o=op))
+        t, (st, x, u, v, stats) = _time(lambda: cost_scaling_assignment(dev, block_size=block_size, variant="paper",
+                                                                        follow=False))
         rec["device_paper_variant"] = {"s": t, "status": st, "stats": _plain(stats)}
     rec["upload_s"] = t_up
     rec["device"] = {"median_s": _median(dev_t), "min_s": min(dev_t), "runs": len(dev_t),
@@ -293,12 +289,6 @@ def gpu_rows(A, repeats: int, block_size: int, cpu_twin: bool) -> dict:
         t, cres = _time(lambda: matchflow.assignment(A, backend="cpu"))
         rec["cpu_twin"] = {"s": t, "cost": cres.cost, "pushes": cres.stats.get("pushes")}
     return rec
-
-
-def _positions(A, x):
-    from matchflow.assignment._sparse import _matched_positions
-
-    return _matched_positions(A, x)
 
 
 def _e(x: int) -> str:

@@ -12,7 +12,7 @@ the COO arrays (``nk_build_s``) and the matcher run, separately; exact rustworkx
 fixed seed (one per undirected edge). Writes results/wmatching/cpu.{json,md} and the plots.
 
 ``--gpu`` (on the device; pip peers are not there): GPU-Suitor and GPU-LD against our CPU Suitor in
-the same run, in the three timed forms: ``device`` (a graph already on the GPU, ``_gpu_suitor.to_device``
+the same run, in the three timed forms: ``device`` (a graph already on the GPU, ``matchflow.gpu.weighted_to_device``
 once; the solve + the mate back), ``public`` (``weighted_matching(csr, backend="gpu")`` from the host
 matrix: keys, H2D, solve, D2H, weight) and ``first`` (a fresh process, JIT included); every variant x
 threads-per-block x vertices-per-warp on each input (the paper's Figures 2-4), 20 repeated default runs
@@ -187,8 +187,9 @@ def gpu_first_call(a: sp.csr_array, path: Path) -> float:
 
 def gpu_main(a: argparse.Namespace) -> int:
     import matchflow as mf
-    from matchflow.wmatching._api import as_weighted_graph
-    from matchflow.wmatching._gpu_suitor import ld_gpu, suitor_gpu, to_device
+    from matchflow.gpu import locally_dominant_matching as ld_gpu
+    from matchflow.gpu import suitor_matching as suitor_gpu
+    from matchflow.gpu import weighted_to_device
 
     records = []
     first_s = None
@@ -198,9 +199,8 @@ def gpu_main(a: argparse.Namespace) -> int:
         rec = {"input": name, "n": g.shape[0], "edges": g.nnz // 2, "nnz": g.nnz, "times": {"cpu-suitor": cpu_t},
                "solve_s": {"cpu-suitor": cpu.seconds}, "weight": {"cpu-suitor": cpu.weight}, "sweep": {},
                "kernel_s": {}}
-        wg, _ = as_weighted_graph(g)
         t1 = time.perf_counter()
-        dg = to_device(wg)
+        dg = weighted_to_device(g)
         rec["h2d_s"] = time.perf_counter() - t1
         same = True
         for variant in GPU_VARIANTS:

@@ -25,7 +25,8 @@ from ._backend import GPUUnavailableError, gpu_available, gpu_reason, require_gp
 from ._cuda import GPU_LOOPS, GPU_OPTIONS
 
 __all__ = ["OPTIONS", "LOOPS", "to_device", "push_relabel_matching", "initial_matching",
-           "hungarian", "suitor_matching", "weighted_to_device", "gpu_available", "gpu_reason", "GPUUnavailableError"]
+           "hungarian", "suitor_matching", "weighted_to_device", "locally_dominant_matching",
+           "cost_scaling_to_device", "cost_scaling_assignment", "gpu_available", "gpu_reason", "GPUUnavailableError"]
 
 OPTIONS = GPU_OPTIONS
 LOOPS = GPU_LOOPS
@@ -88,12 +89,14 @@ def hungarian(C: Any, **options: Any) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 
 def weighted_to_device(graph: Any) -> Any:
-    """A weighted :class:`~matchflow.Graph` (int64/float64 weights, e.g. from
-    ``matchflow.wmatching._api.as_weighted_graph``) to a ``DeviceWeightedGraph`` (CSR + order keys, copied once)."""
+    """A weighted undirected graph (any input :func:`matchflow.weighted_matching` takes) to a
+    ``DeviceWeightedGraph`` (CSR + edge-order keys, copied once; reused by every solve)."""
+    from .wmatching._api import as_weighted_graph  # noqa: PLC0415
+    from .wmatching._gpu_suitor import DeviceWeightedGraph  # noqa: PLC0415
     from .wmatching._gpu_suitor import to_device as wto  # noqa: PLC0415
 
     require_gpu("matchflow.gpu.weighted_to_device")
-    return wto(graph)
+    return wto(graph if isinstance(graph, DeviceWeightedGraph) else as_weighted_graph(graph)[0])
 
 
 def suitor_matching(graph: Any, **options: Any) -> tuple[np.ndarray, dict[str, Any]]:
@@ -102,3 +105,37 @@ def suitor_matching(graph: Any, **options: Any) -> tuple[np.ndarray, dict[str, A
     from .wmatching._gpu_suitor import suitor_gpu  # noqa: PLC0415
 
     return suitor_gpu(graph, **options)
+
+
+def locally_dominant_matching(graph: Any, **options: Any) -> tuple[np.ndarray, dict[str, Any]]:
+    """GPU-LD (the paper's baseline): ``(mate, stats)``, the same greedy matching as :func:`suitor_matching`."""
+    from .wmatching._gpu_suitor import ld_gpu  # noqa: PLC0415
+
+    return ld_gpu(graph, **options)
+
+
+def cost_scaling_to_device(cost: Any) -> Any:
+    """Stage ``start`` of the GPU cost-scaling assignment (Łupińska Alg. 5.4): a square scipy.sparse integer
+    cost matrix that has a perfect matching, shifted to costs >= 0, scaled and uploaded once; reused by
+    :func:`cost_scaling_assignment` (the "data on the device" form of the benchmarks)."""
+    import scipy.sparse as sp  # noqa: PLC0415
+
+    from .assignment._gpu_cost_scaling import upload  # noqa: PLC0415
+
+    require_gpu("matchflow.gpu.cost_scaling_to_device")
+    a = sp.csr_array(cost)
+    a.sum_duplicates()
+    if a.shape[0] != a.shape[1] or a.dtype.kind not in "iu":
+        raise ValueError(f"cost must be a square integer sparse matrix, got shape {a.shape} and dtype {a.dtype}")
+    lo = int(a.data.min()) if a.nnz else 0
+    return upload(a.indptr.astype(np.int64), a.indices.astype(np.int64), (a.data - lo).astype(np.int64), a.shape[0])
+
+
+def cost_scaling_assignment(dev: Any, **options: Any) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, dict]:
+    """Stages ``solve``, ``certify``, ``finish`` on a :func:`cost_scaling_to_device` problem: ``(status,
+    col_of_row, u, v, stats)``, status 0 when solved and certified (options: ``variant``, ``follow``,
+    ``block_size`` and :data:`OPTIONS`)."""
+    from .assignment._gpu_cost_scaling import solve_uploaded, validate_cost_scaling_gpu_options  # noqa: PLC0415
+
+    return solve_uploaded(dev, o=validate_cost_scaling_gpu_options(**options))
+
