@@ -152,7 +152,7 @@ def from_device_input(x: Any, explicit_zeros: bool = False) -> tuple[DeviceBipar
         rows, cols = idx[0].contiguous(), idx[1].contiguous()
         n_rows, n_cols, nnz = int(x.shape[0]), int(x.shape[1]), int(rows.shape[0])
         if nnz == 0:
-            rows = cols = x.new_zeros(1, dtype=idx.dtype)
+            rows = cols = idx.new_zeros(1)  # a dense index tensor (x may be sparse CSR)
         ptr, ind = _coo_to_csr(cuda.as_cuda_array(rows), cuda.as_cuda_array(cols), n_rows, nnz)
         d = from_device_csr(ptr, ind, n_rows, n_cols, nnz)
     else:
