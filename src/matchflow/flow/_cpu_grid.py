@@ -1,5 +1,6 @@
 """CPU grid cut: the residual CSR of a 2-D/3-D grid built straight from the capacity arrays in one
-Numba pass (no arc lists, no sort), then Boykov-Kolmogorov (:func:`._cpu_bk.bk_kernel`) on it.
+Numba pass (no arc lists, no sort), then Boykov-Kolmogorov (:func:`._cpu_bk.bk_tree_kernel`) on it; the labels are BK's
+final source tree (the vertices reachable from ``s`` in the residual graph: no residual search needed).
 
 Layout (as in Boykov & Kolmogorov's own code): each neighbour pair ``p``, ``q = p + o_k`` is ONE
 residual arc pair, ``p -> q`` with capacity ``edge_caps[k][p]`` and ``q -> p`` with
@@ -17,8 +18,7 @@ import numba
 import numpy as np
 
 from .._graph._common import index_dtype
-from ._cpu_bk import bk_kernel
-from ._cpu_push_relabel import residual_reach_kernel
+from ._cpu_bk import IN_S, bk_tree_kernel
 
 __all__ = ["grid_bk"]
 
@@ -145,8 +145,9 @@ def grid_bk(src: np.ndarray, snk: np.ndarray, edg: np.ndarray, off: np.ndarray, 
     tol = 0.0 if is_int else tol_rtol * float(cap.max(initial=0.0))
     build = time.perf_counter() - t0
     total = np.zeros(1, dtype=work)
-    augs, orphans, scans = bk_kernel(n, npix, npix + 1, indptr, head, rev, cap, tol, total)
-    side = residual_reach_kernel(n, npix, indptr, head, cap, tol)
+    tree = np.zeros(n, dtype=np.int8)
+    augs, orphans, scans = bk_tree_kernel(n, npix, npix + 1, indptr, head, rev, cap, tol, total, tree)
+    side = tree == IN_S  # the vertices reachable from s in the residual graph
     stats = {"augmentations": int(augs), "orphans": int(orphans), "growth_scans": int(scans),
              "residual_arcs": m2, "build_seconds": build}
     return side[:npix].reshape(shape), total[0], stats
