@@ -116,6 +116,10 @@ def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: 
     scalar: one weight), ``edge_caps[k][p]`` the capacity of ``p -> p + offsets(...)[k]``. Integer
     capacities are exact; floats as in :func:`max_flow`. Returns ``labels`` (True: source side),
     ``flow_value`` (= :func:`grid_energy` of ``labels``) and ``stats`` (``build_seconds`` too).
+    CPU, method ``"auto"`` (BK when the unaries touch half the points, as :func:`max_flow`'s rule) or
+    ``"boykov-kolmogorov"``: the residual CSR is built straight from the arrays in Numba (one arc pair
+    per neighbour pair, :mod:`._cpu_grid`) and the labels are BK's final source tree; ``"push-relabel"``
+    or options: the general network of :func:`grid_network` through :func:`max_flow`.
     ``backend="gpu"``: the lock-free push-relabel on the implicit grid (:mod:`._gpu_grid`; options as
     :func:`max_flow`'s GPU options); its labels are the pixels that cannot reach the sink (the largest
     minimum-cut source side; the CPU returns the smallest: equal energy).
