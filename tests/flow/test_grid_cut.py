@@ -102,3 +102,51 @@ def test_grid_bad_input_errors():
         grid_cut(z, -np.ones((3, 3)), 1.0)
     with pytest.raises(ValueError, match=r"edge_caps must have shape \(4, 3, 3\) \(or broadcast to it\), got \(2, 3, 3\)"):
         grid_cut(z, z, np.ones((2, 3, 3)))
+
+
+@st.composite
+def sparse_grids(draw):
+    """Grids with many zero capacities (dropped arcs, free pixels), integer or float."""
+    conn, src, snk, edg = draw(grids())
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    zero = rng.random(edg.shape) < draw(st.sampled_from([0.0, 0.5, 0.9]))
+    edg = np.where(zero, 0, edg)
+    if draw(st.booleans()):
+        return conn, src * 0.25, snk * 0.25, edg * 0.25
+    return conn, src, snk, edg
+
+
+@given(g=sparse_grids())
+def test_grid_bk_labels_are_the_minimal_source_side(g):
+    # the grid path (residual CSR from the arrays, one arc pair per neighbour pair, labels = BK's source
+    # tree) returns the vertices reachable from s, the same set for every maximum flow: push-relabel's
+    # residual search on the general network of the same grid is the oracle
+    from matchflow.flow import max_flow
+
+    conn, src, snk, edg = g
+    r = grid_cut(src, snk, edg, connectivity=conn, method="boykov-kolmogorov")
+    ref = max_flow(grid_network(src, snk, edg, connectivity=conn), method="push-relabel")
+    assert r.flow_value == pytest.approx(ref.flow_value, rel=1e-12, abs=1e-12)
+    assert np.array_equal(r.labels.ravel(), ref.source_side[: src.size])
+
+
+def test_grid_bk_one_arc_pair_per_neighbour_pair():
+    # 3x4 grid, all capacities 1, 4-connected: 3*3 + 2*4 = 17 neighbour pairs and 12 + 12 terminal arcs,
+    # each one residual pair: 2 * (17 + 24) = 82 residual arcs (the general network has 2 * (34 + 24))
+    r = grid_cut(np.ones((3, 4), np.int64), np.ones((3, 4), np.int64), 1, connectivity=4)
+    assert r.method == "boykov-kolmogorov"
+    assert r.stats["residual_arcs"] == 82
+    assert grid_network(np.ones((3, 4)), np.ones((3, 4)), 1, connectivity=4).m == 58
+    assert r.flow_value == 12 and not r.labels.any()
+
+
+def test_grid_bk_refuses_overflowing_integer_capacities():
+    big = np.full((2, 2), 2**61, dtype=np.int64)
+    with pytest.raises(OverflowError, match=r"capacities at node 4 sum to about 9.22e\+18, beyond 2\*\*62"):
+        grid_cut(big, np.zeros((2, 2), np.int64), 0, connectivity=4)
+    edg = np.zeros((4, 2, 2), dtype=np.int64)
+    edg[:, 0, 0] = 2**61  # into (0, 1) from (0, 0) and from the source: 2 * 2**61
+    src = np.zeros((2, 2), np.int64)
+    src[0, 1] = 2**61
+    with pytest.raises(OverflowError, match=r"capacities at node 1 sum to about 4.61e\+18, beyond 2\*\*62"):
+        grid_cut(src, np.ones((2, 2), np.int64), edg, connectivity=4)

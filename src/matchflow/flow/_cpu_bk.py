@@ -57,7 +57,14 @@ def bk_kernel(n, s, t, indptr, head, rev, cap, tol, total):
 
     Returns ``(augmentations, orphans, growth_scans)`` (work counters).
     """
-    tree = np.zeros(n, dtype=np.int8)
+    return bk_tree_kernel(n, s, t, indptr, head, rev, cap, tol, total, np.zeros(n, dtype=np.int8))
+
+
+@numba.njit(cache=True, nogil=True)
+def bk_tree_kernel(n, s, t, indptr, head, rev, cap, tol, total, tree):
+    """:func:`bk_kernel` with the trees left in ``tree`` (zeros on entry): at the end ``tree == IN_S`` is
+    the set of vertices reachable from ``s`` in the residual graph (no active vertex is left, so every
+    residual arc out of S ends in S), the minimum cut's source side."""
     parent = np.full(n, NONE, dtype=head.dtype)
     ts = np.zeros(n, dtype=np.int64)
     dist = np.zeros(n, dtype=np.int32)
@@ -91,12 +98,12 @@ def bk_kernel(n, s, t, indptr, head, rev, cap, tol, total):
     ts[s] = time
     ts[t] = time
     for r in (s, t):
-        active[(ah + acount) % n] = r
+        active[acount] = r
         acount += 1
         inq[r] = True
     while acount > 0:
         p = active[ah]
-        ah = (ah + 1) % n
+        ah = ah + 1 if ah + 1 < n else 0
         acount -= 1
         inq[p] = False
         a = indptr[p]
@@ -116,7 +123,8 @@ def bk_kernel(n, s, t, indptr, head, rev, cap, tol, total):
                 dist[q] = dist[p] + 1
                 if not inq[q]:
                     inq[q] = True
-                    active[(ah + acount) % n] = q
+                    at = ah + acount
+                    active[at if at < n else at - n] = q
                     acount += 1
                 a += 1
                 continue
@@ -159,7 +167,7 @@ def bk_kernel(n, s, t, indptr, head, rev, cap, tol, total):
                 cap[b] += d
                 if cap[rev[b]] <= tol:
                     parent[v] = NONE
-                    orphans[(oh + ocount) % n] = v
+                    orphans[ocount] = v  # oh == 0 while the path is walked
                     ocount += 1
                 v = w
             v = y
@@ -170,7 +178,7 @@ def bk_kernel(n, s, t, indptr, head, rev, cap, tol, total):
                 cap[rev[b]] += d
                 if cap[b] <= tol:
                     parent[v] = NONE
-                    orphans[(oh + ocount) % n] = v
+                    orphans[ocount] = v  # oh == 0 while the path is walked
                     ocount += 1
                 v = w
             # adoption
@@ -179,7 +187,7 @@ def bk_kernel(n, s, t, indptr, head, rev, cap, tol, total):
             ts[t] = time
             while ocount > 0:
                 o = orphans[oh]
-                oh = (oh + 1) % n
+                oh = oh + 1 if oh + 1 < n else 0
                 ocount -= 1
                 norphans += 1
                 side_o = tree[o]
@@ -208,12 +216,14 @@ def bk_kernel(n, s, t, indptr, head, rev, cap, tol, total):
                     rr = cap[rev[b]] if side_o == IN_S else cap[b]
                     if rr > tol and not inq[w]:
                         inq[w] = True
-                        active[(ah + acount) % n] = w
+                        at = ah + acount
+                        active[at if at < n else at - n] = w
                         acount += 1
                     pw = parent[w]
                     if pw >= 0 and head[pw] == o:
                         parent[w] = NONE
-                        orphans[(oh + ocount) % n] = w
+                        at = oh + ocount
+                        orphans[at if at < n else at - n] = w
                         ocount += 1
                 tree[o] = FREE
             # p may have left its tree (loop ends); else rescan arc a (it may still be residual)

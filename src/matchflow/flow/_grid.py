@@ -20,7 +20,8 @@ import numpy as np
 from .._graph import FlowNetwork
 from .._methods import place, resolve
 from .._validation import check_real, to_host_array
-from ._api import TABLE, GridProblem, max_flow
+from ._api import FLOAT_RTOL, INT_LIMIT, TABLE, GridProblem, max_flow
+from ._cpu_grid import grid_bk
 from ._result import GridCutResult
 
 __all__ = ["grid_cut", "grid_energy", "grid_network", "offsets", "potts_weights", "unary_from_intensity"]
@@ -115,6 +116,10 @@ def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: 
     scalar: one weight), ``edge_caps[k][p]`` the capacity of ``p -> p + offsets(...)[k]``. Integer
     capacities are exact; floats as in :func:`max_flow`. Returns ``labels`` (True: source side),
     ``flow_value`` (= :func:`grid_energy` of ``labels``) and ``stats`` (``build_seconds`` too).
+    CPU, method ``"auto"`` (BK when the unaries touch half the points, as :func:`max_flow`'s rule) or
+    ``"boykov-kolmogorov"``: the residual CSR is built straight from the arrays in Numba (one arc pair
+    per neighbour pair, :mod:`._cpu_grid`) and the labels are BK's final source tree; ``"push-relabel"``
+    or options: the general network of :func:`grid_network` through :func:`max_flow`.
     ``backend="gpu"``: the lock-free push-relabel on the implicit grid (:mod:`._gpu_grid`; options as
     :func:`max_flow`'s GPU options); its labels are the pixels that cannot reach the sink (the largest
     minimum-cut source side; the CPU returns the smallest: equal energy).
@@ -130,6 +135,18 @@ def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: 
         labels, value, stats = grid_cut_gpu(source_caps, sink_caps, edge_caps, connectivity=connectivity, **options)
         return GridCutResult(labels=labels, flow_value=value, connectivity=connectivity, method=row.name,
                              backend="gpu", seconds=time.perf_counter() - t0, stats=stats)
+    if not options and method in ("auto", "boykov-kolmogorov"):
+        shape, off, src, snk, edg = _inputs(source_caps, sink_caps, edge_caps, connectivity)
+        # the CPU rule of max_flow on this grid's network: BK when s and t touch half the points
+        if method == "boykov-kolmogorov" or np.count_nonzero(src) + np.count_nonzero(snk) >= src.size / 2:
+            t_in = time.perf_counter()
+            labels, value, stats = grid_bk(src, snk, edg, off, FLOAT_RTOL, INT_LIMIT)
+            t1 = time.perf_counter()
+            value = value.item() if src.dtype.kind == "f" else int(value)
+            stats["build_seconds"] += t_in - t0  # validation + residual CSR; solve: BK + the cut
+            stats["solve_seconds"] = t1 - t0 - stats["build_seconds"]
+            return GridCutResult(labels=labels, flow_value=value, connectivity=connectivity,
+                                 method="boykov-kolmogorov", backend="cpu", seconds=t1 - t0, stats=stats)
     net = grid_network(source_caps, sink_caps, edge_caps, connectivity=connectivity)
     t1 = time.perf_counter()
     res = max_flow(net, method=method, backend="cpu", **options)
