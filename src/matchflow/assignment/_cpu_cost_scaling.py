@@ -207,29 +207,63 @@ def _price_update_kernel(indptr, indices, cost, n, eps, price, col4row, row4col,
 
 
 @numba.njit(cache=True)
-def csa_kernel(indptr, indices, cost, n, alpha, price, col4row, row4col, max_pushes, every):
+def _fix_arcs_kernel(indptr, indices, cost, n, bound, price, col4row):
+    """Arc fixing (Section 5.2) after a refine ended with an eps-optimal perfect matching: an unmatched
+    arc whose reduced cost ``c'(i,k) - min_l c'(i,l)`` exceeds ``bound = 2 N eps`` (``N = 2n`` nodes)
+    carries no flow in any optimal matching (Goldberg-Tarjan), so it is dropped for the later phases.
+    Compacts the CSR arrays in place; returns the number of arcs dropped."""
+    w = 0
+    start = 0
+    for i in range(n):
+        a1 = BIG
+        for k in range(start, indptr[i + 1]):
+            t = cost[k] - price[indices[k]]
+            if t < a1:
+                a1 = t
+        m = col4row[i]
+        for k in range(start, indptr[i + 1]):
+            j = indices[k]
+            if j == m or cost[k] - price[j] - a1 <= bound:
+                indices[w] = j
+                cost[w] = cost[k]
+                w += 1
+        start = indptr[i + 1]
+        indptr[i + 1] = w
+    return start - w
+
+
+@numba.njit(cache=True)
+def _update_arrays(indptr, indices, cost, n, every):
+    """Work arrays of :func:`_price_update_kernel` (the column-wise arc lists and the buckets)."""
+    if every <= 0:
+        z = np.zeros(1, np.int64)
+        return (z, z, z, z, z, z, z, z, z)
+    nnz = indices.shape[0]
+    tptr, trow, tpos = _transpose_kernel(indptr, indices, n)
+    return (tptr, trow, cost[tpos], np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n + 1, np.int64),
+            np.empty(nnz + n, np.int64), np.empty(nnz + n, np.int64), np.empty(n, np.int64))
+
+
+@numba.njit(cache=True)
+def csa_kernel(indptr, indices, cost, n, alpha, price, col4row, row4col, max_pushes, every, fix):
     """The eps-scaling loop around :func:`_refine_kernel` on scaled costs ``cost`` (>= 0); BUDGET
     when more than ``max_pushes`` pushes were made in all (the caller then proves feasibility);
-    ``every > 0``: a global price update after each ``every`` pushes of a phase.
-    Returns (status, phases, pushes, updates)."""
+    ``every > 0``: a global price update after each ``every`` pushes of a phase; ``fix``: arc fixing
+    after each phase (on a copy of the arrays). Returns (status, phases, pushes, updates, fixed)."""
     cmax = np.int64(1)
     for k in range(cost.shape[0]):
         if cost[k] > cmax:
             cmax = cost[k]
     stack = np.empty(n + 1, dtype=np.int64)
     pos4row = np.full(n, -1, dtype=np.int64)
-    nnz = indices.shape[0]
-    if every > 0:
-        tptr, trow, tpos = _transpose_kernel(indptr, indices, n)
-        upd = (tptr, trow, cost[tpos], np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n + 1, np.int64),
-               np.empty(nnz + n, np.int64), np.empty(nnz + n, np.int64), np.empty(n, np.int64))
-    else:
-        z = np.zeros(1, np.int64)
-        upd = (z, z, z, z, z, z, z, z, z)
+    if fix:
+        indptr, indices, cost = indptr.copy(), indices.copy(), cost.copy()
+    upd = _update_arrays(indptr, indices, cost, n, every)
     eps = cmax
     phases = 0
     pushes = np.int64(0)
     updates = np.int64(0)
+    fixed = np.int64(0)
     while True:
         eps = max(eps // alpha, np.int64(1))
         st, p, u = _refine_kernel(indptr, indices, cost, n, eps, cmax + eps, price, col4row, row4col, pos4row,
@@ -238,9 +272,14 @@ def csa_kernel(indptr, indices, cost, n, alpha, price, col4row, row4col, max_pus
         updates += u
         phases += 1
         if st != OK:
-            return st, phases, pushes, updates
+            return st, phases, pushes, updates, fixed
         if eps == 1:
-            return OK, phases, pushes, updates
+            return OK, phases, pushes, updates, fixed
+        if fix and 4 * n * eps < cmax:  # a larger bound exceeds most reduced costs: a pass would fix few
+            f = _fix_arcs_kernel(indptr, indices, cost, n, 4 * n * eps, price, col4row)
+            fixed += f
+            if f > 0 and every > 0:
+                upd = _update_arrays(indptr, indices[:indptr[n]], cost[:indptr[n]], n, every)
 
 
 @numba.njit(cache=True)
@@ -298,24 +337,29 @@ def exact_duals_kernel(indptr, indices, cost, n, col4row, row4col, v, max_scans)
 # updates every ~n relabels.
 UPDATE_EVERY = 1.0
 PRICE_UPDATE = False
+ARC_FIXING = False
 
 
 def cost_scaling_solve(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, n: int, alpha: int = 10,
-                       max_pushes: int = 2**62, price_update: bool | None = None, update_every: float | None = None):
+                       max_pushes: int = 2**62, price_update: bool | None = None, update_every: float | None = None,
+                       arc_fixing: bool | None = None):
     """Min-cost perfect matching of the square sparse problem (CSR, int64 costs >= 0,
     ``cost.max() * (n + 1) * 4 * (n + 1) < 2**59`` checked by the caller; a perfect matching must exist
     unless ``max_pushes`` bounds the work: status BUDGET then). ``price_update``: Algorithm 5.3 every
-    ``update_every * n`` pushes (defaults :data:`PRICE_UPDATE`, :data:`UPDATE_EVERY`). Returns
+    ``update_every * n`` pushes (defaults :data:`PRICE_UPDATE`, :data:`UPDATE_EVERY`); ``arc_fixing``:
+    Section 5.2 after each phase (default :data:`ARC_FIXING`). Returns
     ``(status, col4row, u, v, stats)`` with exact integer duals on ``cost``."""
     price_update = PRICE_UPDATE if price_update is None else bool(price_update)
+    arc_fixing = ARC_FIXING if arc_fixing is None else bool(arc_fixing)
     every = max(int((UPDATE_EVERY if update_every is None else update_every) * n), 1) if price_update else 0
     scaled = cost * np.int64(n + 1)
     price = np.zeros(n, dtype=np.int64)
     col4row = np.full(n, -1, dtype=np.int64)
     row4col = np.full(n, -1, dtype=np.int64)
-    st, phases, pushes, updates = csa_kernel(indptr, indices, scaled, n, np.int64(alpha), price, col4row, row4col,
-                                             np.int64(max_pushes), np.int64(every))
-    stats = {"phases": int(phases), "pushes": int(pushes), "price_updates": int(updates)}
+    st, phases, pushes, updates, fixed = csa_kernel(np.ascontiguousarray(indptr), np.ascontiguousarray(indices), scaled,
+                                                    n, np.int64(alpha), price, col4row, row4col, np.int64(max_pushes),
+                                                    np.int64(every), arc_fixing)
+    stats = {"phases": int(phases), "pushes": int(pushes), "price_updates": int(updates), "fixed_arcs": int(fixed)}
     if st != OK:
         return st, col4row, None, None, stats
     v = np.floor_divide(price, n + 1)
