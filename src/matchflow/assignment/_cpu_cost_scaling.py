@@ -175,12 +175,12 @@ def _price_update_kernel(indptr, indices, cost, n, eps, price, col4row, row4col,
             for t in range(tptr[k], tptr[k + 1]):
                 i = trow[t]
                 m = col4row[i]
-                if m == k:
-                    continue
+                if m == k or (m >= 0 and label[m] < 0):
+                    continue  # its own arc, or a column already scanned (before the division)
                 w = (tcost[t] - pk - ref[i]) // eps + 1
                 cand = d + w
                 if m >= 0:
-                    if label[m] >= 0 and cand < label[m] and cand < nb:
+                    if cand < label[m] and cand < nb:
                         label[m] = cand
                         enode[ne] = m
                         enext[ne] = bhead[cand]
