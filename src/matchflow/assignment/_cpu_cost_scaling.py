@@ -118,7 +118,7 @@ def _price_update_kernel(indptr, indices, cost, n, eps, price, col4row, row4col,
     Deficits (bucket 0) are the free columns; the residual path from column ``m`` goes through its row
     ``i = row4col[m]`` to any column ``k`` of ``i`` at length ``floor((c'(i,k) - c'(i,m)) / eps) + 1``
     (>= 0 by eps-optimality; ``c'(i,k) = c(i,k) - p(k)``). Columns are scanned backwards from the
-    deficits, level by level, until every active row (``stack[:top]``) is reached at its final level;
+    deficits, level by level, until every active row (``stack[:top]``, in the buckets too) is reached;
     then ``p(j) -= eps * l(j)``, unscanned columns by ``eps * (last level + 1)``. Every matched row's
     arc stays within ``eps`` of its best arc (the label differences are bounded by the lengths), so
     eps-optimality holds and prices only decrease (Lemma 5.2). Levels above ``n`` are not kept (a
@@ -153,13 +153,12 @@ def _price_update_kernel(indptr, indices, cost, n, eps, price, col4row, row4col,
                 a1 = t
         ref[i] = a1
         rlab[i] = BIG
-    touched = 0
-    stop = BIG
+    reached = 0
     pending = ne
     d = 0
-    while d < nb and pending > 0:
+    while d < nb and pending > 0 and reached < top:
         e = -1
-        while True:
+        while reached < top:
             if e < 0:  # this level's list, including entries added while scanning it (w = 0 arcs)
                 e = bhead[d]
                 bhead[d] = -1
@@ -168,6 +167,11 @@ def _price_update_kernel(indptr, indices, cost, n, eps, price, col4row, row4col,
             k = enode[e]
             e = enext[e]
             pending -= 1
+            if k >= n:  # an active row: reached at its final level d
+                if rlab[k - n] == d:
+                    rlab[k - n] = -1
+                    reached += 1
+                continue
             if label[k] != d:
                 continue  # a stale entry (k was lowered to an earlier bucket and scanned there)
             label[k] = -1 - d  # scanned at level d (negative marks scanned)
@@ -175,31 +179,29 @@ def _price_update_kernel(indptr, indices, cost, n, eps, price, col4row, row4col,
             for t in range(tptr[k], tptr[k + 1]):
                 i = trow[t]
                 m = col4row[i]
-                if m == k or (m >= 0 and label[m] < 0):
-                    continue  # its own arc, or a column already scanned (before the division)
-                w = (tcost[t] - pk - ref[i]) // eps + 1
-                cand = d + w
+                if m == k or (m >= 0 and label[m] < 0) or (m < 0 and rlab[i] < 0):
+                    continue  # its own arc, or a node already scanned (before the division)
+                cand = d + (tcost[t] - pk - ref[i]) // eps + 1
+                if cand >= nb:
+                    continue
                 if m >= 0:
-                    if cand < label[m] and cand < nb:
-                        label[m] = cand
-                        enode[ne] = m
-                        enext[ne] = bhead[cand]
-                        bhead[cand] = ne
-                        ne += 1
-                        pending += 1
-                elif cand < rlab[i]:
-                    if rlab[i] == BIG:
-                        touched += 1
+                    if cand >= label[m]:
+                        continue
+                    label[m] = cand
+                    enode[ne] = m
+                else:
+                    if cand >= rlab[i]:
+                        continue
                     rlab[i] = cand
-        if touched == top and stop == BIG:
-            stop = 0
-            for s in range(top):
-                if rlab[stack[s]] > stop:
-                    stop = rlab[stack[s]]
-        d += 1
-        if d > stop:
-            break
-    # every column of true level < d is scanned; the others get level d (<= their true level)
+                    enode[ne] = n + i
+                enext[ne] = bhead[cand]
+                bhead[cand] = ne
+                ne += 1
+                pending += 1
+        if reached < top:
+            d += 1
+    # every column of true level < d is scanned (the last active row was reached at level d, or no
+    # node of level < nb is left); the others get level d (<= their true level)
     for j in range(n):
         lj = -1 - label[j] if label[j] < 0 else d
         price[j] -= lj * eps
