@@ -75,8 +75,11 @@ def test_options_are_checked_without_a_gpu():
 
 def test_cpu_sparse_rejects_gpu_options():
     A = sp.csr_array(np.eye(3))
-    with pytest.raises(ValueError, match=r"^sparse costs take no cost_limit or options, got \['block_size'\]$"):
+    with pytest.raises(ValueError, match=r"^sparse costs on the CPU take the options \['price_update', 'update_every', "
+                       r"'arc_fixing'\], got \['block_size'\]$"):
         matchflow.assignment(A, backend="cpu", block_size=8)
+    with pytest.raises(ValueError, match=r"^sparse costs take no cost_limit$"):
+        matchflow.assignment(A, cost_limit=3.0)
     with pytest.raises(ValueError, match=r"^backend must be 'cpu' or 'gpu', got 'tpu'$"):
         matchflow.min_weight_full_bipartite_matching(A, backend="tpu")
 

@@ -128,3 +128,19 @@ def test_arc_fixing_drops_arcs_and_keeps_the_optimum(update):
         res = matchflow.assignment(A)
     assert verify_sparse_assignment(A, res) == [] and res.stats["fixed_arcs"] > 0
     assert res.cost == int(A[np.arange(n), base[1]].sum())
+
+
+def test_heuristics_through_the_public_entry_point():
+    """The CPU heuristics are options of ``assignment(sparse)`` (validated, same optimum, certified)."""
+    rng = np.random.default_rng(11)
+    A = sp.random(60, 60, density=0.2, random_state=3, format="csr")
+    A.data = rng.integers(0, 2, A.nnz).astype(np.float64) + 1.0
+    A = (A + sp.eye(60, format="csr")).tocsr()
+    base = matchflow.assignment(A)
+    for opts in ({"price_update": True, "update_every": 0.01}, {"arc_fixing": True}):
+        res = matchflow.assignment(A, **opts)
+        assert res.cost == base.cost and verify_sparse_assignment(A, res, raise_on_error=False) == []
+    with pytest.raises(ValueError, match=r"^price_update must be True or False, got 1$"):
+        matchflow.assignment(A, price_update=1)
+    with pytest.raises(ValueError, match=r"^update_every must be a number > 0, got 0$"):
+        matchflow.assignment(A, update_every=0)

@@ -65,8 +65,11 @@ def assignment(
         The algorithm. ``jv``: Jonker-Volgenant (CPU); ``hungarian``: Kuhn-Munkres with
         potentials (CPU: O(n^3); GPU: Lopes et al.); ``auction``: Bertsekas with eps-scaling
         and an exact JV cleanup (CPU); ``munkres``: the O(n^4) six-step reference of Lopes et
-        al. (CPU, small n only); ``cost-scaling``: Goldberg-Kennedy CSA (CPU; what a scipy.sparse
-        ``cost`` always gets, see :mod:`._sparse`; on dense input slower than JV); ``lopes``: alias of ``hungarian`` on the GPU (not with
+        al. (CPU, small n only); ``cost-scaling``: Goldberg-Kennedy CSA on the CPU (options
+        ``price_update``, ``update_every``, ``arc_fixing``: Alg. 5.3 and Section 5.2, off by
+        default), Łupińska's lock-free refine with ``backend="gpu"`` (slower than the CPU today, so
+        ``auto`` keeps the CPU); what a scipy.sparse ``cost`` always gets, see :mod:`._sparse`; on
+        dense input slower than JV; ``lopes``: alias of ``hungarian`` on the GPU (not with
         ``backend="cpu"``); ``auto``: JV on the CPU, the GPU Hungarian where it was measured
         faster end to end (integer costs, max(shape) >= 1024, cost range <= 10 max(shape)).
     backend : {"auto", "cpu", "gpu"}
@@ -256,8 +259,8 @@ def _sparse_door(cost, row: Method | None, be: str, partial: bool, cost_limit, o
     if row is not None and row.name != "cost-scaling":
         raise ValueError(f"method={row.name!r} takes dense costs; a scipy.sparse matrix needs method='cost-scaling' "
                          "or 'auto'")
-    if cost_limit is not None or (options and be != "gpu"):
-        raise ValueError(f"sparse costs take no cost_limit or options, got {sorted(options) or ['cost_limit']}")
+    if cost_limit is not None:
+        raise ValueError("sparse costs take no cost_limit")  # options: checked by the CPU or GPU sparse solve
     return True
 
 

@@ -176,6 +176,25 @@ def _matched_positions(E: sp.csr_array, col4row: np.ndarray) -> np.ndarray:
     return np.searchsorted(key, np.arange(E.shape[0]) * E.shape[1] + col4row)
 
 
+CPU_OPTIONS = ("price_update", "update_every", "arc_fixing")
+
+
+def cpu_solver(options: dict):
+    """:func:`cost_scaling_solve` with the caller's CPU heuristics (``price_update``: Alg. 5.3 every
+    ``update_every * n`` pushes; ``arc_fixing``: Section 5.2; both off by default, see the module)."""
+    bad = sorted(set(options) - set(CPU_OPTIONS))
+    if bad:
+        raise ValueError(f"sparse costs on the CPU take the options {list(CPU_OPTIONS)}, got {bad}")
+    for k in ("price_update", "arc_fixing"):
+        if k in options and not isinstance(options[k], (bool, np.bool_)):
+            raise ValueError(f"{k} must be True or False, got {options[k]!r}")
+    if "update_every" in options:
+        u = options["update_every"]
+        if isinstance(u, (bool, np.bool_)) or not isinstance(u, (int, float, np.integer, np.floating)) or not u > 0:
+            raise ValueError(f"update_every must be a number > 0, got {u!r}")
+    return functools.partial(cost_scaling_solve, **options) if options else cost_scaling_solve
+
+
 def gpu_solver(options: dict):
     """The GPU twin of :func:`cost_scaling_solve` with the caller's GPU options (validated here, before
     any work; needs no GPU)."""
@@ -190,9 +209,7 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
     """Optimal assignment of sparse C by cost scaling (see :func:`matchflow.assignment`); ``backend``
     "cpu" (the Numba twin) or "gpu" (Łupińska's lock-free refine, GPU ``options``)."""
     t0 = time.perf_counter() if t0 is None else t0
-    solve = gpu_solver(options or {}) if backend == "gpu" else cost_scaling_solve
-    if backend != "gpu" and options:
-        raise ValueError(f"sparse costs on the CPU take no options, got {sorted(options)}")
+    solve = gpu_solver(options or {}) if backend == "gpu" else cpu_solver(options or {})
     A = as_sparse_cost(C, maximize)
     nr, nc = A.shape
     if partial and _full_exists(A):
