@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import matchflow._graph._bipartite as bip
+import matchflow.matching._cpu_init as cpu_init
 from matchflow import BipartiteGraph, bipartite_matching
 from matchflow._graph._bipartite import csc_chunks, csr_to_csc_kernel, csr_to_csc_serial_kernel
 from matchflow.verify import verify_matching
@@ -103,10 +104,33 @@ def test_graph_csc_any_thread_count(n_threads, threads, monkeypatch):
     assert g.row_ind.dtype == g.col_ind.dtype == np.int32
 
 
+@pytest.mark.parametrize("n_threads", THREADS)
+@pytest.mark.parametrize("seed", range(4))
+def test_karp_sipser_blocked_degrees_same(n_threads, seed, threads, monkeypatch):
+    """The parallel degree count gives the one-thread kernel's matching, from empty and partial starts."""
+    monkeypatch.setattr(cpu_init, "KS_BLOCK_EDGES", 8)
+    numba.set_num_threads(n_threads)
+    a = random_csr(300, 250, 0.01 + 0.01 * seed, seed=100 + seed)
+    g = BipartiteGraph(a.shape[0], a.shape[1], a.indptr, a.indices)
+    for partial in (False, True):
+        rm = np.full(g.n_rows, -1, dtype=g.itype)
+        cm = np.full(g.n_cols, -1, dtype=g.itype)
+        if partial:
+            cpu_init.greedy_init_kernel(g.col_ptr[:60], g.row_ind, rm, cm)  # the first 59 columns matched greedily
+        rm2, cm2 = rm.copy(), cm.copy()
+        want = cpu_init.karp_sipser_kernel(g.row_ptr, g.col_ind, g.col_ptr, g.row_ind, rm, cm)
+        assert min(n_threads, g.nnz // cpu_init.KS_BLOCK_EDGES) == n_threads
+        got = cpu_init._karp_sipser(g, rm2, cm2)
+        assert got == want > 0
+        np.testing.assert_array_equal(rm2, rm)
+        np.testing.assert_array_equal(cm2, cm)
+
+
 @pytest.mark.parametrize("method", ["hopcroft-karp", "push-relabel", "pothen-fan"])
 @pytest.mark.parametrize("init", ["karp-sipser", "greedy", "auto"])
 def test_public_call_same_on_1_and_2_threads(method, init, threads, monkeypatch):
     monkeypatch.setattr(bip, "CSC_BLOCK_EDGES", 16)
+    monkeypatch.setattr(cpu_init, "KS_BLOCK_EDGES", 16)
     a = random_csr(400, 400, 0.008, seed=11)
     results = []
     for n in THREADS:
