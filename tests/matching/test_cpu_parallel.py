@@ -85,8 +85,10 @@ def test_csc_kernel_property(n_rows, n_cols, density, seed, n_chunks):
 
 def test_csc_chunks_rule():
     assert csc_chunks(10, 10, 100, 1) == 1
-    assert csc_chunks(10**6, 10**6, 10**7, 16) == 10  # at most nnz / n_cols blocks
-    assert csc_chunks(10**5, 10**5, 10**7, 4) == 4
+    big = 64 * bip.CSC_BLOCK_EDGES
+    assert csc_chunks(big // 10, big // 10, big, 16) == 10  # at most nnz / n_cols blocks
+    assert csc_chunks(big // 100, big // 100, big, 4) == 4
+    assert csc_chunks(big, big // 100, 3 * bip.CSC_BLOCK_EDGES, 16) == 3  # one block per CSC_BLOCK_EDGES
     assert csc_chunks(10**5, 10**5, bip.CSC_BLOCK_EDGES - 1, 4) == 1  # small graphs: one thread
     assert csc_chunks(0, 0, 0, 4) == 1
 

@@ -271,8 +271,9 @@ def _summed_integer_weights(r: np.ndarray, c: np.ndarray, w: np.ndarray, shape: 
 
 
 
-#: edges per row block of the parallel CSC build (smaller graphs are sorted by one thread)
-CSC_BLOCK_EDGES = 1 << 18
+#: edges per row block of the parallel CSC build (smaller graphs are sorted by one thread): a block must
+#: outweigh a parallel region's cost on a shared machine (one scheduler slice, ~8 ms, when a core is busy)
+CSC_BLOCK_EDGES = 1 << 22
 
 
 def csc_chunks(n_rows: int, n_cols: int, nnz: int, threads: int) -> int:
