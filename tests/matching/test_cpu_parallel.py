@@ -148,3 +148,30 @@ def test_public_call_same_on_1_and_2_threads(method, init, threads, monkeypatch)
         np.testing.assert_array_equal(res.cover_rows, first.cover_rows)
         np.testing.assert_array_equal(res.cover_cols, first.cover_cols)
         assert res.init_cardinality == first.init_cardinality
+
+
+@pytest.mark.parametrize("name,method", [("graphs/delhi-roads.mtx.gz", "pothen-fan"),
+                                         ("graphs/soc-Slashdot0902.mtx.gz", "push-relabel")])
+def test_real_graph_same_on_1_and_2_threads(shared_data, name, method, threads, monkeypatch):
+    """A real graph through the parallel CSC build and Karp-Sipser count (blocks forced small):
+    the CSC equals SciPy's, the matching is certified and identical on 1 and 2 threads."""
+    import scipy.io
+
+    monkeypatch.setattr(bip, "CSC_BLOCK_EDGES", 1 << 14)
+    monkeypatch.setattr(cpu_init, "KS_BLOCK_EDGES", 1 << 14)
+    a = sp.csr_array(scipy.io.mmread(shared_data / name)).astype(bool)
+    a.sum_duplicates()
+    results = []
+    for n in THREADS:
+        numba.set_num_threads(n)
+        g = BipartiteGraph(a.shape[0], a.shape[1], a.indptr, a.indices)
+        for got, want in zip((g.col_ptr, g.row_ind, g.csc_perm), scipy_csc(a), strict=True):
+            np.testing.assert_array_equal(got, want)
+        res = bipartite_matching(g, method=method, init="karp-sipser", backend="cpu")
+        rep = verify_matching(a, res)
+        assert rep.valid and rep.maximum and rep.cardinality == res.cardinality
+        results.append(res)
+    for res in results[1:]:
+        np.testing.assert_array_equal(res.row_match, results[0].row_match)
+        np.testing.assert_array_equal(res.cover_cols, results[0].cover_cols)
+        assert res.init_cardinality == results[0].init_cardinality
