@@ -18,7 +18,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["INITS", "initial_matching", "greedy_init_kernel", "karp_sipser_kernel"]
+__all__ = ["INITS", "initial_matching", "greedy_init_kernel", "karp_sipser_kernel", "karp_sipser_from_degrees_kernel",
+           "free_degrees_kernel"]
 
 INITS = ("karp-sipser", "greedy", "none")
 
