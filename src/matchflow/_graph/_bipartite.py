@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from typing import Any
 
+import numba
 import numpy as np
 import scipy.sparse as sp
 
@@ -56,14 +57,19 @@ class BipartiteGraph:
 
     # ------------------------------------------------------------------ basics
     def _build_csc(self) -> None:
-        # the CSR edge ids ride along as the data: CSC slot k holds CSR edge csc_perm[k]
-        m = len(self.col_ind)
+        # the CSR edge ids ride along: CSC slot k holds CSR edge csc_perm[k] (a stable counting sort,
+        # so rows ascend within each column: the arrays SciPy's tocsc gives, on any thread count)
         it = self.col_ind.dtype
-        t = sp.csr_array((np.arange(m, dtype=it), self.col_ind, self.row_ptr), shape=self.shape).tocsc()
-        t.sort_indices()  # csr -> csc keeps rows ascending per column already; cheap check
-        self._col_ptr = np.ascontiguousarray(t.indptr, dtype=it)
-        self._row_ind = np.ascontiguousarray(t.indices, dtype=it)
-        self._csc_perm = np.ascontiguousarray(t.data, dtype=it)
+        m = len(self.col_ind)
+        col_ptr = np.empty(self.n_cols + 1, dtype=it)
+        row_ind = np.empty(m, dtype=it)
+        perm = np.empty(m, dtype=it)
+        n_chunks = csc_chunks(self.n_rows, self.n_cols, m, numba.get_num_threads())
+        if n_chunks == 1:
+            csr_to_csc_serial_kernel(self.row_ptr, self.col_ind, col_ptr, row_ind, perm)
+        else:
+            csr_to_csc_kernel(self.row_ptr, self.col_ind, n_chunks, col_ptr, row_ind, perm)
+        self._col_ptr, self._row_ind, self._csc_perm = col_ptr, row_ind, perm
 
     @property
     def col_ptr(self) -> np.ndarray:
@@ -263,3 +269,92 @@ def _summed_integer_weights(r: np.ndarray, c: np.ndarray, w: np.ndarray, shape: 
         a.data = a.data.astype(w.dtype)
     return a
 
+
+
+#: edges per row block of the parallel CSC build (smaller graphs are sorted by one thread): a block must
+#: outweigh a parallel region's cost on a shared machine (one scheduler slice, ~8 ms, when a core is busy)
+CSC_BLOCK_EDGES = 1 << 22
+
+
+def csc_chunks(n_rows: int, n_cols: int, nnz: int, threads: int) -> int:
+    """Row blocks of the parallel CSC build: one per thread, at most nnz / n_cols (the per-block column
+    histograms then take at most nnz entries) and one per CSC_BLOCK_EDGES edges (below that a thread
+    costs more than it saves). The result does not depend on it."""
+    return int(max(1, min(threads, nnz // max(n_cols, 1), nnz // CSC_BLOCK_EDGES, max(n_rows, 1))))
+
+
+@numba.njit(cache=True)
+def csr_to_csc_serial_kernel(row_ptr, col_ind, col_ptr, row_ind, perm):
+    """One-thread counting sort CSR -> CSC (the one-block case of :func:`csr_to_csc_kernel`)."""
+    n_cols = len(col_ptr) - 1
+    col_ptr[:] = 0
+    for k in range(row_ptr[len(row_ptr) - 1]):
+        col_ptr[col_ind[k] + 1] += 1
+    for j in range(n_cols):
+        col_ptr[j + 1] += col_ptr[j]
+    nxt = col_ptr[:n_cols].copy()
+    for r in range(len(row_ptr) - 1):
+        for k in range(row_ptr[r], row_ptr[r + 1]):
+            p = nxt[col_ind[k]]
+            nxt[col_ind[k]] = p + 1
+            row_ind[p] = r
+            perm[p] = k
+
+
+@numba.njit(cache=True)
+def _count_block_dev(row_ptr, col_ind, lo, hi, cnt):
+    """cnt[j] = number of edges of rows lo..hi-1 in column j."""
+    for k in range(row_ptr[lo], row_ptr[hi]):
+        cnt[col_ind[k]] += 1
+
+
+@numba.njit(cache=True)
+def _scatter_block_dev(row_ptr, col_ind, lo, hi, col_ptr, nxt, row_ind, perm):
+    """Place the edges of rows lo..hi-1, in row order; ``col_ptr[j] + nxt[j]`` is column j's next slot."""
+    for r in range(lo, hi):
+        for k in range(row_ptr[r], row_ptr[r + 1]):
+            j = col_ind[k]
+            p = col_ptr[j] + nxt[j]
+            nxt[j] += 1
+            row_ind[p] = r
+            perm[p] = k
+
+
+@numba.njit(cache=True)
+def _col_prefix_dev(cnt, col_ptr, lo, hi):
+    """For columns lo..hi-1: cnt[b, j] <- edges of column j in the blocks before b; col_ptr[j + 1] <- degree."""
+    for j in range(lo, hi):
+        s = 0
+        for b in range(cnt.shape[0]):
+            t = cnt[b, j]
+            cnt[b, j] = s
+            s += t
+        col_ptr[j + 1] = s
+
+
+@numba.njit(cache=True, parallel=True)
+def csr_to_csc_kernel(row_ptr, col_ind, n_chunks, col_ptr, row_ind, perm):
+    """Stable parallel counting sort CSR -> CSC (``col_ptr``, ``row_ind``, ``perm``: CSC slot -> CSR slot).
+
+    The rows are cut into ``n_chunks`` blocks of about equal edge counts; each block counts its
+    columns (``cnt[b, j]``), a per-column prefix over the blocks and one over the columns give every
+    block its first slot in every column, and each block scatters its edges in row order. Rows ascend
+    within each column whatever ``n_chunks`` is (same output as SciPy's ``tocsc``).
+    """
+    n_rows = len(row_ptr) - 1
+    n_cols = len(col_ptr) - 1
+    m = row_ptr[n_rows] if n_rows > 0 else 0
+    rb = np.empty(n_chunks + 1, dtype=np.int64)
+    for b in range(n_chunks):
+        rb[b] = np.searchsorted(row_ptr[:n_rows], (m * b) // n_chunks)
+    rb[n_chunks] = n_rows
+    cnt = np.zeros((n_chunks, n_cols), dtype=col_ptr.dtype)
+    for b in numba.prange(n_chunks):
+        _count_block_dev(row_ptr, col_ind, rb[b], rb[b + 1], cnt[b])
+    for b in numba.prange(n_chunks):
+        _col_prefix_dev(cnt, col_ptr, (n_cols * b) // n_chunks, (n_cols * (b + 1)) // n_chunks)
+    col_ptr[0] = 0
+    for j in range(n_cols):
+        col_ptr[j + 1] += col_ptr[j]
+    for b in numba.prange(n_chunks):
+        _scatter_block_dev(row_ptr, col_ind, rb[b], rb[b + 1], col_ptr, cnt[b], row_ind, perm)

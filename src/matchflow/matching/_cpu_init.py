@@ -18,7 +18,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["INITS", "initial_matching", "greedy_init_kernel", "karp_sipser_kernel"]
+__all__ = ["INITS", "initial_matching", "greedy_init_kernel", "karp_sipser_kernel", "karp_sipser_from_degrees_kernel",
+           "free_degrees_kernel"]
 
 INITS = ("karp-sipser", "greedy", "none")
 
@@ -86,6 +87,39 @@ def _ks_match_dev(i, j, row_ptr, col_ind, col_ptr, row_ind, row_match, col_match
     return tail
 
 
+#: edges per block of the parallel Karp-Sipser degree count (smaller graphs: one thread; see CSC_BLOCK_EDGES)
+KS_BLOCK_EDGES = 1 << 21
+
+
+@numba.njit(cache=True)
+def _free_degrees_dev(ptr, ind, own_match, other_match, info, lo, hi):
+    """For each unmatched v in lo..hi-1: ``info[2v]`` = its free neighbours, ``info[2v + 1]`` = the XOR of their ids."""
+    for v in range(lo, hi):
+        if own_match[v] >= 0:
+            continue
+        d = 0
+        x = 0
+        for k in range(ptr[v], ptr[v + 1]):
+            u = ind[k]
+            if other_match[u] < 0:
+                d += 1
+                x ^= u
+        info[2 * v] = d
+        info[2 * v + 1] = x
+
+
+@numba.njit(cache=True, parallel=True)
+def free_degrees_kernel(ptr, ind, own_match, other_match, info, n_blocks):
+    """:func:`_free_degrees_dev` over all vertices in ``n_blocks`` blocks of about equal edge counts
+    (each vertex writes only its own entries: the same ``info`` on any thread count)."""
+    n = len(ptr) - 1
+    m = ptr[n] if n > 0 else 0
+    for b in numba.prange(n_blocks):
+        lo = np.searchsorted(ptr[:n], (m * b) // n_blocks) if b > 0 else 0
+        hi = np.searchsorted(ptr[:n], (m * (b + 1)) // n_blocks) if b + 1 < n_blocks else n
+        _free_degrees_dev(ptr, ind, own_match, other_match, info, lo, hi)
+
+
 @numba.njit(cache=True)
 def karp_sipser_kernel(row_ptr, col_ind, col_ptr, row_ind, row_match, col_match):
     """Karp-Sipser with degree-1 reductions on both sides. Returns the cardinality.
@@ -98,32 +132,21 @@ def karp_sipser_kernel(row_ptr, col_ind, col_ptr, row_ind, row_match, col_match)
     n_cols = len(col_ptr) - 1
     rinfo = np.zeros(2 * n_rows, dtype=row_match.dtype)
     cinfo = np.zeros(2 * n_cols, dtype=col_match.dtype)
+    _free_degrees_dev(col_ptr, row_ind, col_match, row_match, cinfo, 0, n_cols)
+    _free_degrees_dev(row_ptr, col_ind, row_match, col_match, rinfo, 0, n_rows)
+    return karp_sipser_from_degrees_kernel(row_ptr, col_ind, col_ptr, row_ind, row_match, col_match, rinfo, cinfo)
+
+
+@numba.njit(cache=True)
+def karp_sipser_from_degrees_kernel(row_ptr, col_ind, col_ptr, row_ind, row_match, col_match, rinfo, cinfo):
+    """:func:`karp_sipser_kernel` after its degree count (``rinfo``/``cinfo`` from :func:`_free_degrees_dev`;
+    the sequential part: its result depends only on those arrays and the input order)."""
+    n_rows = len(row_ptr) - 1
+    n_cols = len(col_ptr) - 1
     card = 0
     for j in range(n_cols):
         if col_match[j] >= 0:
             card += 1
-            continue
-        d = 0
-        x = 0
-        for k in range(col_ptr[j], col_ptr[j + 1]):
-            r = row_ind[k]
-            if row_match[r] < 0:
-                d += 1
-                x ^= r
-        cinfo[2 * j] = d
-        cinfo[2 * j + 1] = x
-    for i in range(n_rows):
-        if row_match[i] >= 0:
-            continue
-        d = 0
-        x = 0
-        for k in range(row_ptr[i], row_ptr[i + 1]):
-            c = col_ind[k]
-            if col_match[c] < 0:
-                d += 1
-                x ^= c
-        rinfo[2 * i] = d
-        rinfo[2 * i + 1] = x
     # every vertex enters the queue at most once (initially with degree 1, or when its degree drops to 1)
     queue = np.empty(n_rows + n_cols, dtype=np.int64)
     head = 0
@@ -175,6 +198,20 @@ def karp_sipser_kernel(row_ptr, col_ind, col_ptr, row_ind, row_match, col_match)
     return card
 
 
+def _karp_sipser(graph, row_match: np.ndarray, col_match: np.ndarray) -> int:
+    """Karp-Sipser on a BipartiteGraph; the degree count runs on the Numba threads from 2 KS_BLOCK_EDGES
+    edges (4 M) on (the matching is the same on any thread count)."""
+    n_blocks = min(numba.get_num_threads(), graph.nnz // KS_BLOCK_EDGES)
+    if n_blocks <= 1:
+        return karp_sipser_kernel(graph.row_ptr, graph.col_ind, graph.col_ptr, graph.row_ind, row_match, col_match)
+    rinfo = np.zeros(2 * graph.n_rows, dtype=row_match.dtype)
+    cinfo = np.zeros(2 * graph.n_cols, dtype=col_match.dtype)
+    free_degrees_kernel(graph.col_ptr, graph.row_ind, col_match, row_match, cinfo, n_blocks)
+    free_degrees_kernel(graph.row_ptr, graph.col_ind, row_match, col_match, rinfo, n_blocks)
+    return karp_sipser_from_degrees_kernel(graph.row_ptr, graph.col_ind, graph.col_ptr, graph.row_ind,
+                                           row_match, col_match, rinfo, cinfo)
+
+
 def initial_matching(graph, init: str = "karp-sipser") -> tuple[np.ndarray, np.ndarray, int]:
     """``(row_match, col_match, cardinality)`` of the initial matching ``init`` on a BipartiteGraph.
 
@@ -196,7 +233,7 @@ def initial_matching(graph, init: str = "karp-sipser") -> tuple[np.ndarray, np.n
     if init == "greedy":
         card = greedy_init_kernel(graph.col_ptr, graph.row_ind, row_match, col_match)
     elif init == "karp-sipser":
-        card = karp_sipser_kernel(graph.row_ptr, graph.col_ind, graph.col_ptr, graph.row_ind, row_match, col_match)
+        card = _karp_sipser(graph, row_match, col_match)
         if card < 0:  # pragma: no cover - internal invariant
             raise RuntimeError("karp-sipser: degree bookkeeping failed (internal error)")
     else:  # pragma: no cover - validated by the API layer
