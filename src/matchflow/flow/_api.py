@@ -21,9 +21,9 @@ import scipy.sparse as sp
 
 from .._graph import FlowNetwork
 from .._methods import Method, MethodTable, check_method_options, place, resolve
-from .._validation import check_real, type_name
+from .._validation import check_choice, check_real, type_name
 from ._cpu_bk import bk_kernel
-from ._cpu_push_relabel import arc_flow_kernel, push_relabel_kernel, residual_reach_kernel
+from ._cpu_push_relabel import FIFO, HIGHEST, arc_flow_kernel, push_relabel_kernel, residual_reach_kernel
 from ._gpu_push_relabel import push_relabel_gpu
 from ._result import FlowResult
 
@@ -34,8 +34,13 @@ FLOAT_RTOL = 1e-12  # floats: residual capacities below FLOAT_RTOL * max capacit
 SCIPY_METHODS = ("dinic", "edmonds_karp")
 
 
-def _check_relabel_freq(opts: dict) -> dict:
+PR_VARIANTS = {"fifo": FIFO, "highest": HIGHEST}  # CPU push-relabel's vertex selection (``variant=``)
+PR_DEFAULT_VARIANT = "fifo"
+
+
+def _check_push_relabel(opts: dict) -> dict:
     opts["relabel_freq"] = check_real("relabel_freq", opts.get("relabel_freq", 1.0), low=0.0, low_inclusive=False)
+    opts["variant"] = check_choice("variant", opts.get("variant", PR_DEFAULT_VARIANT), PR_VARIANTS)
     return opts
 
 
@@ -54,19 +59,21 @@ def check_overflow(net: FlowNetwork) -> None:
                             "overflow int64 (scale the capacities down or pass floats)")
 
 
-def _solve_push_relabel(net: FlowNetwork, relabel_freq: float = 1.0) -> tuple:
+def _solve_push_relabel(net: FlowNetwork, relabel_freq: float = 1.0, variant: str = PR_DEFAULT_VARIANT) -> tuple:
     """CPU push-relabel; returns (flow_value, per-arc flow, residual caps, tol, stats)."""
     is_int = net.capacities.dtype.kind in "iu"
     work = np.float64 if not is_int else np.int64
     cap = net.cap.astype(work, copy=True)
     tol = 0.0 if is_int else FLOAT_RTOL * float(cap.max(initial=0.0))
     excess = np.zeros(net.n, dtype=work)
-    status, pushes, relabels, globals_ = push_relabel_kernel(
-        net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, excess, relabel_freq, tol)
+    status, pushes, relabels, globals_, gaps = push_relabel_kernel(
+        net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, excess, relabel_freq, tol,
+        PR_VARIANTS[variant])
     if status != 0:
         raise RuntimeError(f"push-relabel kernel status {status} (a label passed 2n): please report this input")
     flow = arc_flow_kernel(net.arc, net.cap, cap, net.m)
-    stats = {"pushes": int(pushes), "relabels": int(relabels), "global_relabels": int(globals_)}
+    stats = {"pushes": int(pushes), "relabels": int(relabels), "global_relabels": int(globals_), "gaps": int(gaps),
+             "variant": variant}
     return excess[net.sink], flow, cap, tol, stats
 
 
@@ -118,8 +125,8 @@ def _grid_cut_shaped(net: FlowNetwork | GridProblem) -> bool:
 
 TABLE = MethodTable(
     family="max_flow",
-    methods=(Method("push-relabel", cpu=_solve_push_relabel, gpu=push_relabel_gpu, options=("relabel_freq",),
-                    check=_check_relabel_freq, auto_gpu=lambda p: _gpu_rule(p) is not None),
+    methods=(Method("push-relabel", cpu=_solve_push_relabel, gpu=push_relabel_gpu, options=("relabel_freq", "variant"),
+                    check=_check_push_relabel, auto_gpu=lambda p: _gpu_rule(p) is not None),
              Method("boykov-kolmogorov", cpu=_solve_bk)),
     cpu_rule=lambda net: "boykov-kolmogorov" if _grid_cut_shaped(net) else "push-relabel",
     gpu_rule=_gpu_rule,
