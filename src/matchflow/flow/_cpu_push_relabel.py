@@ -28,35 +28,37 @@ FIFO, HIGHEST = 0, 1  # push_relabel_kernel's variant codes
 
 
 @numba.njit(cache=True, nogil=True)
-def _global_relabel_dev(n, s, t, indptr, head, rev, cap, label, queue, tol, from_s):
-    """Backward BFS from t in the residual graph, then (``from_s``) from s (labels n + distance); 2n:
-    neither. Returns how many vertices the BFS from t reached (they are ``queue[:count]``, t first)."""
+def _bfs_dev(root, base, n, s, indptr, head, rev, cap, label, queue, tol):
+    """Backward BFS from ``root`` (label ``base``) over residual arcs into unlabelled (2n) vertices."""
+    label[root] = base
+    qh = 0
+    qt = 1
+    queue[0] = root
+    while qh < qt:
+        u = queue[qh]
+        qh += 1
+        du = label[u] + 1
+        for a in range(indptr[u], indptr[u + 1]):
+            v = head[a]
+            # residual arc v -> u is rev[a]
+            if label[v] == 2 * n and v != s and cap[rev[a]] > tol:
+                label[v] = du
+                queue[qt] = v
+                qt += 1
+    return qt
+
+
+@numba.njit(cache=True, nogil=True)
+def _global_relabel_dev(n, s, t, indptr, head, rev, cap, label, queue, tol, from_t, from_s):
+    """Backward BFS from t (``from_t``) in the residual graph, then (``from_s``) from s (labels n +
+    distance); 2n: neither. Returns how many vertices the BFS from t reached (``queue[:count]``, t first)."""
     for v in range(n):
         label[v] = 2 * n
     reached_t = 0
-    for root, base in ((t, 0), (s, n)):
-        if root == s and not from_s:
-            break
-        if label[root] < 2 * n:
-            continue
-        label[root] = base
-        qh = 0
-        qt = 0
-        queue[qt] = root
-        qt += 1
-        while qh < qt:
-            u = queue[qh]
-            qh += 1
-            du = label[u] + 1
-            for a in range(indptr[u], indptr[u + 1]):
-                v = head[a]
-                # residual arc v -> u is rev[a]
-                if label[v] == 2 * n and v != s and cap[rev[a]] > tol:
-                    label[v] = du
-                    queue[qt] = v
-                    qt += 1
-        if root == t:
-            reached_t = qt
+    if from_t:
+        reached_t = _bfs_dev(t, 0, n, s, indptr, head, rev, cap, label, queue, tol)
+    if from_s:
+        _bfs_dev(s, n, n, s, indptr, head, rev, cap, label, queue, tol)
     return reached_t
 
 
@@ -72,9 +74,10 @@ def _push_dev(a, u, v, cap, rev, excess):
 
 
 @numba.njit(cache=True, nogil=True)
-def _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counters):
+def _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counters, from_t):
     """FIFO push-relabel from the current preflow until only s and t hold excess (labels up to 2n).
-    ``counters``: pushes, relabels, global relabels, gaps (added to). Returns the status."""
+    ``from_t`` False: no vertex with excess can reach t (after phase 1), the global relabel searches
+    from s only. ``counters``: pushes, relabels, global relabels, gaps (added to). Returns the status."""
     m = len(head)
     label = np.empty(n, dtype=np.int64)
     cur = np.empty(n, dtype=np.int64)
@@ -92,7 +95,7 @@ def _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counte
             active[v] = True
     while fcount > 0:
         if work > limit:
-            _global_relabel_dev(n, s, t, indptr, head, rev, cap, label, queue, tol, True)
+            _global_relabel_dev(n, s, t, indptr, head, rev, cap, label, queue, tol, from_t, True)
             counters[2] += 1
             work = 0.0
             for v in range(n):
@@ -160,7 +163,7 @@ def _highest_label_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, to
     d_max = n - 1
     while True:
         if work > limit:  # global relabel: rebuild the buckets from the BFS order
-            reached = _global_relabel_dev(n, s, t, indptr, head, rev, cap, label, queue, tol, False)
+            reached = _global_relabel_dev(n, s, t, indptr, head, rev, cap, label, queue, tol, True, False)
             counters[2] += 1
             work = 0.0
             for d in range(d_max + 1):
@@ -215,6 +218,7 @@ def _highest_label_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, to
                         anext[v] = afirst[d - 1]
                         afirst[d - 1] = v
                         a_min = min(a_min, d - 1)
+                        a_max = max(a_max, d - 1)  # u may have been relabelled above a_max
                     if excess[u] <= tol:
                         break
                 a += 1
@@ -286,7 +290,7 @@ def push_relabel_kernel(n, s, t, indptr, head, rev, cap, excess, relabel_freq, t
             excess[s] -= c
     if variant == 1:
         _highest_label_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counters)
-    status = _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counters)
+    status = _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counters, variant != 1)
     return status, counters[0], counters[1], counters[2], counters[3]
 
 
