@@ -35,7 +35,7 @@ SCIPY_METHODS = ("dinic", "edmonds_karp")
 
 
 PR_VARIANTS = {"fifo": FIFO, "highest": HIGHEST}  # CPU push-relabel's vertex selection (``variant=``)
-PR_DEFAULT_VARIANT = "fifo"
+PR_DEFAULT_VARIANT = "highest"  # measured faster on the general graphs (docs/notes/flow.md)
 
 
 def _check_push_relabel(opts: dict) -> dict:
@@ -164,20 +164,21 @@ def max_flow(graph: Any, source: int | None = None, sink: int | None = None, *, 
         attribute, default 1; nodes in ``graph.nodes`` order). Integer capacities are exact (sums
         checked: OverflowError from 2**62); float capacities are solved in float64 with residuals
         below ``FLOAT_RTOL`` x the largest capacity counted as zero (``result.tol``).
-    method : ``"auto"``, ``"push-relabel"`` (CPU: FIFO with global relabelling; GPU: Hong's lock-free
+    method : ``"auto"``, ``"push-relabel"`` (CPU: HIPR's highest-label with gap and global relabelling,
+        or FIFO with global relabelling: option ``variant``; GPU: Hong's lock-free
         push-relabel with He & Hong's global relabel on the device) or ``"boykov-kolmogorov"`` (search
         trees, CPU). ``"auto"`` on the CPU: Boykov-Kolmogorov where the source and sink are adjacent to at
         least half the vertices (grid / vision cuts), push-relabel elsewhere.
     backend : ``"cpu"``, ``"gpu"`` or ``"auto"`` (the GPU only where measured faster: ``_gpu_rule``).
-    **options : CPU: ``relabel_freq`` (global relabel after ``relabel_freq * (n + m)`` relabel arc scans,
-        default 1). GPU: ``loop``, ``certify``, ``max_rounds``, ``block_size``, ``grid_size``, ``cycle``,
+    **options : CPU push-relabel: ``relabel_freq`` (global relabel after ``relabel_freq * (n + m)`` relabel
+        arc scans, default 1) and ``variant`` (``"highest"``, the default, or ``"fifo"``). GPU: ``loop``, ``certify``, ``max_rounds``, ``block_size``, ``grid_size``, ``cycle``,
         ``check_every`` (``matchflow.flow._gpu_push_relabel.validate_flow_gpu_options``).
 
     Returns
     -------
     FlowResult with ``flow_value``, ``flow`` (per input arc), ``source_side``, ``cut_edges``,
     ``method``, ``backend``, ``seconds``, ``tol`` and ``stats`` (work counters: pushes, relabels,
-    global_relabels for push-relabel; augmentations, orphans, growth_scans for Boykov-Kolmogorov).
+    global_relabels, gaps, variant for push-relabel; augmentations, orphans, growth_scans for Boykov-Kolmogorov).
     """
     row, backend = resolve(TABLE, method, backend)
     net = _as_network(graph, source, sink)
