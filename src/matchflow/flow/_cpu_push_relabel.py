@@ -117,7 +117,10 @@ def _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counte
                 work += 12 + (end - indptr[u])
                 counters[1] += 1
                 if dmin >= 2 * n:
-                    return 1
+                    if tol == 0:
+                        return 1
+                    label[u] = 2 * n  # floats: no residual arc above tol left; the excess is round-off
+                    break
                 label[u] = dmin + 1
                 cur[u] = indptr[u]
                 if work > limit:
@@ -135,7 +138,7 @@ def _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counte
                     break
             else:
                 cur[u] = a + 1
-        if excess[u] > tol and not active[u]:
+        if excess[u] > tol and not active[u] and label[u] < 2 * n:
             active[u] = True
             fifo[(fh + fcount) % n] = u
             fcount += 1
