@@ -19,9 +19,20 @@ from tests.naive import min_cut_bruteforce
 LISTED = {"ak-4102": 8207, "gl1": 156545, "gw1": 1202018, "wlm3": 11875108, "netgen-2": 459137}
 CPU_METHODS = [m.name for m in TABLE.methods if m.cpu is not None]
 WORK = {"push-relabel": "global_relabels", "boykov-kolmogorov": "augmentations"}  # a counter each method bumps
+PR_VARIANTS = ("fifo", "highest")
+# every CPU configuration: "method" or "method:variant" (push-relabel's vertex selection)
+CPU_CONFIGS = [f"{m}:{v}" if v else m for m in CPU_METHODS for v in (PR_VARIANTS if m == "push-relabel" else ("",))]
 
 
-@pytest.fixture(params=CPU_METHODS)
+def run(config, graph, *args):
+    """max_flow with the method (and push-relabel variant) of a CPU configuration."""
+    name, _, variant = config.partition(":")
+    r = max_flow(graph, *args, method=name, **({"variant": variant} if variant else {}))
+    assert r.method == name and r.backend == "cpu" and r.stats.get("variant", variant) == variant
+    return r
+
+
+@pytest.fixture(params=CPU_CONFIGS)
 def method(request):
     return request.param
 
@@ -31,10 +42,9 @@ def test_shared_instances_listed_value(shared_data, name, method):
     from matchflow.io import read
 
     net = read(shared_data / "flow" / f"{name}.max")
-    r = max_flow(net, method=method)
+    r = run(method, net)
     assert r.flow_value == LISTED[name]
-    assert r.method == method and r.backend == "cpu"
-    assert r.stats[WORK[method]] >= 1
+    assert r.stats[WORK[method.partition(":")[0]]] >= 1
     assert verify_flow(net, None, None, r)
 
 
@@ -69,20 +79,20 @@ def networks(draw, max_n=9, dtype=np.int64):
     return FlowNetwork(n, s, t, tails, heads, np.array(caps, dtype=dtype))
 
 
-@pytest.mark.parametrize("method", CPU_METHODS)
+@pytest.mark.parametrize("method", CPU_CONFIGS)
 @given(net=networks())
 def test_random_networks_match_bruteforce_and_scipy(net, method):
-    r = max_flow(net, method=method)
+    r = run(method, net)
     assert verify_flow(net, None, None, r)
     assert r.flow_value == min_cut_bruteforce(net.n, net.source, net.sink, net.tails, net.heads, net.capacities)
     a = net.to_scipy().astype(np.int64)
     assert r.flow_value == scipy_maximum_flow(sp.csr_array(a), net.source, net.sink).flow_value
 
 
-@pytest.mark.parametrize("method", CPU_METHODS)
+@pytest.mark.parametrize("method", CPU_CONFIGS)
 @given(net=networks(dtype=np.float64))
 def test_float_capacities_certified_within_tolerance(net, method):
-    r = max_flow(net, method=method)
+    r = run(method, net)
     assert isinstance(r.flow_value, float) and r.flow.dtype == np.float64
     assert verify_flow(net, None, None, r)
     best = min_cut_bruteforce(net.n, net.source, net.sink, net.tails, net.heads, net.capacities)
@@ -95,7 +105,7 @@ def test_layered_random_graph_matches_networkx(method):
     t, h = rng.integers(0, n, m), rng.integers(0, n, m)
     c = rng.integers(1, 1000, m)
     net = FlowNetwork(n, 0, n - 1, t, h, c)
-    r = max_flow(net, method=method)
+    r = run(method, net)
     g = nx.DiGraph()
     for u, v, w in zip(t, h, c, strict=True):
         if u != v:
@@ -110,25 +120,93 @@ def test_adversarial_ak_chain_and_wide_layers(method):
     t = list(range(k)) + [0] * k + list(range(k + 1, 2 * k + 1))
     h = list(range(1, k + 1)) + list(range(k + 1, 2 * k + 1)) + [k] * k
     net = FlowNetwork(2 * k + 1, 0, k, t, h, [1] * len(t))
-    r = max_flow(net, method=method)
+    r = run(method, net)
     assert r.flow_value == k + 1
     assert verify_flow(net, None, None, r)
 
 
+def ak_chain(k):
+    """An AK-type network (Cherkassky & Goldberg's hard family, as ``ak-4102.max``): a path
+    s -> 2 -> ... -> k+1 with capacities k..1, each path vertex sending a unit arc to k+2, then a
+    chain of k unit-width-(k+1) arcs from k+2 to t = 1. Maximum flow k."""
+    tl, hd, cp = [0], [2], [k + 1]
+    for i in range(k):
+        u = 2 + i
+        if i < k - 1:
+            tl.append(u), hd.append(u + 1), cp.append(k - i)
+        tl.append(u), hd.append(k + 2), cp.append(1)
+    for j in range(k):
+        tl.append(k + 2 + j), hd.append(k + 3 + j), cp.append(k + 1)
+    tl.append(2 * k + 2), hd.append(1), cp.append(k + 1)
+    return FlowNetwork(2 * k + 3, 0, 1, tl, hd, cp)
+
+
+def test_highest_label_does_less_work_than_fifo_on_ak_type_networks():
+    # work counters, not times: HIPR's highest-label order sends each unit down the chain once;
+    # FIFO re-pushes it level by level (measured: 1,200 vs 91,199 pushes at k = 300)
+    net = ak_chain(300)
+    fifo, high = run("push-relabel:fifo", net), run("push-relabel:highest", net)
+    assert fifo.flow_value == high.flow_value == 300
+    assert verify_flow(net, None, None, fifo) and verify_flow(net, None, None, high)
+    assert high.stats["pushes"] * 20 < fifo.stats["pushes"]
+    assert high.stats["relabels"] <= fifo.stats["relabels"] and high.stats["gaps"] >= 1
+    assert fifo.stats["gaps"] == 0  # the FIFO variant has no gap heuristic (its 2n labels subsume it)
+
+
+def test_highest_label_halves_the_pushes_on_ak_4102(shared_data):
+    from matchflow.io import read
+
+    net = read(shared_data / "flow" / "ak-4102.max")
+    fifo, high = run("push-relabel:fifo", net), run("push-relabel:highest", net)
+    assert fifo.flow_value == high.flow_value == LISTED["ak-4102"]
+    assert high.stats["pushes"] * 3 < fifo.stats["pushes"] * 2  # measured 8.44M vs 16.86M
+    assert verify_flow(net, None, None, high)
+
+
+@st.composite
+def larger_networks(draw):
+    n = draw(st.integers(2, 60))
+    m = draw(st.integers(0, 6 * n))
+    node = st.integers(0, n - 1)
+    tails = draw(st.lists(node, min_size=m, max_size=m))
+    heads = draw(st.lists(node, min_size=m, max_size=m))
+    caps = draw(st.lists(st.integers(0, 1000), min_size=m, max_size=m))
+    s, t = draw(st.sampled_from([(0, n - 1), (n - 1, 0), (0, 1), (1, 0)]))
+    return FlowNetwork(n, s, t, tails, heads, caps)
+
+
+@pytest.mark.parametrize("variant", PR_VARIANTS)
+@given(net=larger_networks(), freq=st.sampled_from([0.01, 0.3, 1.0, 50.0]))
+def test_push_relabel_variants_match_scipy_on_random_networks(net, freq, variant):
+    # small relabel_freq: many global relabels mid-discharge; large: the gap heuristic and relabels alone
+    r = max_flow(net, method="push-relabel", variant=variant, relabel_freq=freq)
+    assert verify_flow(net, None, None, r)
+    a = net.to_scipy().astype(np.int64)
+    assert r.flow_value == scipy_maximum_flow(sp.csr_array(a), net.source, net.sink).flow_value
+
+
+def test_push_relabel_variant_option_errors():
+    with pytest.raises(ValueError, match=r"variant must be one of \('fifo', 'highest'\), got 'lifo'"):
+        max_flow(np.ones((2, 2)), 0, 1, method="push-relabel", variant="lifo")
+    with pytest.raises(TypeError, match=r"max_flow\(method='boykov-kolmogorov'\) got unexpected option\(s\) "
+                                        r"'variant'; accepted: none"):
+        max_flow(np.ones((2, 2)), 0, 1, method="boykov-kolmogorov", variant="fifo")
+
+
 def test_unreachable_sink_zero_capacities_and_empty(method):
     net = FlowNetwork(4, 0, 3, [0, 1], [1, 2], [5, 7])
-    r = max_flow(net, method=method)
+    r = run(method, net)
     assert r.flow_value == 0 and r.source_side.tolist() == [True, True, True, False]
     assert len(r.cut_edges) == 0 and verify_flow(net, None, None, r)
     z = FlowNetwork(3, 0, 2, [0, 1], [1, 2], [0, 0])
-    assert max_flow(z, method=method).flow_value == 0
+    assert run(method, z).flow_value == 0
     e = FlowNetwork(2, 0, 1, [], [], [])
-    assert max_flow(e, method=method).flow_value == 0
+    assert run(method, e).flow_value == 0
 
 
 def test_int32_dtype_kept_and_cut_edges_saturated(method):
     net = FlowNetwork(4, 0, 3, [0, 0, 1, 2, 1], [1, 2, 3, 3, 2], np.array([3, 2, 2, 3, 1], np.int32))
-    r = max_flow(net, method=method)
+    r = run(method, net)
     assert r.flow.dtype == np.int32 and r.flow_value == 5
     assert np.array_equal(r.flow[r.cut_edges], net.capacities[r.cut_edges])
 
@@ -137,7 +215,7 @@ def test_integer_exactness_near_the_overflow_limit(method):
     # capacities whose float64 sums round: the int64 answer must be exact to the unit
     big = 2**60 + 1
     net = FlowNetwork(4, 0, 3, [0, 0, 1, 2, 1], [1, 2, 3, 3, 2], np.array([big, big - 2, big - 1, 3, 1], np.int64))
-    r = max_flow(net, method=method)
+    r = run(method, net)
     assert r.flow_value == (big - 1) + 3 and r.flow.dtype == np.int64
     assert verify_flow(net, None, None, r)
 
@@ -145,20 +223,20 @@ def test_integer_exactness_near_the_overflow_limit(method):
 @pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.uint64, np.float32])
 def test_small_and_unsigned_dtypes(method, dtype):
     net = FlowNetwork(4, 0, 3, [0, 0, 1, 2, 1], [1, 2, 3, 3, 2], np.array([3, 2, 2, 3, 1], dtype))
-    r = max_flow(net, method=method)
+    r = run(method, net)
     assert r.flow.dtype == dtype and r.flow_value == 5
     assert verify_flow(net, None, None, r)
 
 
 def test_other_inputs_dense_sparse_networkx(method):
     a = np.array([[0, 4, 2], [0, 0, 3], [0, 0, 0]])
-    assert max_flow(a, 0, 2, method=method).flow_value == 5
-    assert max_flow(sp.csr_array(a), 0, 2, method=method).flow_value == 5
+    assert run(method, a, 0, 2).flow_value == 5
+    assert run(method, sp.csr_array(a), 0, 2).flow_value == 5
     g = nx.DiGraph()
     g.add_edge("s", "a", capacity=4)
     g.add_edge("a", "t", capacity=3)
     g.add_edge("s", "t", capacity=2)
-    assert max_flow(g, "s", "t", method=method).flow_value == 5
+    assert run(method, g, "s", "t").flow_value == 5
 
 
 def test_bad_input_errors():

@@ -21,9 +21,9 @@ import scipy.sparse as sp
 
 from .._graph import FlowNetwork
 from .._methods import Method, MethodTable, check_method_options, place, resolve
-from .._validation import check_real, type_name
+from .._validation import check_choice, check_real, type_name
 from ._cpu_bk import bk_kernel
-from ._cpu_push_relabel import arc_flow_kernel, push_relabel_kernel, residual_reach_kernel
+from ._cpu_push_relabel import FIFO, HIGHEST, arc_flow_kernel, push_relabel_kernel, residual_reach_kernel
 from ._gpu_push_relabel import push_relabel_gpu
 from ._result import FlowResult
 
@@ -34,8 +34,13 @@ FLOAT_RTOL = 1e-12  # floats: residual capacities below FLOAT_RTOL * max capacit
 SCIPY_METHODS = ("dinic", "edmonds_karp")
 
 
-def _check_relabel_freq(opts: dict) -> dict:
+PR_VARIANTS = {"fifo": FIFO, "highest": HIGHEST}  # CPU push-relabel's vertex selection (``variant=``)
+PR_DEFAULT_VARIANT = "highest"  # measured faster on the general graphs (docs/notes/flow.md)
+
+
+def _check_push_relabel(opts: dict) -> dict:
     opts["relabel_freq"] = check_real("relabel_freq", opts.get("relabel_freq", 1.0), low=0.0, low_inclusive=False)
+    opts["variant"] = check_choice("variant", opts.get("variant", PR_DEFAULT_VARIANT), PR_VARIANTS)
     return opts
 
 
@@ -54,19 +59,21 @@ def check_overflow(net: FlowNetwork) -> None:
                             "overflow int64 (scale the capacities down or pass floats)")
 
 
-def _solve_push_relabel(net: FlowNetwork, relabel_freq: float = 1.0) -> tuple:
+def _solve_push_relabel(net: FlowNetwork, relabel_freq: float = 1.0, variant: str = PR_DEFAULT_VARIANT) -> tuple:
     """CPU push-relabel; returns (flow_value, per-arc flow, residual caps, tol, stats)."""
     is_int = net.capacities.dtype.kind in "iu"
     work = np.float64 if not is_int else np.int64
     cap = net.cap.astype(work, copy=True)
     tol = 0.0 if is_int else FLOAT_RTOL * float(cap.max(initial=0.0))
     excess = np.zeros(net.n, dtype=work)
-    status, pushes, relabels, globals_ = push_relabel_kernel(
-        net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, excess, relabel_freq, tol)
+    status, pushes, relabels, globals_, gaps = push_relabel_kernel(
+        net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, excess, relabel_freq, tol,
+        PR_VARIANTS[variant])
     if status != 0:
         raise RuntimeError(f"push-relabel kernel status {status} (a label passed 2n): please report this input")
     flow = arc_flow_kernel(net.arc, net.cap, cap, net.m)
-    stats = {"pushes": int(pushes), "relabels": int(relabels), "global_relabels": int(globals_)}
+    stats = {"pushes": int(pushes), "relabels": int(relabels), "global_relabels": int(globals_), "gaps": int(gaps),
+             "variant": variant}
     return excess[net.sink], flow, cap, tol, stats
 
 
@@ -118,8 +125,8 @@ def _grid_cut_shaped(net: FlowNetwork | GridProblem) -> bool:
 
 TABLE = MethodTable(
     family="max_flow",
-    methods=(Method("push-relabel", cpu=_solve_push_relabel, gpu=push_relabel_gpu, options=("relabel_freq",),
-                    check=_check_relabel_freq, auto_gpu=lambda p: _gpu_rule(p) is not None),
+    methods=(Method("push-relabel", cpu=_solve_push_relabel, gpu=push_relabel_gpu, options=("relabel_freq", "variant"),
+                    check=_check_push_relabel, auto_gpu=lambda p: _gpu_rule(p) is not None),
              Method("boykov-kolmogorov", cpu=_solve_bk)),
     cpu_rule=lambda net: "boykov-kolmogorov" if _grid_cut_shaped(net) else "push-relabel",
     gpu_rule=_gpu_rule,
@@ -157,20 +164,21 @@ def max_flow(graph: Any, source: int | None = None, sink: int | None = None, *, 
         attribute, default 1; nodes in ``graph.nodes`` order). Integer capacities are exact (sums
         checked: OverflowError from 2**62); float capacities are solved in float64 with residuals
         below ``FLOAT_RTOL`` x the largest capacity counted as zero (``result.tol``).
-    method : ``"auto"``, ``"push-relabel"`` (CPU: FIFO with global relabelling; GPU: Hong's lock-free
+    method : ``"auto"``, ``"push-relabel"`` (CPU: HIPR's highest-label with gap and global relabelling,
+        or FIFO with global relabelling: option ``variant``; GPU: Hong's lock-free
         push-relabel with He & Hong's global relabel on the device) or ``"boykov-kolmogorov"`` (search
         trees, CPU). ``"auto"`` on the CPU: Boykov-Kolmogorov where the source and sink are adjacent to at
         least half the vertices (grid / vision cuts), push-relabel elsewhere.
     backend : ``"cpu"``, ``"gpu"`` or ``"auto"`` (the GPU only where measured faster: ``_gpu_rule``).
-    **options : CPU: ``relabel_freq`` (global relabel after ``relabel_freq * (n + m)`` relabel arc scans,
-        default 1). GPU: ``loop``, ``certify``, ``max_rounds``, ``block_size``, ``grid_size``, ``cycle``,
+    **options : CPU push-relabel: ``relabel_freq`` (global relabel after ``relabel_freq * (n + m)`` relabel
+        arc scans, default 1) and ``variant`` (``"highest"``, the default, or ``"fifo"``). GPU: ``loop``, ``certify``, ``max_rounds``, ``block_size``, ``grid_size``, ``cycle``,
         ``check_every`` (``matchflow.flow._gpu_push_relabel.validate_flow_gpu_options``).
 
     Returns
     -------
     FlowResult with ``flow_value``, ``flow`` (per input arc), ``source_side``, ``cut_edges``,
     ``method``, ``backend``, ``seconds``, ``tol`` and ``stats`` (work counters: pushes, relabels,
-    global_relabels for push-relabel; augmentations, orphans, growth_scans for Boykov-Kolmogorov).
+    global_relabels, gaps, variant for push-relabel; augmentations, orphans, growth_scans for Boykov-Kolmogorov).
     """
     row, backend = resolve(TABLE, method, backend)
     net = _as_network(graph, source, sink)

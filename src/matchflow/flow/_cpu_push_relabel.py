@@ -1,12 +1,19 @@
-"""Sequential FIFO push-relabel with global relabelling (Goldberg & Tarjan 1988; Cherkassky &
-Goldberg 1997, HIPR's heuristics; Łupińska Section 4, Algorithms 4.1-4.4 are its sequential form).
+"""Sequential push-relabel, FIFO or highest-label, with global and gap relabelling (Goldberg & Tarjan
+1988; Cherkassky & Goldberg 1997, HIPR; Łupińska Section 4, Algorithms 4.1-4.4 are its sequential form).
 
-One phase, labels up to 2n: the global relabel (Algorithm 4.6's backward BFS) sets ``d(v)`` to the
-residual distance to the sink ``t``; vertices that cannot reach ``t`` get ``n +`` their residual
-distance to the source ``s`` (so their excess returns to ``s``), which also subsumes the gap
-heuristic (every vertex above a gap is lifted to the source side at the next global relabel).
+``variant=0`` (FIFO, one phase, labels up to 2n): the global relabel (Algorithm 4.6's backward BFS)
+sets ``d(v)`` to the residual distance to the sink ``t``; vertices that cannot reach ``t`` get ``n +``
+their residual distance to the source ``s`` (so their excess returns to ``s``).
+
+``variant=1`` (HIPR's two phases): phase 1 computes a maximum *preflow* (hence the minimum cut and the
+flow value) with highest-label selection from bucket lists (an active stack and a doubly linked
+inactive list per label), the gap heuristic (when a relabel empties bucket ``d``, every vertex above
+``d`` is cut off from ``t``: label ``n``) and global relabels; vertices with ``d(v) >= n`` leave the
+phase. Phase 2 returns the leftover excess to ``s`` with the FIFO loop above (HIPR does it by flow
+decomposition; both give a flow of the same value).
+
 The global relabel runs at the start and whenever the relabel work since the last one exceeds
-``relabel_freq * (n + m)`` arc scans (HIPR: ALPHA * n + m). The kernel works on int64 or float64
+``relabel_freq * (n + m)`` arc scans (HIPR: ALPHA * n + m). The kernels work on int64 or float64
 residual capacities; callers check integer sums for overflow first.
 """
 
@@ -15,63 +22,70 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["arc_flow_kernel", "push_relabel_kernel", "residual_reach_kernel"]
+__all__ = ["arc_flow_kernel", "push_relabel_kernel", "residual_reach_kernel", "FIFO", "HIGHEST"]
+
+FIFO, HIGHEST = 0, 1  # push_relabel_kernel's variant codes
 
 
 @numba.njit(cache=True, nogil=True)
-def _global_relabel_dev(n, s, t, indptr, head, rev, cap, label, queue, tol):
-    """Backward BFS from t in the residual graph, then from s (labels n + distance); 2n: neither."""
+def _bfs_dev(root, base, n, s, indptr, head, rev, cap, label, queue, tol):
+    """Backward BFS from ``root`` (label ``base``) over residual arcs into unlabelled (2n) vertices."""
+    label[root] = base
+    qh = 0
+    qt = 1
+    queue[0] = root
+    while qh < qt:
+        u = queue[qh]
+        qh += 1
+        du = label[u] + 1
+        for a in range(indptr[u], indptr[u + 1]):
+            v = head[a]
+            # residual arc v -> u is rev[a]
+            if label[v] == 2 * n and v != s and cap[rev[a]] > tol:
+                label[v] = du
+                queue[qt] = v
+                qt += 1
+    return qt
+
+
+@numba.njit(cache=True, nogil=True)
+def _global_relabel_dev(n, s, t, indptr, head, rev, cap, label, queue, tol, from_t, from_s):
+    """Backward BFS from t (``from_t``) in the residual graph, then (``from_s``) from s (labels n +
+    distance); 2n: neither. Returns how many vertices the BFS from t reached (``queue[:count]``, t first)."""
     for v in range(n):
         label[v] = 2 * n
-    for root, base in ((t, 0), (s, n)):
-        if label[root] < 2 * n:
-            continue
-        label[root] = base
-        qh = 0
-        qt = 0
-        queue[qt] = root
-        qt += 1
-        while qh < qt:
-            u = queue[qh]
-            qh += 1
-            du = label[u] + 1
-            for a in range(indptr[u], indptr[u + 1]):
-                v = head[a]
-                # residual arc v -> u is rev[a]
-                if label[v] == 2 * n and v != s and cap[rev[a]] > tol:
-                    label[v] = du
-                    queue[qt] = v
-                    qt += 1
+    reached_t = 0
+    if from_t:
+        reached_t = _bfs_dev(t, 0, n, s, indptr, head, rev, cap, label, queue, tol)
+    if from_s:
+        _bfs_dev(s, n, n, s, indptr, head, rev, cap, label, queue, tol)
+    return reached_t
 
 
 @numba.njit(cache=True, nogil=True)
-def push_relabel_kernel(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol):
-    """Push-relabel on residual capacities ``cap`` (modified in place) from the saturating preflow.
+def _push_dev(a, u, v, cap, rev, excess):
+    """Push min(e(u), r(a)) along arc a = (u, v)."""
+    r = cap[a]
+    d = excess[u] if excess[u] < r else r
+    cap[a] = r - d
+    cap[rev[a]] += d
+    excess[u] -= d
+    excess[v] += d
 
-    Returns ``(status, pushes, relabels, global_relabels)``; status 0: ``excess`` is a maximum
-    flow's (only ``s`` and ``t`` hold nonzero excess), 1: a label passed 2n (a bug guard).
-    """
+
+@numba.njit(cache=True, nogil=True)
+def _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counters, from_t):
+    """FIFO push-relabel from the current preflow until only s and t hold excess (labels up to 2n).
+    ``from_t`` False: no vertex with excess can reach t (after phase 1), the global relabel searches
+    from s only. ``counters``: pushes, relabels, global relabels, gaps (added to). Returns the status."""
     m = len(head)
     label = np.empty(n, dtype=np.int64)
     cur = np.empty(n, dtype=np.int64)
     queue = np.empty(n, dtype=np.int64)
     active = np.zeros(n, dtype=np.bool_)
-    pushes = 0
-    relabels = 0
-    globals_ = 0
-    # saturate the source's arcs
-    for a in range(indptr[s], indptr[s + 1]):
-        c = cap[a]
-        if c > 0:
-            v = head[a]
-            cap[a] = 0
-            cap[rev[a]] += c
-            excess[v] += c
-            excess[s] -= c
     limit = relabel_freq * (n + m)
     work = limit + 1.0  # a global relabel first
-    # FIFO of active vertices (circular; each vertex at most once)
-    fifo = np.empty(n, dtype=np.int64)
+    fifo = np.empty(n, dtype=np.int64)  # circular; each vertex at most once
     fh = 0
     fcount = 0
     for v in range(n):
@@ -81,8 +95,8 @@ def push_relabel_kernel(n, s, t, indptr, head, rev, cap, excess, relabel_freq, t
             active[v] = True
     while fcount > 0:
         if work > limit:
-            _global_relabel_dev(n, s, t, indptr, head, rev, cap, label, queue, tol)
-            globals_ += 1
+            _global_relabel_dev(n, s, t, indptr, head, rev, cap, label, queue, tol, from_t, True)
+            counters[2] += 1
             work = 0.0
             for v in range(n):
                 cur[v] = indptr[v]
@@ -92,34 +106,30 @@ def push_relabel_kernel(n, s, t, indptr, head, rev, cap, excess, relabel_freq, t
         active[u] = False
         if label[u] >= 2 * n:
             continue  # cannot reach s or t: its excess is below tol (floats) — drop it
-        # discharge u
         end = indptr[u + 1]
-        while excess[u] > tol:
+        while excess[u] > tol:  # discharge u
             a = cur[u]
-            if a == end:
-                # relabel
+            if a == end:  # relabel
                 dmin = 4 * n
                 for b in range(indptr[u], end):
                     if cap[b] > tol and label[head[b]] < dmin:
                         dmin = label[head[b]]
                 work += 12 + (end - indptr[u])
-                relabels += 1
+                counters[1] += 1
                 if dmin >= 2 * n:
-                    return 1, pushes, relabels, globals_
+                    if tol == 0:
+                        return 1
+                    label[u] = 2 * n  # floats: no residual arc above tol left; the excess is round-off
+                    break
                 label[u] = dmin + 1
                 cur[u] = indptr[u]
                 if work > limit:
                     break  # requeue u after the global relabel
                 continue
             v = head[a]
-            r = cap[a]
-            if r > tol and label[u] == label[v] + 1:
-                d = excess[u] if excess[u] < r else r
-                cap[a] = r - d
-                cap[rev[a]] += d
-                excess[u] -= d
-                excess[v] += d
-                pushes += 1
+            if cap[a] > tol and label[u] == label[v] + 1:
+                _push_dev(a, u, v, cap, rev, excess)
+                counters[0] += 1
                 if not active[v] and v != s and v != t:
                     active[v] = True
                     fifo[(fh + fcount) % n] = v
@@ -128,11 +138,163 @@ def push_relabel_kernel(n, s, t, indptr, head, rev, cap, excess, relabel_freq, t
                     break
             else:
                 cur[u] = a + 1
-        if excess[u] > tol and not active[u]:
+        if excess[u] > tol and not active[u] and label[u] < 2 * n:
             active[u] = True
             fifo[(fh + fcount) % n] = u
             fcount += 1
-    return 0, pushes, relabels, globals_
+    return 0
+
+
+@numba.njit(cache=True, nogil=True)
+def _highest_label_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counters):
+    """HIPR's phase 1: highest-label push-relabel with gap and global relabelling, labels below n.
+    Ends with a maximum preflow: no vertex with excess can reach t; those vertices hold labels >= n."""
+    m = len(head)
+    label = np.empty(n, dtype=np.int64)
+    cur = np.empty(n, dtype=np.int64)
+    queue = np.empty(n, dtype=np.int64)
+    isact = np.zeros(n, dtype=np.bool_)
+    afirst = np.full(n, -1, dtype=np.int64)  # bucket d's active stack
+    anext = np.empty(n, dtype=np.int64)
+    ifirst = np.full(n, -1, dtype=np.int64)  # bucket d's inactive list (doubly linked)
+    inext = np.empty(n, dtype=np.int64)
+    iprev = np.empty(n, dtype=np.int64)
+    limit = relabel_freq * (n + m)
+    work = limit + 1.0  # a global relabel first
+    a_max = -1
+    a_min = n
+    d_max = n - 1
+    while True:
+        if work > limit:  # global relabel: rebuild the buckets from the BFS order
+            reached = _global_relabel_dev(n, s, t, indptr, head, rev, cap, label, queue, tol, True, False)
+            counters[2] += 1
+            work = 0.0
+            for d in range(d_max + 1):
+                afirst[d] = -1
+                ifirst[d] = -1
+            isact[:] = False
+            a_max = -1
+            a_min = n
+            d_max = 0
+            for i in range(1, reached):  # queue[0] is t
+                v = queue[i]
+                d = label[v]
+                cur[v] = indptr[v]
+                d_max = max(d_max, d)
+                if excess[v] > tol:
+                    isact[v] = True
+                    anext[v] = afirst[d]
+                    afirst[d] = v
+                    a_max = max(a_max, d)
+                    a_min = min(a_min, d)
+                else:
+                    inext[v] = ifirst[d]
+                    iprev[v] = -1
+                    if ifirst[d] >= 0:
+                        iprev[ifirst[d]] = v
+                    ifirst[d] = v
+        while a_max >= a_min and afirst[a_max] < 0:
+            a_max -= 1
+        if a_max < a_min:
+            return
+        u = afirst[a_max]
+        afirst[a_max] = anext[u]
+        isact[u] = False
+        d = label[u]
+        end = indptr[u + 1]
+        while True:  # discharge u
+            a = cur[u]
+            while a < end:
+                v = head[a]
+                if cap[a] > tol and label[v] == d - 1:
+                    _push_dev(a, u, v, cap, rev, excess)
+                    counters[0] += 1
+                    if v != t and not isact[v]:  # inactive -> active, same bucket d - 1
+                        p, q = iprev[v], inext[v]
+                        if p >= 0:
+                            inext[p] = q
+                        else:
+                            ifirst[d - 1] = q
+                        if q >= 0:
+                            iprev[q] = p
+                        isact[v] = True
+                        anext[v] = afirst[d - 1]
+                        afirst[d - 1] = v
+                        a_min = min(a_min, d - 1)
+                        a_max = max(a_max, d - 1)  # u may have been relabelled above a_max
+                    if excess[u] <= tol:
+                        break
+                a += 1
+            if excess[u] <= tol:
+                cur[u] = a
+                inext[u] = ifirst[d]
+                iprev[u] = -1
+                if ifirst[d] >= 0:
+                    iprev[ifirst[d]] = u
+                ifirst[d] = u
+                break
+            # relabel u (every arc scanned)
+            counters[1] += 1
+            work += 12 + (end - indptr[u])
+            dmin = 2 * n
+            amin = end
+            for b in range(indptr[u], end):
+                if cap[b] > tol and label[head[b]] < dmin:
+                    dmin = label[head[b]]
+                    amin = b
+            if afirst[d] < 0 and ifirst[d] < 0:  # gap at d: u and everything above it are cut off from t
+                counters[3] += 1
+                for dd in range(d + 1, d_max + 1):
+                    v = ifirst[dd]
+                    while v >= 0:
+                        label[v] = n
+                        v = inext[v]
+                    v = afirst[dd]  # empty under highest-label selection; cleared all the same
+                    while v >= 0:
+                        label[v] = n
+                        isact[v] = False
+                        v = anext[v]
+                    ifirst[dd] = -1
+                    afirst[dd] = -1
+                label[u] = n
+                d_max = d - 1
+                a_max = d - 1
+                break
+            if dmin + 1 >= n:
+                label[u] = n
+                break
+            d = dmin + 1
+            label[u] = d
+            cur[u] = amin
+            d_max = max(d_max, d)
+            if work > limit:  # back on the stack; the global relabel comes first
+                isact[u] = True
+                anext[u] = afirst[d]
+                afirst[d] = u
+                a_max = max(a_max, d)
+                break
+
+
+@numba.njit(cache=True, nogil=True)
+def push_relabel_kernel(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, variant):
+    """Push-relabel on residual capacities ``cap`` (modified in place) from the saturating preflow;
+    ``variant``: FIFO (0) or HIGHEST (1, HIPR's two phases).
+
+    Returns ``(status, pushes, relabels, global_relabels, gaps)``; status 0: ``excess`` is a maximum
+    flow's (only ``s`` and ``t`` hold nonzero excess), 1: a label passed 2n (a bug guard).
+    """
+    counters = np.zeros(4, dtype=np.int64)
+    for a in range(indptr[s], indptr[s + 1]):  # saturate the source's arcs
+        c = cap[a]
+        if c > 0:
+            cap[a] = 0
+            cap[rev[a]] += c
+            excess[head[a]] += c
+            excess[s] -= c
+    if variant == 1:
+        _highest_label_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counters)
+    status = _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counters, variant != 1)
+    return status, counters[0], counters[1], counters[2], counters[3]
 
 
 @numba.njit(cache=True, nogil=True)
