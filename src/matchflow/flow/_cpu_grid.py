@@ -23,26 +23,41 @@ from ._cpu_bk import IN_S, bk_tree_kernel
 __all__ = ["grid_bk"]
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _pair_dev(u, v, cuv, cvu, deg, into, check, fill, head, rev, cap):
+    """One residual arc pair ``u -> v`` (capacity ``cuv``) and ``v -> u`` (``cvu``): counted into ``deg``
+    (and, with ``check``, the capacity sums into ``into``) when ``fill`` is None, else placed at ``fill``."""
+    if fill is None:
+        deg[u] += 1
+        deg[v] += 1
+        if check:
+            into[v] += cuv
+            into[u] += cvu
+    else:
+        a = fill[u]
+        fill[u] += 1
+        b = fill[v]
+        fill[v] += 1
+        head[a], cap[a], rev[a] = v, cuv, b
+        head[b], cap[b], rev[b] = u, cvu, a
+
+
 @numba.njit(cache=True, nogil=True)
-def grid_degree_kernel(src, snk, edg, off, dims, deg, into, check):
-    """Residual degree of every node (pixels 0..N-1, s = N, t = N + 1) into ``deg``; with ``check``,
-    the capacity sums into every node (``into``, float64) and out of the source (returned)."""
+def grid_arcs_kernel(src, snk, edg, off, dims, deg, into, check, fill, head, rev, cap):
+    """One pass over the grid's arc pairs (pixels 0..N-1, s = N, t = N + 1): ``s -> p``, ``p -> t`` where
+    non-zero and one pair per neighbour pair. With ``fill`` None (first pass): the residual degrees into
+    ``deg`` and, with ``check``, the capacity sums into every node (``into``, float64); returns the sum out
+    of the source. Else (second pass): the arcs placed at ``fill`` (the CSR's row starts, advanced)."""
     nz, ny, nx = dims[0], dims[1], dims[2]
     npix = nz * ny * nx
     s, t = npix, npix + 1
     out_s = 0.0
     for p in range(npix):
         if src[p] != 0:
-            deg[p] += 1
-            deg[s] += 1
-            if check:
-                into[p] += src[p]
-                out_s += src[p]
+            _pair_dev(s, p, src[p], 0, deg, into, check, fill, head, rev, cap)
+            out_s += src[p]
         if snk[p] != 0:
-            deg[p] += 1
-            deg[t] += 1
-            if check:
-                into[t] += snk[p]
+            _pair_dev(p, t, snk[p], 0, deg, into, check, fill, head, rev, cap)
     kk = off.shape[0]
     for k in range(kk // 2, kk):  # the "positive" offsets: q = p + o_k > p
         ki = kk - 1 - k
@@ -56,55 +71,8 @@ def grid_degree_kernel(src, snk, edg, off, dims, deg, into, check):
                     q = q0 + x
                     a, b = edg[k, p], edg[ki, q]
                     if a != 0 or b != 0:
-                        deg[p] += 1
-                        deg[q] += 1
-                        if check:
-                            into[q] += a
-                            into[p] += b
+                        _pair_dev(p, q, a, b, deg, into, check, fill, head, rev, cap)
     return out_s
-
-
-@numba.njit(cache=True, nogil=True)
-def grid_residual_kernel(src, snk, edg, off, dims, indptr, head, rev, cap):
-    """Fill the residual CSR (``indptr`` already the prefix sums of the degrees)."""
-    nz, ny, nx = dims[0], dims[1], dims[2]
-    npix = nz * ny * nx
-    s, t = npix, npix + 1
-    fill = indptr[:-1].copy()
-    for p in range(npix):
-        if src[p] != 0:
-            a = fill[s]
-            fill[s] += 1
-            b = fill[p]
-            fill[p] += 1
-            head[a], cap[a], rev[a] = p, src[p], b
-            head[b], cap[b], rev[b] = s, 0, a
-        if snk[p] != 0:
-            a = fill[p]
-            fill[p] += 1
-            b = fill[t]
-            fill[t] += 1
-            head[a], cap[a], rev[a] = t, snk[p], b
-            head[b], cap[b], rev[b] = p, 0, a
-    kk = off.shape[0]
-    for k in range(kk // 2, kk):
-        ki = kk - 1 - k
-        dz, dy, dx = off[k, 0], off[k, 1], off[k, 2]
-        for z in range(max(0, -dz), nz - max(0, dz)):
-            for y in range(max(0, -dy), ny - max(0, dy)):
-                p0 = (z * ny + y) * nx
-                q0 = ((z + dz) * ny + y + dy) * nx + dx
-                for x in range(max(0, -dx), nx - max(0, dx)):
-                    p = p0 + x
-                    q = q0 + x
-                    ca, cb = edg[k, p], edg[ki, q]
-                    if ca != 0 or cb != 0:
-                        a = fill[p]
-                        fill[p] += 1
-                        b = fill[q]
-                        fill[q] += 1
-                        head[a], cap[a], rev[a] = q, ca, b
-                        head[b], cap[b], rev[b] = p, cb, a
 
 
 def grid_bk(src: np.ndarray, snk: np.ndarray, edg: np.ndarray, off: np.ndarray, tol_rtol: float,
@@ -128,7 +96,7 @@ def grid_bk(src: np.ndarray, snk: np.ndarray, edg: np.ndarray, off: np.ndarray, 
     n = npix + 2
     deg = np.zeros(n + 1, dtype=np.int64)
     into = np.zeros(n if is_int else 1, dtype=np.float64)
-    out_s = grid_degree_kernel(s_, t_, e_, off3, dims, deg[1:], into, is_int)
+    out_s = grid_arcs_kernel(s_, t_, e_, off3, dims, deg[1:], into, is_int, None, None, None, None)
     if is_int:
         worst_v = int(into.argmax())
         worst = max(float(into[worst_v]), out_s)
@@ -141,7 +109,7 @@ def grid_bk(src: np.ndarray, snk: np.ndarray, edg: np.ndarray, off: np.ndarray, 
     head = np.empty(m2, dtype=indptr.dtype)
     rev = np.empty(m2, dtype=indptr.dtype)
     cap = np.empty(m2, dtype=work)
-    grid_residual_kernel(s_, t_, e_, off3, dims, indptr, head, rev, cap)
+    grid_arcs_kernel(s_, t_, e_, off3, dims, deg, into, False, indptr[:-1].copy(), head, rev, cap)
     tol = 0.0 if is_int else tol_rtol * float(cap.max(initial=0.0))
     build = time.perf_counter() - t0
     total = np.zeros(1, dtype=work)
