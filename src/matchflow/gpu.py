@@ -121,14 +121,15 @@ def cost_scaling_to_device(cost: Any) -> Any:
     import scipy.sparse as sp  # noqa: PLC0415
 
     from .assignment._gpu_cost_scaling import upload  # noqa: PLC0415
+    from .assignment._sparse import shifted_integer_costs  # noqa: PLC0415
 
     require_gpu("matchflow.gpu.cost_scaling_to_device")
     a = sp.csr_array(cost)
     a.sum_duplicates()
     if a.shape[0] != a.shape[1] or a.dtype.kind not in "iu":
         raise ValueError(f"cost must be a square integer sparse matrix, got shape {a.shape} and dtype {a.dtype}")
-    lo = int(a.data.min()) if a.nnz else 0
-    return upload(a.indptr.astype(np.int64), a.indices.astype(np.int64), (a.data - lo).astype(np.int64), a.shape[0])
+    ic, _ = shifted_integer_costs(a)  # the sparse solve's own shift and overflow guard
+    return upload(a.indptr.astype(np.int64), a.indices.astype(np.int64), ic, a.shape[0])
 
 
 def cost_scaling_assignment(dev: Any, **options: Any) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, dict]:

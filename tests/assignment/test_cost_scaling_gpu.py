@@ -212,3 +212,16 @@ def test_repeated_runs_are_certified():
     A = _random(rng, 3000, 3000, 20 / 3000, 1, 10**4)
     costs = {_gpu(A, block_size=bs).cost for bs in (32, 128, 256) for _ in range(2)}
     assert len(costs) == 1
+
+
+@gpu
+def test_public_device_entry_solves_and_refuses_overflow():
+    """``matchflow.gpu.cost_scaling_to_device`` shares the sparse solve's shift and overflow guard."""
+    rng = np.random.default_rng(21)
+    A = _random(rng, 40, 40, 0.2, -50, 50)
+    dev = matchflow.gpu.cost_scaling_to_device(A)
+    st, x, u, v, stats = matchflow.gpu.cost_scaling_assignment(dev, block_size=32)
+    assert st == 0 and int(A[np.arange(40), x].sum()) == matchflow.assignment(A, backend="cpu").cost
+    big = sp.csr_array((np.array([0, 2**58, 2**58, 0], dtype=np.int64), ([0, 0, 1, 1], [0, 1, 0, 1])), shape=(2, 2))
+    with pytest.raises(OverflowError, match=r"^integer cost range 288230376151711744 times \(n\+1\)\^2 with n=2 "):
+        matchflow.gpu.cost_scaling_to_device(big)

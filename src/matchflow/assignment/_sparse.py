@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import time
 import warnings
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -119,6 +120,18 @@ def _full_exists(A: sp.csr_array) -> bool:
     return int((maximum_bipartite_matching(S, perm_type=side) >= 0).sum()) == min(A.shape)
 
 
+def shifted_integer_costs(E: sp.csr_array) -> tuple[np.ndarray, Any]:
+    """The square problem's integer costs shifted to >= 0 (int64) and the shift (the smallest cost);
+    OverflowError when the range times 4 (n+1)^2 (the scaled prices of every phase) reaches int64's bound."""
+    n = E.shape[0]
+    lo = E.data.min() if E.nnz else 0
+    shifted = E.data - lo
+    if int(shifted.max(initial=0)) * (n + 1) * 4 * (n + 1) >= _LIMIT:
+        raise OverflowError(f"integer cost range {int(shifted.max())} times (n+1)^2 with n={n} overflows int64; "
+                            "the cost-scaling solver refuses it (use method='jv' for the exact big-integer path)")
+    return shifted.astype(np.int64), lo
+
+
 def _solve_square(E: sp.csr_array, known_feasible: bool = True, solve=cost_scaling_solve):
     """Solve the square problem E (a perfect matching exists, or ``known_feasible=False``: proved by
     Hopcroft-Karp only when the pushes exceed 16 (nnz + n), else InfeasibleError); returns (col4row, u, v, stats), u and v exact on E (ints) or
@@ -126,15 +139,10 @@ def _solve_square(E: sp.csr_array, known_feasible: bool = True, solve=cost_scali
     :func:`cost_scaling_solve` or the GPU's :func:`._gpu_cost_scaling.cost_scaling_gpu_solve`, same signature)."""
     n = E.shape[0]
     data = E.data
-    lo = data.min() if E.nnz else 0
     if data.dtype.kind == "i":
-        shifted = data - lo
-        scale = 1.0
-        if int(shifted.max(initial=0)) * (n + 1) * 4 * (n + 1) >= _LIMIT:
-            raise OverflowError(f"integer cost range {int(shifted.max())} times (n+1)^2 with n={n} overflows int64; "
-                                "the cost-scaling solver refuses it (use method='jv' for the exact big-integer path)")
-        ic = shifted.astype(np.int64)
+        ic, lo = shifted_integer_costs(E)
     else:
+        lo = data.min() if E.nnz else 0
         shifted = data - lo
         top = float(shifted.max(initial=0.0))
         budget = min(_LIMIT / (4.0 * (n + 1) ** 2), 2.0**50)
