@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from ._cli_out import emit
 from .assignment._cli import add_sparse_arguments, run_sparse
 
 __all__ = ["main"]
@@ -132,19 +133,17 @@ def _cmd_match(args: argparse.Namespace) -> int:
         out["written"] = str(args.out)
         out["written_index_base"] = args.out_index_base
     out["total"] = time.perf_counter() - t_start
-    if args.json:
-        print(json.dumps(out, indent=1, default=str))
-    else:
-        print(f"{args.file}: {n_rows} x {n_cols}")
-        print(f"  cardinality   {res.cardinality}")
-        print(f"  deficiency    {res.deficiency}  (min(n_rows, n_cols) - cardinality)")
-        if res.init_cardinality is not None:
-            print(f"  initial       {res.init_cardinality} ({res.init})")
-        print(f"  method        {res.method} on {res.backend}")
-        print(f"  time          {_time_text(out)}")
-        print(f"  certificate   {_report_text(report)}")
-        if args.out:
-            print(f"  written to    {args.out}  ({args.out_index_base}-based pairs)")
+    written = (args.out and ("written to", f"{args.out}  ({args.out_index_base}-based pairs)")) or None
+    initial = None if res.init_cardinality is None else ("initial", f"{res.init_cardinality} ({res.init})")
+    emit(out, args.json, f"{args.file}: {n_rows} x {n_cols}", [
+        ("cardinality", res.cardinality),
+        ("deficiency", f"{res.deficiency}  (min(n_rows, n_cols) - cardinality)"),
+        initial,
+        ("method", f"{res.method} on {res.backend}"),
+        ("time", _time_text(out)),
+        ("certificate", _report_text(report)),
+        written,
+    ])
     return 0
 
 
@@ -192,17 +191,15 @@ def _cmd_assign(args: argparse.Namespace) -> int:
         out["written"] = str(args.out)
         out["written_index_base"] = args.out_index_base
     out["total"] = time.perf_counter() - t_start
-    if args.json:
-        print(json.dumps(out, indent=1, default=str))
-    else:
-        print(f"{args.file}: {np.shape(cost)[0]} x {np.shape(cost)[1]}")
-        print(f"  total cost    {res.cost}  ({'maximised' if args.maximize else 'minimised'})")
-        print(f"  assigned      {len(res.row_ind)} pairs")
-        print(f"  method        {res.method} on {res.backend}")
-        print(f"  time          {_time_text(out)}")
-        print(f"  certificate   {_report_text(report)}")
-        if args.out:
-            print(f"  written to    {args.out}  ({args.out_index_base}-based pairs)")
+    written = (args.out and ("written to", f"{args.out}  ({args.out_index_base}-based pairs)")) or None
+    emit(out, args.json, f"{args.file}: {np.shape(cost)[0]} x {np.shape(cost)[1]}", [
+        ("total cost", f"{res.cost}  ({'maximised' if args.maximize else 'minimised'})"),
+        ("assigned", f"{len(res.row_ind)} pairs"),
+        ("method", f"{res.method} on {res.backend}"),
+        ("time", _time_text(out)),
+        ("certificate", _report_text(report)),
+        written,
+    ])
     return 0
 
 

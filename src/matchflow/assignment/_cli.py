@@ -4,8 +4,9 @@ pairs) solved by cost scaling, with the sparse certificate (issue 12)."""
 from __future__ import annotations
 
 import argparse
-import json
 import time
+
+from .._cli_out import emit
 
 __all__ = ["add_sparse_arguments", "run_sparse"]
 
@@ -43,13 +44,11 @@ def run_sparse(args: argparse.Namespace) -> int:
 
         io.write_matching(args.out, res, n_rows=C.shape[0], n_cols=C.shape[1], index_base=args.out_index_base,
                           comment=f"optimal assignment of {args.file}: total cost {res.cost}")
-    if args.json:
-        print(json.dumps(out, indent=1, default=str))
-    else:
-        print(f"{args.file}: {C.shape[0]} x {C.shape[1]}, {C.nnz} allowed pairs")
-        print(f"  total cost    {res.cost}  ({'maximised' if args.maximize else 'minimised'})")
-        print(f"  assigned      {res.row_ind.size} pairs{' (partial)' if args.partial else ''}")
-        print(f"  method        {res.method} on {res.backend}")
-        print(f"  time          {res.seconds:.4f} s solve, {t_read:.3f} s read, {t_verify:.3f} s verify")
-        print(f"  certificate   {out['certificate']}")
+    emit(out, args.json, f"{args.file}: {C.shape[0]} x {C.shape[1]}, {C.nnz} allowed pairs", [
+        ("total cost", f"{res.cost}  ({'maximised' if args.maximize else 'minimised'})"),
+        ("assigned", f"{res.row_ind.size} pairs{' (partial)' if args.partial else ''}"),
+        ("method", f"{res.method} on {res.backend}"),
+        ("time", f"{res.seconds:.4f} s solve, {t_read:.3f} s read, {t_verify:.3f} s verify"),
+        ("certificate", out["certificate"]),
+    ])
     return 0 if not problems else 1
