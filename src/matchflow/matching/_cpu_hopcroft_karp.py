@@ -34,7 +34,7 @@ import numba
 import numpy as np
 
 from .._validation import check_bool, check_real
-from ._cpu_init import free_columns_dev, greedy_init_kernel, initial_matching
+from ._cpu_init import flip_path_dev, free_columns_dev, greedy_init_kernel, initial_matching
 from ._cpu_pothen_fan import pf_solve
 
 __all__ = ["hopcroft_karp_kernel", "hk_solve", "solve_hopcroft_karp", "check_hopcroft_karp_options", "HK_PF_SWITCH"]
@@ -149,13 +149,9 @@ def hopcroft_karp_kernel(col_ptr, row_ind, row_match, col_match, duff_wiberg, ma
                     top -= 1
             if found >= 0:
                 r = found
-                for t in range(top, -1, -1):
-                    c = stack[t]
-                    prev = col_match[c]
-                    row_match[r] = c
-                    col_match[c] = r
-                    dist[c] = INF  # a column is used by one path per phase
-                    r = prev
+                flip_path_dev(stack, top, r, row_match, col_match)
+                for t in range(top + 1):
+                    dist[stack[t]] = INF  # a column is used by one path per phase
                 aug_phase += 1
         # ------------------------------------------- Duff-Wiberg extra searches
         if duff_wiberg:
@@ -195,12 +191,7 @@ def hopcroft_karp_kernel(col_ptr, row_ind, row_match, col_match, duff_wiberg, ma
                         top -= 1
                 if found >= 0:
                     r = found
-                    for t in range(top, -1, -1):
-                        c = stack[t]
-                        prev = col_match[c]
-                        row_match[r] = c
-                        col_match[c] = r
-                        r = prev
+                    flip_path_dev(stack, top, r, row_match, col_match)
                     aug_phase += 1
         # ------------------------------------------------------ next phase
         for t in range(tail):

@@ -38,6 +38,18 @@ def free_columns_dev(col_ptr, col_match, free):
     return n_free, card
 
 
+@numba.njit(cache=True, inline="always")
+def flip_path_dev(stack, top, r, row_match, col_match):
+    """Augment along the DFS path ``stack[0..top]`` (columns) ending at the free row ``r``: every column takes
+    the row after it on the path, and the first column's old row is given up by nobody (it was free)."""
+    for t in range(top, -1, -1):
+        c = stack[t]
+        prev = col_match[c]
+        row_match[r] = c
+        col_match[c] = r
+        r = prev
+
+
 @numba.njit(cache=True)
 def greedy_init_kernel(col_ptr, row_ind, row_match, col_match):
     """Simple greedy: column ``j`` takes its first unmatched row. Returns the cardinality."""

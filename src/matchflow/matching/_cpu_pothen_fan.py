@@ -28,7 +28,7 @@ import numba
 import numpy as np
 
 from .._validation import check_bool
-from ._cpu_init import free_columns_dev, initial_matching
+from ._cpu_init import flip_path_dev, free_columns_dev, initial_matching
 
 __all__ = ["pothen_fan_kernel", "pf_solve", "solve_pothen_fan", "check_pothen_fan_options"]
 
@@ -118,12 +118,7 @@ def pothen_fan_kernel(col_ptr, row_ind, row_match, col_match, fairness, max_scan
                     top -= 1
             if found >= 0:
                 r = found
-                for t in range(top, -1, -1):
-                    c = stack[t]
-                    prev = col_match[c]
-                    row_match[r] = c
-                    col_match[c] = r
-                    r = prev
+                flip_path_dev(stack, top, r, row_match, col_match)
                 aug_phase += 1
             elif aug_phase > 0:
                 free[keep] = v  # not proven: the matching changed during this phase
