@@ -77,7 +77,8 @@ def matching_records(reps: int) -> list[dict]:
         a.data[:] = 1
         a.indices, a.indptr = a.indices.astype(np.int32), a.indptr.astype(np.int32)
         matchflow.bipartite_matching(a, backend="gpu", cover=False)  # warm-up (compile / cache load)
-        t_cpu, cpu = med(lambda: matchflow.bipartite_matching(a, backend="cpu"), 1)
+        matchflow.bipartite_matching(a, backend="cpu")  # warm-up: the CPU method auto picks may not be compiled yet
+        t_cpu, cpu = med(lambda: matchflow.bipartite_matching(a, backend="cpu"), reps)
         # before: the old public call's stages, one by one
         st = {}
         t0 = time.perf_counter()
@@ -161,6 +162,8 @@ def assignment_records(sizes: list[int], ranges: list[float], reps: int) -> list
             before = time.perf_counter() - t0
             assert ok
             best = int(C[np.arange(n), x].sum())
+            t_cpu, rc = med(lambda: matchflow.assignment(C, backend="cpu"), 1)  # what auto weighs the GPU against
+            assert rc.cost == best
             t_after, res = med(lambda: matchflow.assignment(C, backend="gpu"), reps)
             assert res.cost == best and res.stats.get("direct")
             sa = res.stats
@@ -168,7 +171,7 @@ def assignment_records(sizes: list[int], ranges: list[float], reps: int) -> list
             dC = cupy.asarray(C) if cupy is not None else cuda.to_device(C)
             t_dev, rd = med(lambda: matchflow.assignment(dC, backend="gpu"), reps)
             assert rd.cost == best and rd.stats.get("direct")
-            rec = dict(n=n, range=f"{f:g}n", before_ms=ms(before), before_stages_ms={k: ms(v) for k, v in st.items()},
+            rec = dict(n=n, range=f"{f:g}n", cpu_ms=ms(t_cpu), before_ms=ms(before), before_stages_ms={k: ms(v) for k, v in st.items()},
                        before_solve_ms=ms(s["seconds_solve"]), after_ms=ms(t_after),
                        after_stages_ms={k: ms(v) for k, v in sa.items() if k.startswith("seconds_")},
                        device_input_ms=ms(t_dev), device_solve_ms=ms(rd.stats["seconds_solve"]),
@@ -182,14 +185,29 @@ FIRST = """
 import time, numpy as np, scipy.sparse as sp
 t0 = time.perf_counter()
 import matchflow
+rng = np.random.default_rng(0)
 a = sp.random(2000, 2000, density=0.002, format="csr", random_state=0)
+w = sp.random(3000, 3000, density=0.002, format="csr", random_state=1)
+w = (w + w.T).tocsr()
+C = rng.integers(0, 1024, size=(1024, 1024)).astype(np.int32)
+S = sp.random(2000, 2000, density=0.005, format="csr", random_state=2) + sp.eye(2000, format="csr")
+S.data = rng.integers(0, 1000, size=S.nnz).astype(np.float64)
+u = rng.integers(-50, 50, size=(128, 128))
 t1 = time.perf_counter()
-matchflow.bipartite_matching(a, backend="gpu")
-t2 = time.perf_counter()
-C = np.random.default_rng(0).integers(0, 1024, size=(1024, 1024)).astype(np.int32)
-matchflow.assignment(C, backend="gpu")
-t3 = time.perf_counter()
-print("FIRST", t1 - t0, t2 - t1, t3 - t2)
+calls = [("bipartite_matching", lambda: matchflow.bipartite_matching(a, backend="gpu")),
+         ("assignment", lambda: matchflow.assignment(C, backend="gpu")),
+         ("weighted_matching", lambda: matchflow.weighted_matching(w, backend="gpu")),
+         ("grid_cut", lambda: matchflow.grid_cut(np.maximum(u, 0), np.maximum(-u, 0), 10, backend="gpu")),
+         ("cost_scaling", lambda: matchflow.assignment(S, method="cost-scaling", backend="gpu"))]
+out = ["FIRST", "import_s", str(t1 - t0)]
+for name, f in calls:
+    t = time.perf_counter()
+    try:
+        f()
+        out += [name + "_s", str(time.perf_counter() - t)]
+    except Exception as e:  # a family without a GPU path here: say so, time the others
+        out += [name + "_error", type(e).__name__]
+print(" ".join(out))
 """
 
 
@@ -203,8 +221,8 @@ def first_call(cache_dir: str, runs: list[str]) -> list[dict]:
         line = [x for x in p.stdout.splitlines() if x.startswith("FIRST")]
         rec = dict(run=label, process_s=wall, rc=p.returncode)
         if line:
-            _, imp, bm, asg = line[0].split()
-            rec.update(import_s=float(imp), bipartite_matching_s=float(bm), assignment_s=float(asg))
+            f = line[0].split()[1:]
+            rec.update({k: (float(v) if k.endswith("_s") else v) for k, v in zip(f[::2], f[1::2])})
         else:
             rec["stderr_tail"] = p.stderr[-2000:]
         log(json.dumps(rec))
@@ -230,19 +248,20 @@ def markdown(mrecs: list[dict], arecs: list[dict], frecs: list[dict]) -> str:
         rows = []
         for r in arecs:
             b, s = r["before_stages_ms"], r["after_stages_ms"]
-            rows.append([r["n"], r["range"], r["before_ms"], b["prepare_int64"], b["narrow_int32"], b["gpu"],
+            rows.append([r["n"], r["range"], r.get("cpu_ms"), r["before_ms"], b["prepare_int64"], b["narrow_int32"], b["gpu"],
                          b["host_certificate"], r["before_solve_ms"], r["after_ms"], s.get("seconds_h2d"),
                          s.get("seconds_solve"), s.get("seconds_certify"), s.get("seconds_d2h"),
                          r["device_input_ms"], r["device_solve_ms"]])
         parts.append("## assignment(C int32, backend='gpu') (ms, median)\n\n" + md_table(
-            ["n", "range", "BEFORE total", "int64 prepare", "int32 narrow", "GPU call", "host certificate",
+            ["n", "range", "CPU call (JV)", "BEFORE total", "int64 prepare", "int32 narrow", "GPU call", "host certificate",
              "solve", "AFTER total", "H2D+range", "solve", "certify (device)", "D2H", "device input",
              "its solve"], rows))
     if frecs:
-        rows = [[r["run"], r.get("import_s"), r.get("bipartite_matching_s"), r.get("assignment_s"), r["process_s"]]
-                for r in frecs]
-        parts.append("## First GPU call in a fresh process (s)\n\n" + md_table(
-            ["run", "import", "first bipartite_matching (gpu)", "first assignment (gpu)", "whole process"], rows))
+        fams = ["bipartite_matching", "assignment", "weighted_matching", "grid_cut", "cost_scaling"]
+        rows = [[r["run"], r.get("import_s")] + [r.get(f + "_s", r.get(f + "_error")) for f in fams]
+                + [r["process_s"]] for r in frecs]
+        parts.append("## First GPU call in a fresh process, each family in turn (s)\n\n" + md_table(
+            ["run", "import + inputs"] + [f"first {f} (gpu)" for f in fams] + ["whole process"], rows))
     return "\n\n".join(parts)
 
 
