@@ -5,7 +5,8 @@ A solve is a state object with named stages: ``start`` (H2D, the preflow), ``sol
 ``cycle`` lock-free passes, then a global relabel; phase 1 until no vertex below the gap holds excess,
 phase 2 -- general graphs only -- returns the excess that cannot reach the sink to the source, so the
 answer is a flow), ``finish`` (D2H, per-arc flow, stats). ``grid_cut_gpu`` runs phase 1 on a grid
-with implicit neighbours (:mod:`._gpu_grid_kernels`): the labels and the flow value need no phase 2.
+with implicit neighbours (:mod:`._gpu_grid`): the labels and the flow value need no phase 2; its
+``loop="persistent"`` is the whole loop in one cooperative kernel.
 
 Beyond the paper: the global relabel runs on the device (a level-synchronous backward BFS on a
 frontier queue; the host reads the frontier size every ``check_every`` levels) instead of on the CPU;
@@ -14,7 +15,8 @@ the stop test ``e(s) + e(t) = ExcessTotal`` is evaluated as "no vertex below the
 (Algorithm 4.6 lines 1-6): the exact BFS heights are valid by construction, and a cancel that moves
 more than ``e(x)`` would leave deficits. ``loop="persistent"`` (the default on a GPU) runs every level of one global relabel's BFS in
 ONE cooperative kernel (grid syncs between levels) instead of one launch per level (``loop="host"``);
-the pushes stay one launch per round.
+the pushes stay one launch per round. The push step itself (``excess_dev``, ``push_dev``) is shared
+with the grid kernels.
 """
 
 from __future__ import annotations
