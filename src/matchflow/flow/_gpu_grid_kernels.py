@@ -134,11 +134,9 @@ def grid_push_dev(x, N, K, hmax, delta, kinv, rc, rt, excess, h, tol):
     return 2
 
 
-@cuda.jit(cache=CACHE)
-def grid_push_kernel(N, K, hmax, cycle, delta, kinv, rc, rt, excess, h, tol, counters):
-    """Algorithm 4.5 on the grid, ``cycle`` passes (see ``_gpu_push_relabel_kernels.push_kernel``)."""
-    start = cuda.grid(1)
-    stride = cuda.gridsize(1)
+@cuda.jit(device=True, inline=True)
+def grid_passes_dev(start, stride, cycle, N, K, hmax, delta, kinv, rc, rt, excess, h, tol):
+    """``cycle`` lock-free passes over this thread's pixels; returns ``(pushes, relabels)``."""
     pushes = 0
     relabels = 0
     for _ in range(cycle):
@@ -148,6 +146,14 @@ def grid_push_kernel(N, K, hmax, cycle, delta, kinv, rc, rt, excess, h, tol, cou
             pushes += r & 1
             relabels += r >> 1
             x += stride
+    return pushes, relabels
+
+
+@cuda.jit(cache=CACHE)
+def grid_push_kernel(N, K, hmax, cycle, delta, kinv, rc, rt, excess, h, tol, counters):
+    """Algorithm 4.5 on the grid, ``cycle`` passes (see ``_gpu_push_relabel_kernels.push_kernel``)."""
+    pushes, relabels = grid_passes_dev(cuda.grid(1), cuda.gridsize(1), cycle, N, K, hmax, delta, kinv, rc, rt,
+                                       excess, h, tol)
     if pushes:
         cuda.atomic.add(counters, 0, pushes)
     if relabels:
@@ -162,38 +168,52 @@ def reset_cnt_kernel(cnt):
         cnt[2] = 0
 
 
+@cuda.jit(device=True, inline=True)
+def grid_seed_dev(p, N, rt, h, queue, cnt, tol, unset):
+    """Level 1 of the backward BFS at pixel ``p``: height 1 and queued when it has a residual arc to ``t``."""
+    if rt[p] > tol:
+        h[p] = 1
+        queue[N + cuda.atomic.add(cnt, 1, 1)] = p
+    else:
+        h[p] = unset
+
+
 @cuda.jit(cache=CACHE)
 def grid_relabel_init_kernel(N, rt, h, queue, cnt, tol, unset):
     """Level 1 of the backward BFS: the pixels with a residual arc to ``t`` (``cnt`` zeroed before)."""
     p = cuda.grid(1)
     if p < N:
-        if rt[p] > tol:
-            h[p] = 1
-            queue[N + cuda.atomic.add(cnt, 1, 1)] = p
-        else:
-            h[p] = unset
+        grid_seed_dev(p, N, rt, h, queue, cnt, tol, unset)
 
 
-@cuda.jit(cache=CACHE)
-def grid_bfs_level_kernel(N, K, D, H, W, level, off, kinv, rc, h, queue, cnt, tol, unset):
-    """One BFS level: the neighbour ``v`` of a frontier pixel ``u`` with residual ``v -> u`` gets ``h(u) + 1``."""
-    i = cuda.grid(1)
-    stride = cuda.gridsize(1)
+@cuda.jit(device=True, inline=True)
+def grid_level_dev(i, stride, level, N, K, D, H, W, off, kinv, rc, h, queue, cnt, tol, unset):
+    """This thread's share of BFS level ``level`` (frontier in queue half ``level % 2``, its size in
+    ``cnt[level % 3]``; thread 0 clears the slot after next): a neighbour ``v`` of a frontier pixel ``u``
+    with residual ``v -> u`` gets height ``level + 1`` (compare-and-swap) and joins the next frontier.
+    Returns the frontier's size."""
     size = cnt[level % 3]
     if i == 0:
         cnt[(level + 2) % 3] = 0
     qin = (level % 2) * N
     qout = N - qin
     nxt = (level + 1) % 3
+    hu = level + 1
     while i < size:
         u = queue[qin + i]
-        hu = h[u] + 1
         for k in range(K):
             v = inside_dev(u, off[k], D, H, W)
             if v >= 0 and h[v] == unset and rc[kinv[k] * N + v] > tol:
                 if cuda.atomic.cas(h, v, unset, hu) == unset:
                     queue[qout + cuda.atomic.add(cnt, nxt, 1)] = v
         i += stride
+    return size
+
+
+@cuda.jit(cache=CACHE)
+def grid_bfs_level_kernel(N, K, D, H, W, level, off, kinv, rc, h, queue, cnt, tol, unset):
+    """One BFS level (``loop="host"``): :func:`grid_level_dev` on every thread."""
+    grid_level_dev(cuda.grid(1), cuda.gridsize(1), level, N, K, D, H, W, off, kinv, rc, h, queue, cnt, tol, unset)
 
 
 @cuda.jit(cache=CACHE)
@@ -219,35 +239,13 @@ def grid_solve_persistent_kernel(N, K, D, H, W, hmax, cycle, max_rounds, off, de
     while True:
         x = i0
         while x < N:
-            if rt[x] > tol:
-                h[x] = 1
-                queue[N + cuda.atomic.add(cnt, 1, 1)] = x
-            else:
-                h[x] = unset
+            grid_seed_dev(x, N, rt, h, queue, cnt, tol, unset)
             x += stride
         g.sync()
         if i0 == 0:
             out[(rnd + 1) % 2] = 0
         level = 1
-        while True:
-            size = cnt[level % 3]
-            if size == 0:
-                break
-            if i0 == 0:
-                cnt[(level + 2) % 3] = 0
-            qin = (level % 2) * N
-            qout = N - qin
-            nxt = (level + 1) % 3
-            hu = level + 1
-            i = i0
-            while i < size:
-                u = queue[qin + i]
-                for k in range(K):
-                    v = inside_dev(u, off[k], D, H, W)
-                    if v >= 0 and h[v] == unset and rc[kinv[k] * N + v] > tol:
-                        if cuda.atomic.cas(h, v, unset, hu) == unset:
-                            queue[qout + cuda.atomic.add(cnt, nxt, 1)] = v
-                i += stride
+        while grid_level_dev(i0, stride, level, N, K, D, H, W, off, kinv, rc, h, queue, cnt, tol, unset) > 0:
             g.sync()
             level += 1
         levels += level - 1
@@ -270,13 +268,9 @@ def grid_solve_persistent_kernel(N, K, D, H, W, hmax, cycle, max_rounds, off, de
         active = out[rnd % 2]
         if active == 0 or rnd >= max_rounds:
             break
-        for _ in range(cycle):
-            x = i0
-            while x < N:
-                r = grid_push_dev(x, N, K, hmax, delta, kinv, rc, rt, excess, h, tol)
-                pushes += r & 1
-                relabels += r >> 1
-                x += stride
+        p, r = grid_passes_dev(i0, stride, cycle, N, K, hmax, delta, kinv, rc, rt, excess, h, tol)
+        pushes += p
+        relabels += r
         g.sync()
         rnd += 1
     if pushes:
