@@ -24,7 +24,7 @@ from numba import cuda, int64
 
 from .._cuda._device import block_sum_dev
 from .._cuda._env import kernel_cache
-from ._gpu_push_relabel_kernels import BLOCK_SUM, excess_dev, push_dev
+from ._gpu_push_relabel_kernels import BLOCK_SUM, excess_dev, frontier_dev, push_dev
 
 __all__ = ["grid_edges_kernel", "grid_terminals_kernel", "grid_push_kernel", "grid_relabel_init_kernel",
            "grid_bfs_level_kernel", "grid_solve_persistent_kernel",
@@ -192,12 +192,7 @@ def grid_level_dev(i, stride, level, N, K, D, H, W, off, kinv, rc, h, queue, cnt
     ``cnt[level % 3]``; thread 0 clears the slot after next): a neighbour ``v`` of a frontier pixel ``u``
     with residual ``v -> u`` gets height ``level + 1`` (compare-and-swap) and joins the next frontier.
     Returns the frontier's size."""
-    size = cnt[level % 3]
-    if i == 0:
-        cnt[(level + 2) % 3] = 0
-    qin = (level % 2) * N
-    qout = N - qin
-    nxt = (level + 1) % 3
+    size, qin, qout, nxt = frontier_dev(i, level, N, cnt)
     hu = level + 1
     while i < size:
         u = queue[qin + i]

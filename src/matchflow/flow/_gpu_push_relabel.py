@@ -200,16 +200,17 @@ class _CSRRun:
         R, n, s, t = self.R, np.int64(self.n), np.int64(self.net.source), np.int64(self.net.sink)
         R.launch(K.relabel_init_kernel, R.over(n), n, s, t, np.int64(0), self.h, R.queue, R.cnt, self.unset)
 
-        def one_level(lv: np.int64) -> None:
-            R.launch(K.bfs_level_kernel, R.bfs_blocks, n, lv, self.indptr, self.head, self.rev, self.cap, self.h,
-                     R.queue, R.cnt, self.tol, self.unset)
-
         def levels(lv: int, hoff: int, need: bool) -> int | None:
             if self.o["loop"] == "persistent":
                 end = R.bfs_coop(K.bfs_persistent_kernel, (n, np.int64(lv), np.int64(hoff), self.indptr, self.head,
                                  self.rev, self.cap, self.h, R.queue, R.cnt, self.tol, self.unset), need)
                 if end != -1:
                     return end
+
+            def one_level(level: np.int64) -> None:
+                R.launch(K.bfs_level_kernel, R.bfs_blocks, n, level, np.int64(hoff), self.indptr, self.head, self.rev,
+                         self.cap, self.h, R.queue, R.cnt, self.tol, self.unset)
+
             return R.bfs(one_level, lv)
 
         level = levels(0, 0, phase == 2)

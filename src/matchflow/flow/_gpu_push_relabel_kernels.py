@@ -26,7 +26,8 @@ from .._cuda._device import block_sum_dev
 from .._cuda._env import kernel_cache
 
 __all__ = ["preflow_kernel", "push_kernel", "relabel_init_kernel", "seed_kernel", "bfs_level_kernel",
-           "bfs_persistent_kernel", "finish_relabel_kernel", "excess_dev", "push_dev", "BLOCK_SUM"]
+           "bfs_persistent_kernel", "finish_relabel_kernel", "excess_dev", "push_dev", "frontier_dev", "level_dev",
+           "BLOCK_SUM"]
 
 BLOCK_SUM = 1024  # shared slots of the block reductions (the largest block)
 CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
@@ -126,26 +127,39 @@ def seed_kernel(n, root, level, queue, cnt):
         cnt[(level + 1) % 3] = 0
 
 
-@cuda.jit(cache=CACHE)
-def bfs_level_kernel(n, level, indptr, head, rev, cap, h, queue, cnt, tol, unset):
-    """One level of the backward BFS: ``v`` with residual ``v -> u`` (``u`` in the frontier) gets ``h(u) + 1``."""
-    i = cuda.grid(1)
-    stride = cuda.gridsize(1)
+@cuda.jit(device=True, inline=True)
+def frontier_dev(i, level, n, cnt):
+    """The bookkeeping of BFS level ``level``: ``(size, qin, qout, nxt)`` -- its frontier's size
+    (``cnt[level % 3]``), the queue halves it reads and appends to, the next size slot; thread 0 clears
+    the slot after next (read by the previous level)."""
     size = cnt[level % 3]
     if i == 0:
         cnt[(level + 2) % 3] = 0
     qin = (level % 2) * n
-    qout = n - qin
-    nxt = (level + 1) % 3
+    return size, qin, n - qin, (level + 1) % 3
+
+
+@cuda.jit(device=True, inline=True)
+def level_dev(i, stride, level, hu, n, indptr, head, rev, cap, h, queue, cnt, tol, unset):
+    """This thread's share of one backward BFS level: ``v`` with residual ``v -> u`` (``u`` in the
+    frontier) gets height ``hu`` (compare-and-swap) and joins the next frontier. Returns the frontier's size."""
+    size, qin, qout, nxt = frontier_dev(i, level, n, cnt)
     while i < size:
         u = queue[qin + i]
-        hu = h[u] + 1
         for a in range(indptr[u], indptr[u + 1]):
             v = head[a]
             if h[v] == unset and cap[rev[a]] > tol:
                 if cuda.atomic.cas(h, v, unset, hu) == unset:
                     queue[qout + cuda.atomic.add(cnt, nxt, 1)] = v
         i += stride
+    return size
+
+
+@cuda.jit(cache=CACHE)
+def bfs_level_kernel(n, level, hoff, indptr, head, rev, cap, h, queue, cnt, tol, unset):
+    """One level of the backward BFS (``loop="host"``); the frontier of level ``L`` has height ``L + hoff``."""
+    level_dev(cuda.grid(1), cuda.gridsize(1), level, level + 1 + hoff, n, indptr, head, rev, cap, h, queue, cnt,
+              tol, unset)
 
 
 @cuda.jit(cache=CACHE)
@@ -156,25 +170,7 @@ def bfs_persistent_kernel(n, level, hoff, indptr, head, rev, cap, h, queue, cnt,
     g = cuda.cg.this_grid()
     i0 = cuda.grid(1)
     stride = cuda.gridsize(1)
-    while True:
-        size = cnt[level % 3]
-        if size == 0:
-            break
-        if i0 == 0:
-            cnt[(level + 2) % 3] = 0
-        qin = (level % 2) * n
-        qout = n - qin
-        nxt = (level + 1) % 3
-        hu = level + 1 + hoff
-        i = i0
-        while i < size:
-            u = queue[qin + i]
-            for a in range(indptr[u], indptr[u + 1]):
-                v = head[a]
-                if h[v] == unset and cap[rev[a]] > tol:
-                    if cuda.atomic.cas(h, v, unset, hu) == unset:
-                        queue[qout + cuda.atomic.add(cnt, nxt, 1)] = v
-            i += stride
+    while level_dev(i0, stride, level, level + 1 + hoff, n, indptr, head, rev, cap, h, queue, cnt, tol, unset) > 0:
         g.sync()
         level += 1
     if i0 == 0:
