@@ -320,6 +320,7 @@ def test_persistent_whole_solve_one_launch(conn, shape):
     src, snk, edg = rng.integers(0, 30, shape), rng.integers(0, 30, shape), rng.integers(0, 9, (shape[0], k) + shape[1:])
     r = check_grid(src, snk, edg, conn, loop="persistent")
     assert r.stats["loop"] == "persistent" and r.stats["kernel_launches"] == 4 and r.stats["host_syncs"] == 4
+    assert r.stats["certified"] == "device"
     assert r.stats["global_relabels"] == r.stats["rounds"] + 1
     check_grid(src[0] * 0.5, snk[0] * 1.0, edg[0] * 0.25, conn, loop="persistent")
     with pytest.raises(RuntimeError, match=r"still active after max_rounds=1 rounds"):
@@ -366,3 +367,28 @@ def test_batch_of_device_arrays():
     assert isinstance(r.labels, cupy.ndarray) and r.labels.shape == (5, 6, 7, 8)
     assert np.array_equal(r.flow_value, grid_cut(src, snk, edg, connectivity=6, backend="cpu").flow_value)
     assert np.array_equal(grid_energy(cupy.asnumpy(r.labels), src, snk, edg, connectivity=6), r.flow_value)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", [np.int64, np.float64])
+def test_device_certificate_catches_a_corrupted_solve(monkeypatch, dtype):
+    # every GPU grid cut is certified on the device (preflow of the input + the labels' cut = flow value,
+    # per item): a solve whose residuals are tampered with after the fact must be refused, not returned
+    from matchflow.flow import _gpu_grid
+
+    rng = np.random.default_rng(14)
+    src, snk, edg = (rng.integers(1, 30, s).astype(dtype) for s in ((2, 4, 5), (2, 4, 5), (2, 4, 4, 5)))
+    r = grid_cut(src, snk, edg, connectivity=4, backend="gpu", block_size=32)
+    assert r.stats["certified"] == "device"
+    assert "certified" not in grid_cut(src, snk, edg, connectivity=4, backend="gpu", certify=False).stats
+    solve = _gpu_grid._GridRun.solve
+
+    def corrupted(self):
+        solve(self)
+        rc = self.rc.copy_to_host()
+        rc[self.N + 7] += 3  # one residual arc gains capacity from nowhere
+        self.rc.copy_to_device(rc)
+
+    monkeypatch.setattr(_gpu_grid._GridRun, "solve", corrupted)
+    with pytest.raises(RuntimeError, match=r"grid_cut \(GPU\): the certificate failed"):
+        grid_cut(src, snk, edg, connectivity=4, backend="gpu", block_size=32)

@@ -24,7 +24,8 @@ from ._gpu_push_relabel import Rounds, validate_flow_gpu_options
 
 __all__ = ["grid_cut_gpu"]
 
-FINISH_ITEMS = 64  # pixels per thread in the labels + flow-value kernel
+FINISH_ITEMS = 64  # pixels per thread in the labels + flow-value + certificate kernel
+CERT_RTOL = 1e-9  # float certificate: relative slack on sums of capacities (atomics round)
 _NAMES = ("source_caps", "sink_caps", "edge_caps")
 
 
@@ -122,6 +123,7 @@ class _GridRun:
         t0 = time.perf_counter()
         ins = [_device_input(nm, x, s) for nm, x, s in zip(_NAMES, (src, snk, edg),
                                                           (full, full, self.lead + (K,) + self.shape), strict=True)]
+        self.ins = ins
         self.is_int = all(dt.kind in "iu" for _, dt in ins)
         self.work = work = np.int64 if self.is_int else np.float64
         self.R = R = Rounds(self.o, max(N, 1))
@@ -250,13 +252,27 @@ class _GridRun:
         R, N = self.R, self.N
         t0 = time.perf_counter()
         lab = cuda.device_array(max(N, 1), np.uint8)
-        value = cuda.to_device(np.zeros(max(self.B, 1), self.work))
+        B = self.B
+        sums = cuda.to_device(np.zeros(2 * B + 1, self.work))  # flow values, cut capacities, a failure flag
+        certify = bool(self.o["certify"])
         if N:
+            (s, _), _, (e, _) = self.ins
             lanes = max(1, -(-self.ni // FINISH_ITEMS))
-            R.launch(G.grid_finish_kernel, R.over(self.B * lanes), np.int64(self.ni), np.int64(lanes),
-                     np.int64(N + 2), self.h, self.ct, self.rt, lab, value[: self.B])
-        values = value.copy_to_host()[: self.B]
+            R.launch(G.grid_finish_kernel, R.over(self.B * lanes), np.int64(N), np.int64(self.K), *self._dims(),
+                     np.int64(lanes), np.int64(N + 2), certify, 0.0 if self.is_int else CERT_RTOL, self.off, self.ki,
+                     s, np.int64(s.size), e, np.int64(e.size), self.ct, self.rt, self.rc, self.excess, self.h,
+                     self.tol, lab, sums[:B], sums[B: 2 * B], sums[2 * B:])
+        both = sums.copy_to_host()
+        values, cuts = both[:B], both[B: 2 * B]
         R.stats["host_syncs"] += 1
+        if certify:
+            ok = both[2 * B] == 0 and (
+                np.array_equal(values, cuts) if self.is_int
+                else np.allclose(values, cuts, rtol=CERT_RTOL, atol=float(self.tol) * max(self.ni, 1)))
+            if not ok:
+                raise RuntimeError("grid_cut (GPU): the certificate failed (the residuals are not a preflow of the "
+                                   "input, or the labels' cut differs from the flow value): please report this input")
+            R.stats["certified"] = "device"
         full = self.lead + self.shape
         lab = lab[:N]
         if self.kind == "cupy":

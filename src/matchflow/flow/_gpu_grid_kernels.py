@@ -278,21 +278,72 @@ def grid_solve_persistent_kernel(N, K, D, H, W, hmax, cycle, max_rounds, off, de
         out[4] = active
 
 
+@cuda.jit(device=True, inline=True)
+def certify_dev(p, b, ni, N, K, D, H, W, off, kinv, edge, esize, rc, h, hgap, lab, zero, tol, rel):
+    """The arcs of pixel ``p`` (item ``b``) in the certificate: ``(net outflow, capacity of p's cut arcs
+    p -> q with q on the sink side when p is on the source side, magnitude, ok)``; ``ok``: every arc pair
+    carries opposite flows (``c(p,q) - rc(p,q) = -(c(q,p) - rc(q,p))``) and no residual is negative."""
+    net = zero
+    cut = zero
+    mag = zero
+    ok = True
+    loc = p - b * ni
+    for k in range(K):
+        q = inside_dev(p, off[k], D, H, W)
+        if q >= 0:
+            kr = kinv[k]
+            c = zero + edge[(b * K + k) * ni + loc if esize > 1 else 0]
+            crev = zero + edge[(b * K + kr) * ni + q - b * ni if esize > 1 else 0]
+            f = c - rc[k * N + p]
+            d = f + crev - rc[kr * N + q]
+            mag += c + crev
+            net += f
+            if rc[k * N + p] < -tol or d > tol + rel * (c + crev) or d < -tol - rel * (c + crev):
+                ok = False
+            if lab and h[q] < hgap:
+                cut += c
+    return net, cut, mag, ok
+
+
 @cuda.jit(cache=CACHE)
-def grid_finish_kernel(ni, lanes, hgap, h, ct, rt, labels, value):
+def grid_finish_kernel(N, K, D, H, W, lanes, hgap, certify, rel, off, kinv, src, ssize, edge, esize, ct, rt, rc,
+                       excess, h, tol, labels, value, cut, bad):
     """Labels (source side: the pixels that cannot reach the sink, height ``hgap``) and the flow value of
-    each item (``value[b] +=`` the flow its pixels send to the sink, ``c_t - rt``): ``lanes`` threads per
-    item, item ``b`` = thread // lanes (one atomic add per thread)."""
+    each item (``value[b] +=`` the flow its pixels send to the sink, ``c_t - rt``); with ``certify`` the
+    certificate too: the residuals are a preflow of the input capacities (``0 <= rt <= c_t``, arc pairs
+    (:func:`certify_dev`), ``e(p) = c_s - (c_t - rt) - net outflow >= 0``; ``bad[0] = 1`` otherwise) and
+    ``cut[b] +=`` the capacity of the cut the labels make (equal to ``value[b]``: a maximum flow and a
+    minimum cut). ``lanes`` threads per item, item ``b`` = thread // lanes (one atomic add per thread)."""
+    ni = D * H * W
     j = cuda.grid(1)
     b = j // lanes
-    lane = j - b * lanes
     if b < value.size:
-        acc = ct[0] - ct[0]
-        p = b * ni + lane
-        end = (b + 1) * ni
-        while p < end:
-            labels[p] = 1 if h[p] >= hgap else 0
-            acc += ct[p] - rt[p]
-            p += lanes
+        zero = rt[0] - rt[0]
+        acc = zero
+        acut = zero
+        ok = True
+        loc = j - b * lanes
+        while loc < ni:
+            p = b * ni + loc
+            lab = h[p] >= hgap
+            labels[p] = 1 if lab else 0
+            c_t = ct[p]
+            r = rt[p]
+            acc += c_t - r
+            if certify:
+                cs = zero + src[p if ssize > 1 else 0]
+                net, ecut, mag, fine = certify_dev(p, b, ni, N, K, D, H, W, off, kinv, edge, esize, rc, h, hgap, lab,
+                                                   zero, tol, rel)
+                acut += ecut + (c_t if lab else cs)
+                slack = tol * (K + 2) + rel * (mag + cs + c_t)
+                e = excess[p]
+                dif = cs - (c_t - r) - net - e
+                if not fine or r < -tol or r > c_t + tol or e < -slack or dif > slack or dif < -slack:
+                    ok = False
+            loc += lanes
         if acc != 0:
             cuda.atomic.add(value, b, acc)
+        if acut != 0:
+            cuda.atomic.add(cut, b, acut)
+        if not ok:
+            bad[0] = 1
