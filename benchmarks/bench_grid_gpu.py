@@ -74,12 +74,12 @@ def cases():
         ("random 1000x1000 4-conn", lambda: _random((1000, 1000), 4, 7), 4),
         ("image-like 512x512 4-conn", lambda: _image_like((512, 512), 3, 4), 4),
         ("image-like 512x512 8-conn", lambda: _image_like((512, 512), 3, 8), 8),
+        ("batch 256 x 64x64 8-conn", lambda: _batch(256, 64, 8, 100), 8),
         ("blobs 2048x2048 4-conn (4 MP)", lambda: _segmentation(blobs((2048, 2048), seed=1), 4), 4),
         ("blobs 2048x2048 8-conn (4 MP)", lambda: _segmentation(blobs((2048, 2048), seed=1), 8), 8),
         ("blobs 4096x4096 4-conn (16 MP)", lambda: _segmentation(blobs((4096, 4096), seed=2), 4), 4),
         ("blobs 200^3 6-conn (8 M voxels)", lambda: _segmentation(blobs((200, 200, 200), seed=3), 6), 6),
         ("blobs 200^3 26-conn (8 M voxels)", lambda: _segmentation(blobs((200, 200, 200), seed=3), 26), 26),
-        ("batch 256 x 64x64 8-conn", lambda: _batch(256, 64, 8, 100), 8),
     ]
 
 
@@ -113,6 +113,13 @@ def main_gpu(args) -> int:
     only = [o for o in args.only.split(",") if o]
     records = []
     t_all = time.perf_counter()
+    import datetime
+
+    meta = machine_info()
+    meta.update({"benchmark": "bench_grid_gpu --gpu", "gpu": gpu_name, "reps": args.reps, "budget_s": args.budget})
+    stem = f"gpu-{tag}-{datetime.date.today().isoformat()}b"
+    out = Path(args.out) if args.out else None
+    jp = mp = None
     for name, make, conn in cases():
         if not _wanted(name, only):
             continue
@@ -191,14 +198,8 @@ def main_gpu(args) -> int:
 
             print("FAILED", name, flush=True)
             traceback.print_exc()
-    meta = machine_info()
-    meta.update({"benchmark": "bench_grid_gpu --gpu", "gpu": gpu_name, "reps": args.reps, "budget_s": args.budget,
-                 "wall_seconds": time.perf_counter() - t_all})
-    import datetime
-
-    stem = f"gpu-{tag}-{datetime.date.today().isoformat()}b"
-    jp, mp = write_results("flow", stem, meta, records, gpu_markdown(meta, records, None),
-                           Path(args.out) if args.out else None)
+        meta.update({"wall_seconds": time.perf_counter() - t_all})
+        jp, mp = write_results("flow", stem, meta, records, gpu_markdown(meta, records, None), out)  # after each
     print(jp, mp)
     return 0
 

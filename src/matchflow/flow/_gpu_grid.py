@@ -184,7 +184,7 @@ class _GridRun:
         R.launch(G.grid_relabel_init_kernel, grid(N, R.bs), N, self.rt, self.h, R.queue, R.cnt, self.tol, unset)
 
         def one_level(lv: np.int64) -> None:
-            R.launch(G.grid_bfs_level_kernel, R.bfs_blocks, N, K, D, H, W, lv, self.off, self.ki, self.rc, self.h,
+            R.launch(G.grid_bfs_level_kernel, R.bfs_blocks, N, K, D, H, W, lv, self.off, self.dl, self.ki, self.rc, self.h,
                      R.queue, R.cnt, self.tol, unset)
 
         R.bfs(one_level, 1)
@@ -259,7 +259,7 @@ class _GridRun:
             (s, _), _, (e, _) = self.ins
             lanes = max(1, -(-self.ni // FINISH_ITEMS))
             R.launch(G.grid_finish_kernel, R.over(self.B * lanes), np.int64(N), np.int64(self.K), *self._dims(),
-                     np.int64(lanes), np.int64(N + 2), certify, 0.0 if self.is_int else CERT_RTOL, self.off, self.ki,
+                     np.int64(lanes), np.int64(N + 2), certify, 0.0 if self.is_int else CERT_RTOL, self.off, self.dl, self.ki,
                      s, np.int64(s.size), e, np.int64(e.size), self.ct, self.rt, self.rc, self.excess, self.h,
                      self.tol, lab, sums[:B], sums[B: 2 * B], sums[2 * B:])
         both = sums.copy_to_host()

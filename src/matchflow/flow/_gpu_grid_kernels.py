@@ -36,19 +36,20 @@ NOT_FINITE = 8
 
 
 @cuda.jit(device=True, inline=True)
-def inside_dev(p, o, D, H, W):
-    """The neighbour ``p + o`` (o: a row of the offset table) or -1 outside ``p``'s own item."""
+def coords_dev(p, D, H, W):
+    """``(z, y, x)`` of pixel ``p`` inside its item (the divisions, once per pixel)."""
     x = p % W
     r = p // W
-    y = r % H
-    r = r // H
-    z = r % D
+    return (r // H) % D, r % H, x
+
+
+@cuda.jit(device=True, inline=True)
+def step_dev(z, y, x, o, D, H, W):
+    """Whether the neighbour at offset ``o`` (a row of the offset table) of ``(z, y, x)`` is inside the item."""
     zz = z + o[0]
     yy = y + o[1]
     xx = x + o[2]
-    if zz < 0 or zz >= D or yy < 0 or yy >= H or xx < 0 or xx >= W:
-        return -1
-    return ((r - z + zz) * H + yy) * W + xx
+    return 0 <= zz < D and 0 <= yy < H and 0 <= xx < W
 
 
 @cuda.jit(device=True, inline=True)
@@ -75,7 +76,8 @@ def grid_edges_kernel(N, K, D, H, W, off, edge, esize, rc, status, vmax):
         b = p // ni
         c = edge[p + (b * (K - 1) + k) * ni if esize > 1 else 0]
         f = check_dev(c, BAD_EDGE, status)
-        if inside_dev(i - k * N, off[k], D, H, W) >= 0:
+        z, y, x = coords_dev(p, D, H, W)
+        if step_dev(z, y, x, off[k], D, H, W):
             rc[i] = c
             if f > big:
                 big = f
@@ -187,7 +189,7 @@ def grid_relabel_init_kernel(N, rt, h, queue, cnt, tol, unset):
 
 
 @cuda.jit(device=True, inline=True)
-def grid_level_dev(i, stride, level, N, K, D, H, W, off, kinv, rc, h, queue, cnt, tol, unset):
+def grid_level_dev(i, stride, level, N, K, D, H, W, off, delta, kinv, rc, h, queue, cnt, tol, unset):
     """This thread's share of BFS level ``level`` (frontier in queue half ``level % 2``, its size in
     ``cnt[level % 3]``; thread 0 clears the slot after next): a neighbour ``v`` of a frontier pixel ``u``
     with residual ``v -> u`` gets height ``level + 1`` (compare-and-swap) and joins the next frontier.
@@ -196,9 +198,10 @@ def grid_level_dev(i, stride, level, N, K, D, H, W, off, kinv, rc, h, queue, cnt
     hu = level + 1
     while i < size:
         u = queue[qin + i]
+        z, y, x = coords_dev(u, D, H, W)
         for k in range(K):
-            v = inside_dev(u, off[k], D, H, W)
-            if v >= 0 and h[v] == unset and rc[kinv[k] * N + v] > tol:
+            v = u + delta[k]
+            if step_dev(z, y, x, off[k], D, H, W) and h[v] == unset and rc[kinv[k] * N + v] > tol:
                 if cuda.atomic.cas(h, v, unset, hu) == unset:
                     queue[qout + cuda.atomic.add(cnt, nxt, 1)] = v
         i += stride
@@ -206,9 +209,10 @@ def grid_level_dev(i, stride, level, N, K, D, H, W, off, kinv, rc, h, queue, cnt
 
 
 @cuda.jit(cache=CACHE)
-def grid_bfs_level_kernel(N, K, D, H, W, level, off, kinv, rc, h, queue, cnt, tol, unset):
+def grid_bfs_level_kernel(N, K, D, H, W, level, off, delta, kinv, rc, h, queue, cnt, tol, unset):
     """One BFS level (``loop="host"``): :func:`grid_level_dev` on every thread."""
-    grid_level_dev(cuda.grid(1), cuda.gridsize(1), level, N, K, D, H, W, off, kinv, rc, h, queue, cnt, tol, unset)
+    grid_level_dev(cuda.grid(1), cuda.gridsize(1), level, N, K, D, H, W, off, delta, kinv, rc, h, queue, cnt, tol,
+                   unset)
 
 
 @cuda.jit(cache=CACHE)
@@ -240,7 +244,7 @@ def grid_solve_persistent_kernel(N, K, D, H, W, hmax, cycle, max_rounds, off, de
         if i0 == 0:
             out[(rnd + 1) % 2] = 0
         level = 1
-        while grid_level_dev(i0, stride, level, N, K, D, H, W, off, kinv, rc, h, queue, cnt, tol, unset) > 0:
+        while grid_level_dev(i0, stride, level, N, K, D, H, W, off, delta, kinv, rc, h, queue, cnt, tol, unset) > 0:
             g.sync()
             level += 1
         levels += level - 1
@@ -279,7 +283,7 @@ def grid_solve_persistent_kernel(N, K, D, H, W, hmax, cycle, max_rounds, off, de
 
 
 @cuda.jit(device=True, inline=True)
-def certify_dev(p, b, ni, N, K, D, H, W, off, kinv, edge, esize, rc, h, hgap, lab, zero, tol, rel):
+def certify_dev(p, b, ni, N, K, D, H, W, off, delta, kinv, edge, esize, rc, h, hgap, lab, zero, tol, rel):
     """The arcs of pixel ``p`` (item ``b``) in the certificate: ``(net outflow, capacity of p's cut arcs
     p -> q with q on the sink side when p is on the source side, magnitude, ok)``; ``ok``: every arc pair
     carries opposite flows (``c(p,q) - rc(p,q) = -(c(q,p) - rc(q,p))``) and no residual is negative."""
@@ -288,9 +292,10 @@ def certify_dev(p, b, ni, N, K, D, H, W, off, kinv, edge, esize, rc, h, hgap, la
     mag = zero
     ok = True
     loc = p - b * ni
+    z, y, x = coords_dev(p, D, H, W)
     for k in range(K):
-        q = inside_dev(p, off[k], D, H, W)
-        if q >= 0:
+        if step_dev(z, y, x, off[k], D, H, W):
+            q = p + delta[k]
             kr = kinv[k]
             c = zero + edge[(b * K + k) * ni + loc if esize > 1 else 0]
             crev = zero + edge[(b * K + kr) * ni + q - b * ni if esize > 1 else 0]
@@ -306,7 +311,7 @@ def certify_dev(p, b, ni, N, K, D, H, W, off, kinv, edge, esize, rc, h, hgap, la
 
 
 @cuda.jit(cache=CACHE)
-def grid_finish_kernel(N, K, D, H, W, lanes, hgap, certify, rel, off, kinv, src, ssize, edge, esize, ct, rt, rc,
+def grid_finish_kernel(N, K, D, H, W, lanes, hgap, certify, rel, off, delta, kinv, src, ssize, edge, esize, ct, rt, rc,
                        excess, h, tol, labels, value, cut, bad):
     """Labels (source side: the pixels that cannot reach the sink, height ``hgap``) and the flow value of
     each item (``value[b] +=`` the flow its pixels send to the sink, ``c_t - rt``); with ``certify`` the
@@ -332,8 +337,8 @@ def grid_finish_kernel(N, K, D, H, W, lanes, hgap, certify, rel, off, kinv, src,
             acc += c_t - r
             if certify:
                 cs = zero + src[p if ssize > 1 else 0]
-                net, ecut, mag, fine = certify_dev(p, b, ni, N, K, D, H, W, off, kinv, edge, esize, rc, h, hgap, lab,
-                                                   zero, tol, rel)
+                net, ecut, mag, fine = certify_dev(p, b, ni, N, K, D, H, W, off, delta, kinv, edge, esize, rc, h, hgap,
+                                                   lab, zero, tol, rel)
                 acut += ecut + (c_t if lab else cs)
                 slack = tol * (K + 2) + rel * (mag + cs + c_t)
                 e = excess[p]
