@@ -25,6 +25,7 @@ from ._gpu_push_relabel import Rounds, validate_flow_gpu_options
 __all__ = ["grid_cut_gpu"]
 
 FINISH_ITEMS = 64  # pixels per thread in the labels + flow-value + certificate kernel
+FINISH_BLOCK = 128  # threads per block of the finish kernel (H100: out of resources at 1024)
 CERT_RTOL = 1e-9  # float certificate: relative slack on sums of capacities (atomics round)
 _NAMES = ("source_caps", "sink_caps", "edge_caps")
 
@@ -247,6 +248,7 @@ class _GridRun:
     def finish(self) -> tuple[Any, Any, dict[str, Any]]:
         from numba import cuda  # noqa: PLC0415
 
+        from .._cuda._launch import grid  # noqa: PLC0415
         from . import _gpu_grid_kernels as G  # noqa: PLC0415
 
         R, N = self.R, self.N
@@ -258,10 +260,12 @@ class _GridRun:
         if N:
             (s, _), _, (e, _) = self.ins
             lanes = max(1, -(-self.ni // FINISH_ITEMS))
-            R.launch(G.grid_finish_kernel, R.over(self.B * lanes), np.int64(N), np.int64(self.K), *self._dims(),
-                     np.int64(lanes), np.int64(N + 2), certify, 0.0 if self.is_int else CERT_RTOL, self.off, self.dl, self.ki,
-                     s, np.int64(s.size), e, np.int64(e.size), self.ct, self.rt, self.rc, self.excess, self.h,
-                     self.tol, lab, sums[:B], sums[B: 2 * B], sums[2 * B:])
+            # its own block size: the certificate's registers do not fit blocks of 1024 threads
+            G.grid_finish_kernel[grid(B * lanes, FINISH_BLOCK), FINISH_BLOCK](
+                np.int64(N), np.int64(self.K), *self._dims(), np.int64(lanes), np.int64(N + 2), certify,
+                0.0 if self.is_int else CERT_RTOL, self.off, self.dl, self.ki, s, np.int64(s.size), e, np.int64(e.size),
+                self.ct, self.rt, self.rc, self.excess, self.h, self.tol, lab, sums[:B], sums[B: 2 * B], sums[2 * B:])
+            R.stats["kernel_launches"] += 1
         both = sums.copy_to_host()
         values, cuts = both[:B], both[B: 2 * B]
         R.stats["host_syncs"] += 1
