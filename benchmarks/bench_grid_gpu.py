@@ -305,7 +305,10 @@ def merge(args) -> int:
     meta["cpu_host"] = cj["meta"].get("cpu", cj["meta"].get("machine"))
     md = gpu_markdown(meta, gj["records"], cpu)
     md += (f"\nCPU columns measured on: {cj['meta'].get('cpu')} ({cj['meta'].get('cpu_cores')} cores), "
-           f"{cj['meta'].get('date')}.\n")
+           f"{cj['meta'].get('date')}, one run each (a development host shared with other jobs: slower and noisier "
+           "than the quiet runs of results/flow/cpu.md, which give the CPU-vs-BK ratios).\n")
+    if meta.get("note"):
+        md += f"\nGPU runs: {meta['note']}.\n"
     out = Path(args.out) if args.out else None
     stem = Path(args.merge[0]).stem
     write_results("flow", stem, meta, gj["records"], md, out)
@@ -335,7 +338,7 @@ def _chart(records, cpu, path, gpu):
     ax.set_xlabel("speed-up of grid_cut(backend='gpu'), end to end from host arrays")
     ax.set_title(f"Grid cuts: {gpu} vs the CPU (build + solve)")
     ax.invert_yaxis()
-    ax.legend(loc="lower right")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
