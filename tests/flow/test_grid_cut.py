@@ -247,3 +247,17 @@ def test_batch_bad_input_errors():
         grid_energy(np.zeros((3, 4), bool), z3, z3, 1.0, connectivity=4)
     with pytest.raises(ValueError, match=r"grid_network takes one grid, got a batch of 2"):
         grid_network(z3, z3, 1.0, connectivity=4)
+
+
+def test_blobs_generator_segments_into_its_blobs():
+    from matchflow.generators import blobs
+
+    clean = blobs((40, 50), n_blobs=3, noise=0.0, seed=4)
+    assert clean.shape == (40, 50) and set(np.unique(clean)) <= {0.0, 1.0} and 0 < clean.mean() < 0.5
+    assert np.array_equal(blobs((40, 50), seed=4), blobs((40, 50), seed=4))  # deterministic per seed
+    vol = blobs((12, 14, 16), n_blobs=2, noise=0.2, seed=1)
+    src, snk = unary_from_intensity(vol, 1.0, 0.0, sigma=0.3)
+    r = grid_cut(src, snk, potts_weights(vol, connectivity=6, lam=0.5), connectivity=6)
+    assert np.mean(r.labels == (blobs((12, 14, 16), n_blobs=2, noise=0.0, seed=1) > 0.5)) > 0.95
+    with pytest.raises(ValueError, match=r"shape must have 2 or 3 dimensions, got \(3,\)"):
+        blobs((3,))

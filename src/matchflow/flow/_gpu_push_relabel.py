@@ -40,8 +40,9 @@ _OPTIONS = ("cycle", "check_every")
 
 
 def validate_flow_gpu_options(opts: dict[str, Any]) -> dict[str, Any]:
-    """The GPU vocabulary (``loop``: "persistent" -- every BFS level of a global relabel in one cooperative
-    launch --, "host" -- one launch per BFS level --, or "auto": persistent on a GPU, host in the simulator;
+    """The GPU vocabulary (``loop``: "persistent" -- general networks: every BFS level of a global relabel in
+    one cooperative launch; grid cuts: the whole solve in one cooperative launch --, "host" -- one launch per
+    BFS level and per round --, or "auto": persistent on a GPU, host in the simulator;
     ``certify``; ``max_rounds``; ``block_size``, a power
     of two in [32, 1024], default 256; ``grid_size``: cap on the push kernel's blocks) plus ``cycle``
     (lock-free passes per round, default 32) and ``check_every`` (BFS levels per host read, default 8)."""
