@@ -29,12 +29,24 @@ for conn, shape in ((4, (12, 14)), (8, (9, 10)), (6, (4, 5, 6)), (26, (3, 4, 4))
     for dt in ("int", "float"):
         mk = (lambda s, hi: rng.integers(0, hi, s)) if dt == "int" else (lambda s, hi: rng.random(s) * hi)
         src, snk, edg = mk(shape, 30), mk(shape, 30), mk((k,) + shape, 12)
-        r = grid_cut(src, snk, edg, connectivity=conn, backend="gpu", block_size=32, cycle=2, check_every=2)
-        c = grid_cut(src, snk, edg, connectivity=conn, backend="cpu")
-        e = grid_energy(r.labels, src, snk, edg, connectivity=conn)
-        ok = abs(r.flow_value - c.flow_value) <= 1e-9 * max(1.0, c.flow_value) and abs(e - r.flow_value) <= 1e-6
+        for loop in ("persistent", "host"):
+            r = grid_cut(src, snk, edg, connectivity=conn, backend="gpu", block_size=32, cycle=2, check_every=2,
+                         loop=loop)
+            c = grid_cut(src, snk, edg, connectivity=conn, backend="cpu")
+            e = grid_energy(r.labels, src, snk, edg, connectivity=conn)
+            ok = abs(r.flow_value - c.flow_value) <= 1e-9 * max(1.0, c.flow_value) and abs(e - r.flow_value) <= 1e-6
+            bad += not ok
+            print("grid", conn, shape, dt, loop, r.flow_value, c.flow_value, "rounds", r.stats["rounds"],
+                  r.stats.get("certified"), "ok" if ok else "MISMATCH")
+    # a batch of 3 grids: one solve, the items an outer axis with no neighbours across it
+    b_src, b_snk, b_edg = rng.integers(0, 30, (3,) + shape), rng.integers(0, 30, (3,) + shape), \
+        rng.integers(0, 12, (3, k) + shape)
+    for loop in ("persistent", "host"):
+        r = grid_cut(b_src, b_snk, b_edg, connectivity=conn, backend="gpu", block_size=64, cycle=2, loop=loop)
+        c = grid_cut(b_src, b_snk, b_edg, connectivity=conn, backend="cpu")
+        ok = np.array_equal(r.flow_value, c.flow_value)
         bad += not ok
-        print("grid", conn, shape, dt, r.flow_value, c.flow_value, "rounds", r.stats["rounds"], "ok" if ok else "MISMATCH")
+        print("batch", conn, shape, loop, r.flow_value.tolist(), "ok" if ok else "MISMATCH")
 try:
     import cupy
 

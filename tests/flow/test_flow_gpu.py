@@ -45,10 +45,10 @@ def check_grid(src, snk, edg, conn, **opts):
     assert r.labels.shape == np.shape(src) and r.labels.dtype == bool
     e = grid_energy(r.labels, src, snk, edg, connectivity=conn)
     if np.asarray(src).dtype.kind == "f" or np.asarray(edg).dtype.kind == "f":
-        assert r.flow_value == pytest.approx(c.flow_value, rel=1e-9, abs=1e-9)
-        assert e == pytest.approx(r.flow_value, rel=1e-9, abs=1e-9)
+        assert np.allclose(r.flow_value, c.flow_value, rtol=1e-9, atol=1e-9)
+        assert np.allclose(e, r.flow_value, rtol=1e-9, atol=1e-9)
     else:
-        assert r.flow_value == c.flow_value == e
+        assert np.array_equal(r.flow_value, c.flow_value) and np.array_equal(e, r.flow_value)
     return r
 
 
@@ -282,3 +282,113 @@ def test_device_arrays_stay_on_the_device(lib):
     assert lab.dtype == bool
     assert r.flow_value == grid_energy(lab, src, snk, edg, connectivity=4)
     assert r.flow_value == grid_cut(src, snk, edg, connectivity=4, backend="cpu").flow_value
+
+
+# ----------------------------------------------------------------------------- batches, the persistent solve
+
+
+@st.composite
+def grid_batches(draw):
+    conn, src, snk, edg = draw(grids())
+    b = draw(st.integers(1, 4))
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    hi = int(max(src.max(initial=0), 1)) + 1
+    shape = src.shape
+    return (conn, rng.integers(0, hi, (b,) + shape), rng.integers(0, hi, (b,) + shape),
+            rng.integers(0, hi, (b,) + edg.shape))
+
+
+@gpu
+@pytest.mark.parametrize("loop", LOOPS)
+@settings(max_examples=6 if SIM else 20)
+@given(g=grid_batches())
+def test_batches_match_the_cpu_item_by_item(g, loop):
+    conn, src, snk, edg = g
+    r = check_grid(src, snk, edg, conn, loop=loop)
+    assert isinstance(r.flow_value, np.ndarray) and r.flow_value.shape == (len(src),)
+    assert r.flow_value.tolist() == [grid_cut(src[b], snk[b], edg[b], connectivity=conn, backend="cpu").flow_value
+                                     for b in range(len(src))]
+
+
+@gpu
+@pytest.mark.parametrize("conn,shape", [(4, (3, 5, 6)), (26, (2, 2, 3, 3))])
+def test_persistent_whole_solve_one_launch(conn, shape):
+    # loop="persistent": the whole He & Hong loop in one cooperative launch, one host read (the simulator
+    # runs it on one block); a batch and a single grid, integers and floats
+    rng = np.random.default_rng(8)
+    k = len(offsets(len(shape) - 1, conn))
+    src, snk, edg = rng.integers(0, 30, shape), rng.integers(0, 30, shape), rng.integers(0, 9, (shape[0], k) + shape[1:])
+    r = check_grid(src, snk, edg, conn, loop="persistent")
+    assert r.stats["loop"] == "persistent" and r.stats["kernel_launches"] == 4 and r.stats["host_syncs"] == 4
+    assert r.stats["certified"] == "device"
+    assert r.stats["global_relabels"] == r.stats["rounds"] + 1
+    check_grid(src[0] * 0.5, snk[0] * 1.0, edg[0] * 0.25, conn, loop="persistent")
+    with pytest.raises(RuntimeError, match=r"still active after max_rounds=1 rounds"):
+        grid_cut(src, snk, edg * 100, connectivity=conn, backend="gpu", loop="persistent", max_rounds=1, cycle=1,
+                 block_size=32)
+
+
+@gpu
+def test_batch_edges_broadcast_and_empty_batch():
+    rng = np.random.default_rng(9)
+    src, snk, shared = rng.integers(0, 9, (3, 4, 5)), rng.integers(0, 9, (3, 4, 5)), rng.integers(0, 5, (8, 4, 5))
+    r = check_grid(src, snk, shared, 8)
+    assert r.stats["batch"] == 3
+    e = grid_cut(np.zeros((0, 4, 5), np.int64), np.zeros((0, 4, 5), np.int64), 1, connectivity=4, backend="gpu")
+    assert e.labels.shape == (0, 4, 5) and e.flow_value.shape == (0,)
+
+
+@gpu
+@device_only
+def test_many_small_image_grids_repeated():
+    from matchflow.flow import potts_weights, unary_from_intensity
+
+    rng = np.random.default_rng(12)
+    b, h, w = 48, 40, 50
+    yy, xx = np.mgrid[:h, :w]
+    imgs = np.stack([0.2 + 0.6 * ((yy - rng.integers(10, 30)) ** 2 + (xx - rng.integers(10, 40)) ** 2 < 12**2)
+                     for _ in range(b)]) + 0.1 * rng.standard_normal((b, h, w))
+    src, snk = (np.rint(a * 100).astype(np.int32) for a in unary_from_intensity(imgs, 0.8, 0.2, sigma=0.3))
+    edg = np.stack([np.rint(potts_weights(im, connectivity=8, lam=2.0) * 100).astype(np.int32) for im in imgs])
+    want = grid_cut(src, snk, edg, connectivity=8, backend="cpu").flow_value
+    for bs, loop in ((64, "host"), (256, "persistent"), (1024, "persistent")):
+        r = grid_cut(src, snk, edg, connectivity=8, backend="gpu", block_size=bs, loop=loop)
+        assert np.array_equal(r.flow_value, want)
+        assert np.array_equal(grid_energy(r.labels, src, snk, edg, connectivity=8), want)
+
+
+@gpu
+@device_only
+def test_batch_of_device_arrays():
+    cupy = pytest.importorskip("cupy")
+    rng = np.random.default_rng(13)
+    src, snk, edg = rng.integers(0, 30, (5, 6, 7, 8)), rng.integers(0, 30, (5, 6, 7, 8)), rng.integers(0, 9, (5, 6, 6, 7, 8))
+    r = grid_cut(*(cupy.asarray(a) for a in (src, snk, edg)), connectivity=6, backend="gpu")
+    assert isinstance(r.labels, cupy.ndarray) and r.labels.shape == (5, 6, 7, 8)
+    assert np.array_equal(r.flow_value, grid_cut(src, snk, edg, connectivity=6, backend="cpu").flow_value)
+    assert np.array_equal(grid_energy(cupy.asnumpy(r.labels), src, snk, edg, connectivity=6), r.flow_value)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", [np.int64, np.float64])
+def test_device_certificate_catches_a_corrupted_solve(monkeypatch, dtype):
+    # every GPU grid cut is certified on the device (preflow of the input + the labels' cut = flow value,
+    # per item): a solve whose residuals are tampered with after the fact must be refused, not returned
+    from matchflow.flow import _gpu_grid
+
+    rng = np.random.default_rng(14)
+    src, snk, edg = (rng.integers(1, 30, s).astype(dtype) for s in ((2, 4, 5), (2, 4, 5), (2, 4, 4, 5)))
+    r = grid_cut(src, snk, edg, connectivity=4, backend="gpu", block_size=32)
+    assert r.stats["certified"] == "device"
+    assert "certified" not in grid_cut(src, snk, edg, connectivity=4, backend="gpu", certify=False).stats
+    solve = _gpu_grid._GridRun.solve
+
+    def corrupted(self):
+        solve(self)
+        rc = self.rc.copy_to_host()
+        rc[self.N + 7] += 3  # one residual arc gains capacity from nowhere
+        self.rc.copy_to_device(rc)
+
+    monkeypatch.setattr(_gpu_grid._GridRun, "solve", corrupted)
+    with pytest.raises(RuntimeError, match=r"grid_cut \(GPU\): the certificate failed"):
+        grid_cut(src, snk, edg, connectivity=4, backend="gpu", block_size=32)

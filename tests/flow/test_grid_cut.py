@@ -96,7 +96,7 @@ def test_grid_bad_input_errors():
     z = np.zeros((3, 3))
     with pytest.raises(ValueError, match=r"connectivity must be one of \(4, 8\) for a 2-D grid, got 6"):
         grid_cut(z, z, 1.0, connectivity=6)
-    with pytest.raises(ValueError, match=r"source_caps must be a 2-D or 3-D grid, got shape \(3,\)"):
+    with pytest.raises(ValueError, match=r"source_caps must be a 2-D or 3-D grid \(or a batch of them\), got shape \(3,\)"):
         grid_cut(np.zeros(3), np.zeros(3), 1.0)
     with pytest.raises(ValueError, match=r"sink_caps must be non-negative, got -1.0"):
         grid_cut(z, -np.ones((3, 3)), 1.0)
@@ -150,3 +150,114 @@ def test_grid_bk_refuses_overflowing_integer_capacities():
     src[0, 1] = 2**61
     with pytest.raises(OverflowError, match=r"capacities at node 1 sum to about 4.61e\+18, beyond 2\*\*62"):
         grid_cut(src, np.ones((2, 2), np.int64), edg, connectivity=4)
+
+
+# ----------------------------------------------------------------------------- batches of grids
+
+
+def _scipy_grid_value(src, snk, edg, conn):
+    """SciPy's Dinic on the item's general network (integers): an oracle independent of our solvers."""
+    from scipy.sparse import csr_array
+    from scipy.sparse.csgraph import maximum_flow as scipy_maximum_flow
+
+    net = grid_network(src, snk, edg, connectivity=conn)
+    a = csr_array((net.capacities.astype(np.int32), (net.tails, net.heads)), shape=(net.n, net.n))
+    a.sum_duplicates()
+    return scipy_maximum_flow(a, net.source, net.sink).flow_value
+
+
+@st.composite
+def batches(draw, floats=False):
+    conn = draw(st.sampled_from(sorted(SHAPES)))
+    shape = draw(st.sampled_from(SHAPES[conn]))
+    b = draw(st.integers(1, 4))
+    k = len(offsets(len(shape), conn))
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    hi = draw(st.sampled_from([1, 5, 40]))
+    src, snk, edg = rng.integers(0, hi, (b,) + shape), rng.integers(0, hi, (b,) + shape), \
+        rng.integers(0, hi, (b, k) + shape)
+    if draw(st.booleans()):  # many zero arcs
+        edg = np.where(rng.random(edg.shape) < 0.5, 0, edg)
+    if floats:
+        return conn, src * 0.25, snk * 0.5, edg * 0.75
+    return conn, src, snk, edg
+
+
+@pytest.mark.parametrize("method", CPU_METHODS)
+@given(g=batches())
+def test_batch_matches_scipy_per_item(g, method):
+    conn, src, snk, edg = g
+    r = grid_cut(src, snk, edg, connectivity=conn, method=method)
+    assert r.labels.shape == src.shape and r.labels.dtype == bool and r.backend == "cpu"
+    assert isinstance(r.flow_value, np.ndarray) and r.flow_value.dtype == np.int64
+    want = [_scipy_grid_value(src[b], snk[b], edg[b], conn) for b in range(len(src))]
+    assert r.flow_value.tolist() == want
+    # the certificate, item by item: each item's labels cut exactly its flow value
+    assert grid_energy(r.labels, src, snk, edg, connectivity=conn).tolist() == want
+
+
+@given(g=batches(floats=True))
+def test_batch_equals_item_by_item_solves(g):
+    conn, src, snk, edg = g
+    r = grid_cut(src, snk, edg, connectivity=conn)
+    for b in range(len(src)):
+        one = grid_cut(src[b], snk[b], edg[b], connectivity=conn)
+        assert r.flow_value[b] == pytest.approx(one.flow_value, rel=1e-12, abs=1e-12)
+        assert np.array_equal(r.labels[b], one.labels)  # BK's labels: the minimal source side, unique
+    assert grid_energy(r.labels, src, snk, edg, connectivity=conn) == pytest.approx(r.flow_value, rel=1e-9, abs=1e-9)
+
+
+def test_batch_of_3d_grids_has_no_arc_across_items():
+    # two 2x2x2 items stacked: item 0 all source, item 1 all sink, heavy edges everywhere; an arc across the
+    # item border would carry flow from item 0 into item 1's sink links
+    src = np.stack([np.full((2, 2, 2), 9), np.zeros((2, 2, 2), np.int64)])
+    snk = np.stack([np.zeros((2, 2, 2), np.int64), np.full((2, 2, 2), 9)])
+    r = grid_cut(src, snk, 100, connectivity=6)
+    assert r.flow_value.tolist() == [0, 0]
+    assert r.labels[0].all() and not r.labels[1].any()
+    edg = np.full((2, 6, 2, 2, 2), 100)
+    grid_cut(src, snk, edg, connectivity=6)
+    assert (edg == 100).all()  # the caller's array is never written
+
+
+def test_batch_shapes_broadcast_and_layout():
+    rng = np.random.default_rng(3)
+    src, snk = rng.integers(0, 9, (3, 4, 5)), rng.integers(0, 9, (3, 4, 5))
+    shared = rng.integers(0, 5, (4, 4, 5))  # one edge array for every item
+    r = grid_cut(src, snk, shared, connectivity=4)
+    assert r.flow_value.tolist() == [grid_cut(src[b], snk[b], shared, connectivity=4).flow_value for b in range(3)]
+    assert r.stats["batch"] == 3
+    # a 3-D array is a 3-D grid by default (6-connected), a batch of 2-D grids with connectivity 4 or 8
+    assert np.isscalar(grid_cut(src, snk, 1).flow_value) and grid_cut(src, snk, 1).connectivity == 6
+    empty = grid_cut(np.zeros((0, 4, 5)), np.zeros((0, 4, 5)), 1.0, connectivity=8)
+    assert empty.labels.shape == (0, 4, 5) and empty.flow_value.shape == (0,)
+
+
+def test_batch_bad_input_errors():
+    z3, z4 = np.zeros((2, 3, 4)), np.zeros((2, 3, 4, 5))
+    with pytest.raises(ValueError, match=r"connectivity must be one of \(6, 26\) for a batch of 3-D grids, got 4"):
+        grid_cut(z4, z4, 1.0, connectivity=4)
+    with pytest.raises(ValueError, match=r"connectivity must be one of \(6, 26\) for a 3-D grid, got 7"):
+        grid_cut(z3, z3, 1.0, connectivity=7)
+    with pytest.raises(ValueError, match=r"sink_caps must have shape \(2, 3, 4\) \(or broadcast to it\), got \(3, 3, 4\)"):
+        grid_cut(z3, np.zeros((3, 3, 4)), 1.0, connectivity=4)
+    with pytest.raises(ValueError, match=r"edge_caps must have shape \(2, 8, 3, 4\) \(or broadcast to it\), got \(4, 3, 4\)"):
+        grid_cut(z3, z3, np.ones((4, 3, 4)), connectivity=8)
+    with pytest.raises(ValueError, match=r"labels must have shape \(2, 3, 4\), got \(3, 4\)"):
+        grid_energy(np.zeros((3, 4), bool), z3, z3, 1.0, connectivity=4)
+    with pytest.raises(ValueError, match=r"grid_network takes one grid, got a batch of 2"):
+        grid_network(z3, z3, 1.0, connectivity=4)
+
+
+def test_blobs_generator_segments_into_its_blobs():
+    from matchflow.generators import blobs
+
+    clean = blobs((40, 50), n_blobs=3, noise=0.0, seed=4)
+    assert clean.shape == (40, 50) and set(np.unique(clean)) <= {0.0, 1.0} and 0 < clean.mean() < 0.5
+    assert np.array_equal(blobs((40, 50), seed=4), blobs((40, 50), seed=4))  # deterministic per seed
+    vol = blobs((12, 14, 16), n_blobs=2, noise=0.2, seed=1)
+    src, snk = unary_from_intensity(vol, 1.0, 0.0, sigma=0.3)
+    r = grid_cut(src, snk, potts_weights(vol, connectivity=6, lam=0.5), connectivity=6)
+    assert np.mean(r.labels == (blobs((12, 14, 16), n_blobs=2, noise=0.0, seed=1) > 0.5)) > 0.95
+    with pytest.raises(ValueError, match=r"shape must have 2 or 3 dimensions, got \(3,\)"):
+        blobs((3,))

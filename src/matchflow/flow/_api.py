@@ -103,11 +103,12 @@ GPU_GRID_MIN = 512 * 512  # grid_cut, backend="auto": the GPU from this many gri
 
 def _gpu_rule(problem: FlowNetwork | GridProblem) -> str | None:
     """``backend="auto"``: the GPU push-relabel only where it was measured faster end to end
-    (results/flow/gpu-h100-2026-11-23*.md, H100, the public call from host arrays): grid cuts of >= 512²
-    points (512² image-like 10-12 ms vs 0.68 s for our CPU BK on the same machine; 1000² random 0.086 s
-    vs 4.6 s; 128³ volume 23 ms); smaller grids were not measured (launch-bound: kept on the CPU). General
-    networks stay on the CPU: on the DIMACS instances the GPU was 50-500x slower (gl1 0.28 s vs 1.8 ms,
-    loop="host"; ak-4102 did not finish in 60 s)."""
+    (H100, the public call from host arrays, results/flow/gpu-h100-2026-11-23b.md; CPU: our BK on a 2-core
+    host): grid cuts (or batches of grids) of >= 512² points in all: 512² image-like 5.5 ms vs 89 ms, 1000²
+    random 37 ms vs 1.7 s, a batch of 256 64² images 15 ms vs 0.98 s, 4-16 MP and 200³ volumes 87-239x;
+    smaller grids were not measured (launch-bound: kept on the CPU). General networks stay on the CPU: on the
+    DIMACS instances the GPU was 50-500x slower (gl1 0.28 s vs 1.8 ms, loop="host"; ak-4102 did not finish in
+    60 s; results/flow/gpu-h100-2026-11-23*.md)."""
     if isinstance(problem, GridProblem) and int(np.prod(problem.shape)) >= GPU_GRID_MIN:
         return "push-relabel"
     return None

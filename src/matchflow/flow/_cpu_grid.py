@@ -76,8 +76,10 @@ def grid_arcs_kernel(src, snk, edg, off, dims, deg, into, check, fill, head, rev
 
 
 def grid_bk(src: np.ndarray, snk: np.ndarray, edg: np.ndarray, off: np.ndarray, tol_rtol: float,
-            int_limit: int) -> tuple[np.ndarray, object, dict]:
+            int_limit: int, items: int | None = None) -> tuple[np.ndarray, object, dict]:
     """Minimum cut of the grid: ``(labels (True: source side), flow value (int64 or float64), stats)``.
+    ``items``: the grid is that many equal blocks of points with no arc between them (a batch): the
+    flow value is then an array, the flow each block sends into the sink.
 
     ``src``/``snk`` of the grid's shape, ``edg`` of shape ``(k, *shape)``, one dtype (validated by the
     caller); ``off`` the ``(k, ndim)`` lexicographic offsets (``off[k~] = -off[k]`` with ``k~ = k-1-k``).
@@ -116,6 +118,17 @@ def grid_bk(src: np.ndarray, snk: np.ndarray, edg: np.ndarray, off: np.ndarray, 
     tree = np.zeros(n, dtype=np.int8)
     augs, orphans, scans = bk_tree_kernel(n, npix, npix + 1, indptr, head, rev, cap, tol, total, tree)
     side = tree == IN_S  # the vertices reachable from s in the residual graph
+    if items is not None:  # t's arcs t -> p, p ascending: residual = the flow p -> t
+        row = slice(int(indptr[npix + 1]), int(indptr[npix + 2]))
+        per = npix // max(items, 1)
+        if is_int:  # exact: differences of an int64 prefix sum at the block borders
+            sums = np.concatenate([np.zeros(1, work), np.cumsum(cap[row], dtype=work)])
+            bounds = np.searchsorted(head[row], np.arange(items + 1, dtype=np.int64) * per)
+            total = sums[bounds[1:]] - sums[bounds[:-1]]
+        else:  # one sum per block (no prefix-sum cancellation)
+            total = np.bincount(head[row] // max(per, 1), weights=cap[row], minlength=items)[:items]
+    else:
+        total = total[0]
     stats = {"augmentations": int(augs), "orphans": int(orphans), "growth_scans": int(scans),
              "residual_arcs": m2, "build_seconds": build}
-    return side[:npix].reshape(shape), total[0], stats
+    return side[:npix].reshape(shape), total, stats

@@ -1,8 +1,11 @@
 """``grid_cut(..., backend="gpu")``: the lock-free push-relabel on a grid with implicit neighbours.
 
 No CSR is built: the residual capacities live in one array of shape ``(k, N)`` beside the excess and
-heights of the ``N`` pixels (kernels in :mod:`._gpu_grid_kernels`, the round loop shared with the
-general-graph driver :mod:`._gpu_push_relabel`). Inputs may be NumPy, CuPy or PyTorch (CUDA) arrays;
+heights of the ``N`` pixels (kernels in :mod:`._gpu_grid_kernels`). ``loop="persistent"`` (the default
+on a GPU) runs the whole He & Hong loop -- global relabels, active counts, lock-free passes -- in ONE
+cooperative launch with one host read at the end; ``loop="host"`` runs host rounds (the loop shared with
+the general-graph driver :mod:`._gpu_push_relabel`, one launch per BFS level). A batch of B equal grids
+is one solve: the items follow each other in memory and no neighbour crosses an item border. Inputs may be NumPy, CuPy or PyTorch (CUDA) arrays;
 device inputs are read in place (no host copy) and the labels come back as the same kind of array,
 on the device. Device inputs must have the full shape (``edge_caps``: ``(k, *grid)``) or hold one
 element; host inputs broadcast like the CPU path.
@@ -21,7 +24,9 @@ from ._gpu_push_relabel import Rounds, validate_flow_gpu_options
 
 __all__ = ["grid_cut_gpu"]
 
-_SUM: list[Any] = []  # the numba Reduce object (built on first use)
+FINISH_ITEMS = 64  # pixels per thread in the labels + flow-value + certificate kernel
+FINISH_BLOCK = 128  # threads per block of the finish kernel (H100: out of resources at 1024)
+CERT_RTOL = 1e-9  # float certificate: relative slack on sums of capacities (atomics round)
 _NAMES = ("source_caps", "sink_caps", "edge_caps")
 
 
@@ -70,29 +75,36 @@ def _table(ndim: int, connectivity: int, shape: tuple[int, ...]) -> tuple[np.nda
     return off3, delta, kinv
 
 
-def grid_cut_gpu(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: int, **options: Any
-                 ) -> tuple[Any, Any, dict[str, Any]]:
+def grid_cut_gpu(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: int, batch: int | None = None,
+                 **options: Any) -> tuple[Any, Any, dict[str, Any]]:
     """``(labels, flow_value, stats)`` of the minimum cut of a 2-D or 3-D grid on the GPU (labels True on
-    the source side: the pixels that cannot reach the sink in the residual graph of a maximum preflow)."""
+    the source side: the pixels that cannot reach the sink in the residual graph of a maximum preflow).
+    ``batch``: B independent grids (a leading axis of every input); the flow value is then a NumPy array."""
     from ._api import FLOAT_RTOL, INT_LIMIT  # noqa: PLC0415
 
     o = validate_flow_gpu_options(options)
-    shape = tuple(int(d) for d in getattr(source_caps, "shape", np.shape(source_caps)))
+    full = tuple(int(d) for d in getattr(source_caps, "shape", np.shape(source_caps)))
+    shape = full if batch is None else full[1:]
     if len(shape) not in (2, 3):
-        raise ValueError(f"source_caps must be a 2-D or 3-D grid, got shape {shape}")
+        raise ValueError(f"source_caps must be a 2-D or 3-D grid (or a batch of them), got shape {full}")
     off3, delta, kinv = _table(len(shape), connectivity, shape)
     require_gpu("grid_cut(backend='gpu')")
     with quiet():
-        return _GridRun(shape, off3, delta, kinv, o, FLOAT_RTOL, INT_LIMIT).go(source_caps, sink_caps, edge_caps)
+        return _GridRun(shape, batch, off3, delta, kinv, o, FLOAT_RTOL, INT_LIMIT).go(source_caps, sink_caps,
+                                                                                     edge_caps)
 
 
 class _GridRun:
-    """One grid solve: ``start`` (inputs to the device, checks, preflow) -> ``solve`` -> ``finish``."""
+    """One grid solve (or one batch): ``start`` (inputs to the device, checks, preflow) -> ``solve``
+    (``loop="persistent"``: one cooperative launch; ``"host"``: host rounds) -> ``finish``."""
 
-    def __init__(self, shape, off3, delta, kinv, o, rtol, int_limit) -> None:
+    def __init__(self, shape, batch, off3, delta, kinv, o, rtol, int_limit) -> None:
         self.t0 = time.perf_counter()
-        self.shape, self.o, self.rtol, self.int_limit = shape, o, rtol, int_limit
-        self.N = int(np.prod(shape))
+        self.shape, self.batch, self.o, self.rtol, self.int_limit = shape, batch, o, rtol, int_limit
+        self.B = 1 if batch is None else int(batch)
+        self.lead = () if batch is None else (self.B,)
+        self.ni = int(np.prod(shape))
+        self.N = self.B * self.ni
         self.K = len(off3)
         self.dims = (1,) * (3 - len(shape)) + shape
         self.off3, self.delta, self.kinv = off3, delta, kinv
@@ -108,10 +120,11 @@ class _GridRun:
 
         from . import _gpu_grid_kernels as G  # noqa: PLC0415
 
-        N, K, shape = self.N, self.K, self.shape
+        N, K, full = self.N, self.K, self.lead + self.shape
         t0 = time.perf_counter()
-        ins = [_device_input(nm, x, s) for nm, x, s in zip(_NAMES, (src, snk, edg), (shape, shape, (K,) + shape),
-                                                          strict=True)]
+        ins = [_device_input(nm, x, s) for nm, x, s in zip(_NAMES, (src, snk, edg),
+                                                          (full, full, self.lead + (K,) + self.shape), strict=True)]
+        self.ins = ins
         self.is_int = all(dt.kind in "iu" for _, dt in ins)
         self.work = work = np.int64 if self.is_int else np.float64
         self.R = R = Rounds(self.o, max(N, 1))
@@ -135,11 +148,14 @@ class _GridRun:
         bad, big = int(self.R.read(status)), float(self.R.read(vmax))
         if bad:
             self._raise(bad, (src, snk, edg))
-        if self.is_int and big * max(K + 1, N) >= self.int_limit:
-            raise OverflowError(f"capacities up to {big:.3g} on a grid of {N} points with {K} neighbours could sum "
-                                "beyond 2**62: the flow could overflow int64 (scale the capacities down or pass floats)")
+        if self.is_int and big * max(K + 1, self.ni) >= self.int_limit:
+            raise OverflowError(f"capacities up to {big:.3g} on a grid of {self.ni} points with {K} neighbours could "
+                                "sum beyond 2**62: the flow could overflow int64 (scale the capacities down or pass "
+                                "floats)")
         self.tol = work(0) if self.is_int else work(self.rtol * big)
         R.stats["seconds_start"] = time.perf_counter() - t0
+        if self.batch is not None:
+            R.stats["batch"] = self.B
 
     @staticmethod
     def _raise(bad: int, arrays: tuple) -> None:
@@ -153,25 +169,26 @@ class _GridRun:
                     raise ValueError(f"{name} must be finite")
                 raise ValueError(f"{name} must be non-negative, got {a.min()}")
 
+    def _dims(self) -> tuple[np.int64, ...]:
+        return tuple(np.int64(d) for d in self.dims)
+
     def _relabel(self) -> int:
+        """``loop="host"``: one global relabel, a launch per BFS level; returns the pixels still active."""
         from .._cuda._launch import grid  # noqa: PLC0415
         from . import _gpu_grid_kernels as G  # noqa: PLC0415
         from ._gpu_push_relabel_kernels import finish_relabel_kernel  # noqa: PLC0415
 
         R, N, K = self.R, np.int64(self.N), np.int64(self.K)
-        D, H, W = (np.int64(d) for d in self.dims)
+        D, H, W = self._dims()
         unset = np.int32(2 * (N + 2) + 1)
         R.launch(G.reset_cnt_kernel, 1, R.cnt)
         R.launch(G.grid_relabel_init_kernel, grid(N, R.bs), N, self.rt, self.h, R.queue, R.cnt, self.tol, unset)
 
         def one_level(lv: np.int64) -> None:
-            R.launch(G.grid_bfs_level_kernel, R.bfs_blocks, N, K, D, H, W, lv, self.off, self.ki, self.rc, self.h,
+            R.launch(G.grid_bfs_level_kernel, R.bfs_blocks, N, K, D, H, W, lv, self.off, self.dl, self.ki, self.rc, self.h,
                      R.queue, R.cnt, self.tol, unset)
 
-        if self.o["loop"] != "persistent" or R.bfs_coop(
-                G.grid_bfs_persistent_kernel, (N, K, D, H, W, np.int64(1), self.off, self.ki, self.rc, self.h,
-                                               R.queue, R.cnt, self.tol, unset), False) == -1:
-            R.bfs(one_level, 1)
+        R.bfs(one_level, 1)
         return R.active(finish_relabel_kernel, N, np.int64(-1), np.int64(-1), np.int64(N + 2), unset, self.h,
                         self.excess, self.tol)
 
@@ -183,11 +200,47 @@ class _GridRun:
                  np.int64(self.o["cycle"]), self.dl, self.ki, self.rc, self.rt, self.excess, self.h, self.tol,
                  R.counters)
 
+    def _persistent(self) -> bool:
+        """``loop="persistent"``: the whole loop in one cooperative launch and one host read; False when not
+        one block fits an SM (the caller then runs host rounds)."""
+        from numba import cuda  # noqa: PLC0415
+
+        from .._cuda import is_simulator  # noqa: PLC0415
+        from .._cuda._launch import cooperative_kernel  # noqa: PLC0415
+        from . import _gpu_grid_kernels as G  # noqa: PLC0415
+
+        R, N = self.R, np.int64(self.N)
+        limit = self.o["max_rounds"] or max(10_000, 4 * self.N)
+        out = cuda.to_device(np.zeros(5, np.int64))
+        args = (N, np.int64(self.K), *self._dims(), N + 2, np.int64(self.o["cycle"]), np.int64(limit), self.off,
+                self.dl, self.ki, self.rc, self.rt, self.excess, self.h, R.queue, R.cnt, self.tol,
+                np.int32(2 * (N + 2) + 1), out, R.counters)
+        kern = G.grid_solve_persistent_kernel
+        if is_simulator():
+            spec, gsize = kern, 1
+        else:
+            spec, gmax = cooperative_kernel(kern, args, R.bs)
+            if gmax < 1:
+                return False
+            gsize = min(gmax, R.push_blocks)
+        spec[gsize, R.bs](*args)
+        res = out.copy_to_host()
+        R.stats["kernel_launches"] += 1
+        R.stats["host_syncs"] += 1
+        R.stats["grid_size"] = gsize
+        R.stats["rounds"], R.stats["bfs_levels"] = int(res[2]), int(res[3])
+        R.stats["global_relabels"] = int(res[2]) + 1
+        if res[4]:
+            raise RuntimeError(f"grid_cut (GPU): {int(res[4])} vertices still active after max_rounds={limit} rounds "
+                               "(raise max_rounds)")
+        return True
+
     def solve(self) -> None:
         from numba import cuda  # noqa: PLC0415
 
         t0 = time.perf_counter()
-        if self.N:
+        if self.N and (self.o["loop"] != "persistent" or not self._persistent()):
+            self.o["loop"] = self.R.stats["loop"] = "host"
             self.R.run(self._push, self._relabel, "grid_cut (GPU)")
         cuda.synchronize()
         self.R.stats["seconds_solve"] = time.perf_counter() - t0
@@ -195,32 +248,51 @@ class _GridRun:
     def finish(self) -> tuple[Any, Any, dict[str, Any]]:
         from numba import cuda  # noqa: PLC0415
 
+        from .._cuda._launch import grid  # noqa: PLC0415
         from . import _gpu_grid_kernels as G  # noqa: PLC0415
 
-        R, N = self.R, np.int64(self.N)
+        R, N = self.R, self.N
         t0 = time.perf_counter()
-        lab = cuda.device_array(max(self.N, 1), np.uint8)
-        value = self.work(0)
-        if self.N:
-            R.launch(G.grid_labels_kernel, R.over(N), N, self.h, np.int64(N + 2), lab)
-            R.launch(G.grid_sent_kernel, R.over(N), N, self.ct, self.rt)
-            if not _SUM:
-                _SUM.append(cuda.reduce(lambda a, b: a + b))
-            value = _SUM[0](self.rt[: self.N])
-        value = value.item() if hasattr(value, "item") else value
-        value = int(value) if self.is_int else float(value)
-        lab = lab[: self.N]
+        lab = cuda.device_array(max(N, 1), np.uint8)
+        B = self.B
+        sums = cuda.to_device(np.zeros(2 * B + 1, self.work))  # flow values, cut capacities, a failure flag
+        certify = bool(self.o["certify"])
+        if N:
+            (s, _), _, (e, _) = self.ins
+            lanes = max(1, -(-self.ni // FINISH_ITEMS))
+            # its own block size: the certificate's registers do not fit blocks of 1024 threads
+            G.grid_finish_kernel[grid(B * lanes, FINISH_BLOCK), FINISH_BLOCK](
+                np.int64(N), np.int64(self.K), *self._dims(), np.int64(lanes), np.int64(N + 2), certify,
+                0.0 if self.is_int else CERT_RTOL, self.off, self.dl, self.ki, s, np.int64(s.size), e, np.int64(e.size),
+                self.ct, self.rt, self.rc, self.excess, self.h, self.tol, lab, sums[:B], sums[B: 2 * B], sums[2 * B:])
+            R.stats["kernel_launches"] += 1
+        both = sums.copy_to_host()
+        values, cuts = both[:B], both[B: 2 * B]
+        R.stats["host_syncs"] += 1
+        if certify:
+            ok = both[2 * B] == 0 and (
+                np.array_equal(values, cuts) if self.is_int
+                else np.allclose(values, cuts, rtol=CERT_RTOL, atol=float(self.tol) * max(self.ni, 1)))
+            if not ok:
+                raise RuntimeError("grid_cut (GPU): the certificate failed (the residuals are not a preflow of the "
+                                   "input, or the labels' cut differs from the flow value): please report this input")
+            R.stats["certified"] = "device"
+        full = self.lead + self.shape
+        lab = lab[:N]
         if self.kind == "cupy":
             import cupy  # noqa: PLC0415
 
-            labels = cupy.asarray(lab).view(cupy.bool_).reshape(self.shape)
+            labels = cupy.asarray(lab).view(cupy.bool_).reshape(full)
         elif self.kind == "torch":
             import torch  # noqa: PLC0415
 
-            labels = torch.as_tensor(lab, device="cuda").view(torch.bool).reshape(self.shape)
+            labels = torch.as_tensor(lab, device="cuda").view(torch.bool).reshape(full)
         else:
-            labels = lab.copy_to_host().view(bool).reshape(self.shape)
+            labels = lab.copy_to_host().view(bool).reshape(full)
         R.work()
         R.stats["seconds_finish"] = time.perf_counter() - t0
         R.stats["seconds_total"] = time.perf_counter() - self.t0
-        return labels, value, R.stats
+        if self.batch is not None:
+            return labels, values, R.stats
+        v = values[0].item()
+        return labels, (int(v) if self.is_int else float(v)), R.stats

@@ -1,39 +1,55 @@
 """Kernels of the GPU grid cut: Hong's lock-free push-relabel (Algorithm 4.5) on a grid with implicit
-neighbours (no CSR), 2-D (as depth 1) or 3-D, any connectivity given by an offset table.
+neighbours (no CSR), 2-D (as depth 1) or 3-D, any connectivity given by an offset table, one grid or a
+batch of equal grids (the items one after the other: an outer axis with no neighbours across it).
 
-Pixel ``p`` (C order over ``(D, H, W)``) has neighbour ``k`` at ``p + delta[k]`` (offset ``off[k]``);
-``rc[k * N + p]`` is the residual capacity of ``p -> p + off[k]`` (0 where that neighbour is outside
-the grid) and its reverse arc is ``rc[kinv[k] * N + p + delta[k]]``. The source arcs are saturated at
-the start and the direct flow ``min(c_s, c_t)`` of each pixel goes straight to the sink, so a pixel
-keeps ``rt[p]``, its residual arc to ``t`` (height 0, always the lowest neighbour), and ``excess[p]``.
-Only the first phase runs (heights below ``hmax = N + 2``): the labels are the pixels that cannot
-reach ``t`` after the last global relabel, the flow value is ``sum(c_t - rt)``.
+Pixel ``p`` (C order over ``(B, D, H, W)``, ``N = B * D * H * W``) has neighbour ``k`` at ``p + delta[k]``
+(offset ``off[k]``, inside its own item); ``rc[k * N + p]`` is the residual capacity of ``p -> p + off[k]``
+(0 where that neighbour is outside the item) and its reverse arc is ``rc[kinv[k] * N + p + delta[k]]``.
+The source arcs are saturated at the start and the direct flow ``min(c_s, c_t)`` of each pixel goes
+straight to the sink, so a pixel keeps ``rt[p]``, its residual arc to ``t`` (height 0, always the lowest
+neighbour), and ``excess[p]``. Only the first phase runs (heights below ``hmax = N + 2``): the labels are
+the pixels that cannot reach ``t`` after the last global relabel, the flow value of an item is the sum
+of its ``c_t - rt``.
+
+``grid_solve_persistent_kernel`` (``loop="persistent"``) is the whole He & Hong loop in ONE cooperative
+launch: global relabel (backward BFS from ``t``, level-synchronous, grid syncs between levels; gap
+relabelling), active count, ``cycle`` lock-free passes, again, until no pixel below the gap holds excess:
+no host round trip. ``loop="host"`` launches the same steps one by one (``grid_push_kernel``, the
+relabel kernels).
 """
 
 from __future__ import annotations
 
-from numba import cuda
+from numba import cuda, int64
+
+from .._cuda._device import block_sum_dev
+from .._cuda._env import kernel_cache
+from ._gpu_push_relabel_kernels import BLOCK_SUM, excess_dev, frontier_dev, push_dev
 
 __all__ = ["grid_edges_kernel", "grid_terminals_kernel", "grid_push_kernel", "grid_relabel_init_kernel",
-           "grid_bfs_level_kernel", "grid_bfs_persistent_kernel", "grid_labels_kernel", "grid_sent_kernel", "reset_cnt_kernel"]
+           "grid_bfs_level_kernel", "grid_solve_persistent_kernel",
+           "grid_finish_kernel", "reset_cnt_kernel"]
 
+CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 BAD_SOURCE, BAD_SINK, BAD_EDGE = 1, 2, 4  # status bits: a negative or non-finite capacity
 NOT_FINITE = 8
 
 
 @cuda.jit(device=True, inline=True)
-def inside_dev(p, o, D, H, W):
-    """The neighbour ``p + o`` (o: a row of the offset table) or -1 outside the grid."""
+def coords_dev(p, D, H, W):
+    """``(z, y, x)`` of pixel ``p`` inside its item (the divisions, once per pixel)."""
     x = p % W
     r = p // W
-    y = r % H
-    z = r // H
+    return (r // H) % D, r % H, x
+
+
+@cuda.jit(device=True, inline=True)
+def step_dev(z, y, x, o, D, H, W):
+    """Whether the neighbour at offset ``o`` (a row of the offset table) of ``(z, y, x)`` is inside the item."""
     zz = z + o[0]
     yy = y + o[1]
     xx = x + o[2]
-    if zz < 0 or zz >= D or yy < 0 or yy >= H or xx < 0 or xx >= W:
-        return -1
-    return (zz * H + yy) * W + xx
+    return 0 <= zz < D and 0 <= yy < H and 0 <= xx < W
 
 
 @cuda.jit(device=True, inline=True)
@@ -46,18 +62,22 @@ def check_dev(c, bit, status):
     return float(c)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def grid_edges_kernel(N, K, D, H, W, off, edge, esize, rc, status, vmax):
-    """``rc`` from the edge capacities (``esize`` 1: one scalar for every arc), 0 outside the grid;
-    ``vmax[0]``: the largest capacity."""
+    """``rc`` (``(k, N)``) from the edge capacities (``(B, k, D*H*W)``; ``esize`` 1: one scalar for every
+    arc), 0 outside the item; ``vmax[0]``: the largest capacity."""
     i = cuda.grid(1)
     stride = cuda.gridsize(1)
+    ni = D * H * W
     big = 0.0
     while i < K * N:
         k = i // N
-        c = edge[i if esize > 1 else 0]
+        p = i - k * N
+        b = p // ni
+        c = edge[p + (b * (K - 1) + k) * ni if esize > 1 else 0]
         f = check_dev(c, BAD_EDGE, status)
-        if inside_dev(i - k * N, off[k], D, H, W) >= 0:
+        z, y, x = coords_dev(p, D, H, W)
+        if step_dev(z, y, x, off[k], D, H, W):
             rc[i] = c
             if f > big:
                 big = f
@@ -67,7 +87,7 @@ def grid_edges_kernel(N, K, D, H, W, off, edge, esize, rc, status, vmax):
     cuda.atomic.max(vmax, 0, big)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def grid_terminals_kernel(N, src, ssize, snk, tsize, excess, rt, ct, status, vmax):
     """Saturate the source arcs and send ``min(c_s, c_t)`` straight on to the sink (Algorithm 4.7)."""
     p = cuda.grid(1)
@@ -84,61 +104,65 @@ def grid_terminals_kernel(N, src, ssize, snk, tsize, excess, rt, ct, status, vma
         rt[p] -= d
 
 
-@cuda.jit
-def grid_push_kernel(N, K, hmax, cycle, delta, kinv, rc, rt, excess, h, tol, counters):
-    """Algorithm 4.5 on the grid, ``cycle`` passes (see ``_gpu_push_relabel_kernels.push_kernel``)."""
-    start = cuda.grid(1)
-    stride = cuda.gridsize(1)
-    zero = tol - tol
+@cuda.jit(device=True, inline=True)
+def grid_push_dev(x, N, K, hmax, delta, kinv, rc, rt, excess, h, tol):
+    """Algorithm 4.5 at pixel ``x``: 1 after a push, 2 after a relabel, else 0."""
+    if h[x] >= hmax:
+        return 0
+    ex = excess_dev(excess, x, tol)
+    if ex <= tol:
+        return 0
+    if rt[x] > tol:  # the sink: height 0, the lowest neighbour; only x lowers rt[x]
+        c = rt[x]
+        d = ex if ex < c else c
+        rt[x] = c - d
+        cuda.atomic.sub(excess, x, d)
+        return 1
+    hmin = hmax + N
+    kmin = -1
+    for k in range(K):
+        if rc[k * N + x] > tol:
+            hy = h[x + delta[k]]
+            if hy < hmin:
+                hmin = hy
+                kmin = k
+    if kmin < 0:
+        h[x] = hmax  # only the source is left: its excess is not the sink's
+        return 0
+    if h[x] > hmin:
+        y = x + delta[kmin]
+        return push_dev(rc, kmin * N + x, kinv[kmin] * N + y, excess, x, y, ex)
+    h[x] = hmin + 1
+    return 2
+
+
+@cuda.jit(device=True, inline=True)
+def grid_passes_dev(start, stride, cycle, N, K, hmax, delta, kinv, rc, rt, excess, h, tol):
+    """``cycle`` lock-free passes over this thread's pixels; returns ``(pushes, relabels)``."""
     pushes = 0
     relabels = 0
     for _ in range(cycle):
         x = start
         while x < N:
-            if h[x] < hmax:
-                ex = excess[x]  # a plain read filters; the atomic read below is exact
-                if ex > tol:
-                    ex = cuda.atomic.add(excess, x, zero)
-                if ex > tol:
-                    if rt[x] > tol:  # the sink: height 0, the lowest neighbour; only x lowers rt[x]
-                        c = rt[x]
-                        d = ex if ex < c else c
-                        rt[x] = c - d
-                        cuda.atomic.sub(excess, x, d)
-                        pushes += 1
-                    else:
-                        hmin = hmax + N
-                        kmin = -1
-                        for k in range(K):
-                            if rc[k * N + x] > tol:
-                                hy = h[x + delta[k]]
-                                if hy < hmin:
-                                    hmin = hy
-                                    kmin = k
-                        if kmin < 0:
-                            h[x] = hmax  # only the source is left: its excess is not the sink's
-                        elif h[x] > hmin:
-                            a = kmin * N + x
-                            y = x + delta[kmin]
-                            c = cuda.atomic.add(rc, a, zero)
-                            d = ex if ex < c else c
-                            if d > zero:
-                                cuda.atomic.sub(rc, a, d)
-                                cuda.atomic.add(rc, kinv[kmin] * N + y, d)
-                                cuda.atomic.sub(excess, x, d)
-                                cuda.atomic.add(excess, y, d)
-                                pushes += 1
-                        else:
-                            h[x] = hmin + 1
-                            relabels += 1
+            r = grid_push_dev(x, N, K, hmax, delta, kinv, rc, rt, excess, h, tol)
+            pushes += r & 1
+            relabels += r >> 1
             x += stride
+    return pushes, relabels
+
+
+@cuda.jit(cache=CACHE)
+def grid_push_kernel(N, K, hmax, cycle, delta, kinv, rc, rt, excess, h, tol, counters):
+    """Algorithm 4.5 on the grid, ``cycle`` passes (see ``_gpu_push_relabel_kernels.push_kernel``)."""
+    pushes, relabels = grid_passes_dev(cuda.grid(1), cuda.gridsize(1), cycle, N, K, hmax, delta, kinv, rc, rt,
+                                       excess, h, tol)
     if pushes:
         cuda.atomic.add(counters, 0, pushes)
     if relabels:
         cuda.atomic.add(counters, 1, relabels)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def reset_cnt_kernel(cnt):
     if cuda.grid(1) == 0:
         cnt[0] = 0
@@ -146,83 +170,185 @@ def reset_cnt_kernel(cnt):
         cnt[2] = 0
 
 
-@cuda.jit
+@cuda.jit(device=True, inline=True)
+def grid_seed_dev(p, N, rt, h, queue, cnt, tol, unset):
+    """Level 1 of the backward BFS at pixel ``p``: height 1 and queued when it has a residual arc to ``t``."""
+    if rt[p] > tol:
+        h[p] = 1
+        queue[N + cuda.atomic.add(cnt, 1, 1)] = p
+    else:
+        h[p] = unset
+
+
+@cuda.jit(cache=CACHE)
 def grid_relabel_init_kernel(N, rt, h, queue, cnt, tol, unset):
     """Level 1 of the backward BFS: the pixels with a residual arc to ``t`` (``cnt`` zeroed before)."""
     p = cuda.grid(1)
     if p < N:
-        if rt[p] > tol:
-            h[p] = 1
-            queue[N + cuda.atomic.add(cnt, 1, 1)] = p
-        else:
-            h[p] = unset
+        grid_seed_dev(p, N, rt, h, queue, cnt, tol, unset)
 
 
-@cuda.jit
-def grid_bfs_level_kernel(N, K, D, H, W, level, off, kinv, rc, h, queue, cnt, tol, unset):
-    """One BFS level: the neighbour ``v`` of a frontier pixel ``u`` with residual ``v -> u`` gets ``h(u) + 1``."""
-    i = cuda.grid(1)
-    stride = cuda.gridsize(1)
-    size = cnt[level % 3]
-    if i == 0:
-        cnt[(level + 2) % 3] = 0
-    qin = (level % 2) * N
-    qout = N - qin
-    nxt = (level + 1) % 3
+@cuda.jit(device=True, inline=True)
+def grid_level_dev(i, stride, level, N, K, D, H, W, off, delta, kinv, rc, h, queue, cnt, tol, unset):
+    """This thread's share of BFS level ``level`` (frontier in queue half ``level % 2``, its size in
+    ``cnt[level % 3]``; thread 0 clears the slot after next): a neighbour ``v`` of a frontier pixel ``u``
+    with residual ``v -> u`` gets height ``level + 1`` (compare-and-swap) and joins the next frontier.
+    Returns the frontier's size."""
+    size, qin, qout, nxt = frontier_dev(i, level, N, cnt)
+    hu = level + 1
     while i < size:
         u = queue[qin + i]
-        hu = h[u] + 1
+        z, y, x = coords_dev(u, D, H, W)
         for k in range(K):
-            v = inside_dev(u, off[k], D, H, W)
-            if v >= 0 and h[v] == unset and rc[kinv[k] * N + v] > tol:
+            v = u + delta[k]
+            if step_dev(z, y, x, off[k], D, H, W) and h[v] == unset and rc[kinv[k] * N + v] > tol:
                 if cuda.atomic.cas(h, v, unset, hu) == unset:
                     queue[qout + cuda.atomic.add(cnt, nxt, 1)] = v
         i += stride
+    return size
 
 
-@cuda.jit
-def grid_bfs_persistent_kernel(N, K, D, H, W, level, off, kinv, rc, h, queue, cnt, tol, unset, out):
-    """Every level of the grid's backward BFS in ONE cooperative launch (grid syncs between levels; the
-    frontier of level ``L`` has height ``L``). ``out[0]``: the first empty level."""
+@cuda.jit(cache=CACHE)
+def grid_bfs_level_kernel(N, K, D, H, W, level, off, delta, kinv, rc, h, queue, cnt, tol, unset):
+    """One BFS level (``loop="host"``): :func:`grid_level_dev` on every thread."""
+    grid_level_dev(cuda.grid(1), cuda.gridsize(1), level, N, K, D, H, W, off, delta, kinv, rc, h, queue, cnt, tol,
+                   unset)
+
+
+@cuda.jit(cache=CACHE)
+def grid_solve_persistent_kernel(N, K, D, H, W, hmax, cycle, max_rounds, off, delta, kinv, rc, rt, excess, h,
+                                 queue, cnt, tol, unset, out, counters):
+    """He & Hong's hybrid loop in ONE cooperative launch (``loop="persistent"``): global relabel (level 1:
+    the pixels with a residual arc to ``t``; BFS levels separated by grid syncs; unreached pixels get
+    ``hmax``, the gap), the count of pixels still active, ``cycle`` lock-free passes; until none is active
+    or ``max_rounds`` rounds ran. ``cnt`` (3 zeros) and ``out[0:2]`` (zeros) on entry; on exit
+    ``out[2]`` = rounds, ``out[3]`` = BFS levels, ``out[4]`` = pixels still active (0: done), ``cnt`` zeros.
+    Round ``r`` counts its active pixels in ``out[r % 2]``; thread 0 clears the other slot after the
+    round's first grid sync (every thread read it before that sync)."""
     g = cuda.cg.this_grid()
+    sh = cuda.shared.array(BLOCK_SUM, dtype=int64)
     i0 = cuda.grid(1)
     stride = cuda.gridsize(1)
+    tid = cuda.threadIdx.x
+    bdim = cuda.blockDim.x
+    pushes = 0
+    relabels = 0
+    levels = 0
+    rnd = 0
     while True:
-        size = cnt[level % 3]
-        if size == 0:
-            break
-        if i0 == 0:
-            cnt[(level + 2) % 3] = 0
-        qin = (level % 2) * N
-        qout = N - qin
-        nxt = (level + 1) % 3
-        hu = level + 1
-        i = i0
-        while i < size:
-            u = queue[qin + i]
-            for k in range(K):
-                v = inside_dev(u, off[k], D, H, W)
-                if v >= 0 and h[v] == unset and rc[kinv[k] * N + v] > tol:
-                    if cuda.atomic.cas(h, v, unset, hu) == unset:
-                        queue[qout + cuda.atomic.add(cnt, nxt, 1)] = v
-            i += stride
+        x = i0
+        while x < N:
+            grid_seed_dev(x, N, rt, h, queue, cnt, tol, unset)
+            x += stride
         g.sync()
-        level += 1
+        if i0 == 0:
+            out[(rnd + 1) % 2] = 0
+        level = 1
+        while grid_level_dev(i0, stride, level, N, K, D, H, W, off, delta, kinv, rc, h, queue, cnt, tol, unset) > 0:
+            g.sync()
+            level += 1
+        levels += level - 1
+        act = 0
+        x = i0
+        while x < N:
+            if h[x] == unset:
+                h[x] = hmax
+            elif excess[x] > tol:
+                act += 1
+            x += stride
+        tot = block_sum_dev(sh, act, tid, bdim)
+        if tid == 0 and tot:
+            cuda.atomic.add(out, rnd % 2, tot)
+        if i0 == 0:
+            cnt[0] = 0
+            cnt[1] = 0
+            cnt[2] = 0
+        g.sync()
+        active = out[rnd % 2]
+        if active == 0 or rnd >= max_rounds:
+            break
+        p, r = grid_passes_dev(i0, stride, cycle, N, K, hmax, delta, kinv, rc, rt, excess, h, tol)
+        pushes += p
+        relabels += r
+        g.sync()
+        rnd += 1
+    if pushes:
+        cuda.atomic.add(counters, 0, pushes)
+    if relabels:
+        cuda.atomic.add(counters, 1, relabels)
     if i0 == 0:
-        out[0] = level
+        out[2] = rnd
+        out[3] = levels
+        out[4] = active
 
 
-@cuda.jit
-def grid_labels_kernel(N, h, hgap, labels):
-    """Source side: the pixels that cannot reach the sink (height ``hgap`` after the last relabel)."""
-    p = cuda.grid(1)
-    if p < N:
-        labels[p] = 1 if h[p] >= hgap else 0
+@cuda.jit(device=True, inline=True)
+def certify_dev(p, b, ni, N, K, D, H, W, off, delta, kinv, edge, esize, rc, h, hgap, lab, zero, tol, rel):
+    """The arcs of pixel ``p`` (item ``b``) in the certificate: ``(net outflow, capacity of p's cut arcs
+    p -> q with q on the sink side when p is on the source side, magnitude, ok)``; ``ok``: every arc pair
+    carries opposite flows (``c(p,q) - rc(p,q) = -(c(q,p) - rc(q,p))``) and no residual is negative."""
+    net = zero
+    cut = zero
+    mag = zero
+    ok = True
+    loc = p - b * ni
+    z, y, x = coords_dev(p, D, H, W)
+    for k in range(K):
+        if step_dev(z, y, x, off[k], D, H, W):
+            q = p + delta[k]
+            kr = kinv[k]
+            c = zero + edge[(b * K + k) * ni + loc if esize > 1 else 0]
+            crev = zero + edge[(b * K + kr) * ni + q - b * ni if esize > 1 else 0]
+            f = c - rc[k * N + p]
+            d = f + crev - rc[kr * N + q]
+            mag += c + crev
+            net += f
+            if rc[k * N + p] < -tol or d > tol + rel * (c + crev) or d < -tol - rel * (c + crev):
+                ok = False
+            if lab and h[q] < hgap:
+                cut += c
+    return net, cut, mag, ok
 
 
-@cuda.jit
-def grid_sent_kernel(N, ct, rt):
-    """``rt[p] = c_t(p) - rt[p]``: the flow each pixel sends to the sink (summed for the flow value)."""
-    p = cuda.grid(1)
-    if p < N:
-        rt[p] = ct[p] - rt[p]
+@cuda.jit(cache=CACHE)
+def grid_finish_kernel(N, K, D, H, W, lanes, hgap, certify, rel, off, delta, kinv, src, ssize, edge, esize, ct, rt, rc,
+                       excess, h, tol, labels, value, cut, bad):
+    """Labels (source side: the pixels that cannot reach the sink, height ``hgap``) and the flow value of
+    each item (``value[b] +=`` the flow its pixels send to the sink, ``c_t - rt``); with ``certify`` the
+    certificate too: the residuals are a preflow of the input capacities (``0 <= rt <= c_t``, arc pairs
+    (:func:`certify_dev`), ``e(p) = c_s - (c_t - rt) - net outflow >= 0``; ``bad[0] = 1`` otherwise) and
+    ``cut[b] +=`` the capacity of the cut the labels make (equal to ``value[b]``: a maximum flow and a
+    minimum cut). ``lanes`` threads per item, item ``b`` = thread // lanes (one atomic add per thread)."""
+    ni = D * H * W
+    j = cuda.grid(1)
+    b = j // lanes
+    if b < value.size:
+        zero = rt[0] - rt[0]
+        acc = zero
+        acut = zero
+        ok = True
+        loc = j - b * lanes
+        while loc < ni:
+            p = b * ni + loc
+            lab = h[p] >= hgap
+            labels[p] = 1 if lab else 0
+            c_t = ct[p]
+            r = rt[p]
+            acc += c_t - r
+            if certify:
+                cs = zero + src[p if ssize > 1 else 0]
+                net, ecut, mag, fine = certify_dev(p, b, ni, N, K, D, H, W, off, delta, kinv, edge, esize, rc, h, hgap,
+                                                   lab, zero, tol, rel)
+                acut += ecut + (c_t if lab else cs)
+                slack = tol * (K + 2) + rel * (mag + cs + c_t)
+                e = excess[p]
+                dif = cs - (c_t - r) - net - e
+                if not fine or r < -tol or r > c_t + tol or e < -slack or dif > slack or dif < -slack:
+                    ok = False
+            loc += lanes
+        if acc != 0:
+            cuda.atomic.add(value, b, acc)
+        if acut != 0:
+            cuda.atomic.add(cut, b, acut)
+        if not ok:
+            bad[0] = 1

@@ -5,7 +5,8 @@ A solve is a state object with named stages: ``start`` (H2D, the preflow), ``sol
 ``cycle`` lock-free passes, then a global relabel; phase 1 until no vertex below the gap holds excess,
 phase 2 -- general graphs only -- returns the excess that cannot reach the sink to the source, so the
 answer is a flow), ``finish`` (D2H, per-arc flow, stats). ``grid_cut_gpu`` runs phase 1 on a grid
-with implicit neighbours (:mod:`._gpu_grid_kernels`): the labels and the flow value need no phase 2.
+with implicit neighbours (:mod:`._gpu_grid`): the labels and the flow value need no phase 2; its
+``loop="persistent"`` is the whole loop in one cooperative kernel.
 
 Beyond the paper: the global relabel runs on the device (a level-synchronous backward BFS on a
 frontier queue; the host reads the frontier size every ``check_every`` levels) instead of on the CPU;
@@ -14,7 +15,8 @@ the stop test ``e(s) + e(t) = ExcessTotal`` is evaluated as "no vertex below the
 (Algorithm 4.6 lines 1-6): the exact BFS heights are valid by construction, and a cancel that moves
 more than ``e(x)`` would leave deficits. ``loop="persistent"`` (the default on a GPU) runs every level of one global relabel's BFS in
 ONE cooperative kernel (grid syncs between levels) instead of one launch per level (``loop="host"``);
-the pushes stay one launch per round.
+the pushes stay one launch per round. The push step itself (``excess_dev``, ``push_dev``) is shared
+with the grid kernels.
 """
 
 from __future__ import annotations
@@ -38,8 +40,9 @@ _OPTIONS = ("cycle", "check_every")
 
 
 def validate_flow_gpu_options(opts: dict[str, Any]) -> dict[str, Any]:
-    """The GPU vocabulary (``loop``: "persistent" -- every BFS level of a global relabel in one cooperative
-    launch --, "host" -- one launch per BFS level --, or "auto": persistent on a GPU, host in the simulator;
+    """The GPU vocabulary (``loop``: "persistent" -- general networks: every BFS level of a global relabel in
+    one cooperative launch; grid cuts: the whole solve in one cooperative launch --, "host" -- one launch per
+    BFS level and per round --, or "auto": persistent on a GPU, host in the simulator;
     ``certify``; ``max_rounds``; ``block_size``, a power
     of two in [32, 1024], default 256; ``grid_size``: cap on the push kernel's blocks) plus ``cycle``
     (lock-free passes per round, default 32) and ``check_every`` (BFS levels per host read, default 8)."""
@@ -198,16 +201,17 @@ class _CSRRun:
         R, n, s, t = self.R, np.int64(self.n), np.int64(self.net.source), np.int64(self.net.sink)
         R.launch(K.relabel_init_kernel, R.over(n), n, s, t, np.int64(0), self.h, R.queue, R.cnt, self.unset)
 
-        def one_level(lv: np.int64) -> None:
-            R.launch(K.bfs_level_kernel, R.bfs_blocks, n, lv, self.indptr, self.head, self.rev, self.cap, self.h,
-                     R.queue, R.cnt, self.tol, self.unset)
-
         def levels(lv: int, hoff: int, need: bool) -> int | None:
             if self.o["loop"] == "persistent":
                 end = R.bfs_coop(K.bfs_persistent_kernel, (n, np.int64(lv), np.int64(hoff), self.indptr, self.head,
                                  self.rev, self.cap, self.h, R.queue, R.cnt, self.tol, self.unset), need)
                 if end != -1:
                     return end
+
+            def one_level(level: np.int64) -> None:
+                R.launch(K.bfs_level_kernel, R.bfs_blocks, n, level, np.int64(hoff), self.indptr, self.head, self.rev,
+                         self.cap, self.h, R.queue, R.cnt, self.tol, self.unset)
+
             return R.bfs(one_level, lv)
 
         level = levels(0, 0, phase == 2)

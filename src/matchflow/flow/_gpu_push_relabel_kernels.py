@@ -23,14 +23,42 @@ from __future__ import annotations
 from numba import cuda, int64
 
 from .._cuda._device import block_sum_dev
+from .._cuda._env import kernel_cache
 
 __all__ = ["preflow_kernel", "push_kernel", "relabel_init_kernel", "seed_kernel", "bfs_level_kernel",
-           "bfs_persistent_kernel", "finish_relabel_kernel", "BLOCK_SUM"]
+           "bfs_persistent_kernel", "finish_relabel_kernel", "excess_dev", "push_dev", "frontier_dev", "level_dev",
+           "BLOCK_SUM"]
 
 BLOCK_SUM = 1024  # shared slots of the block reductions (the largest block)
+CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 
 
-@cuda.jit
+@cuda.jit(device=True, inline=True)
+def excess_dev(excess, x, tol):
+    """``e'`` of Algorithm 4.5: a plain read filters, an atomic read (at L2: never an over-estimate) is exact."""
+    ex = excess[x]
+    if ex > tol:
+        ex = cuda.atomic.add(excess, x, tol - tol)
+    return ex
+
+
+@cuda.jit(device=True, inline=True)
+def push_dev(cap, a, ra, excess, x, y, ex):
+    """The push of Algorithm 4.5: ``d = min(e', c_f(a))`` along the residual arc ``a = x -> y`` (reverse arc
+    ``ra``), every update an atomic add (only ``x`` lowers ``c_f(a)`` and ``e(x)``). Returns 1 if ``d > 0``."""
+    zero = ex - ex
+    c = cuda.atomic.add(cap, a, zero)
+    d = ex if ex < c else c
+    if d > zero:
+        cuda.atomic.sub(cap, a, d)
+        cuda.atomic.add(cap, ra, d)
+        cuda.atomic.sub(excess, x, d)
+        cuda.atomic.add(excess, y, d)
+        return 1
+    return 0
+
+
+@cuda.jit(cache=CACHE)
 def preflow_kernel(s, indptr, head, rev, cap, excess):
     """Init (Algorithm 4.7): saturate every arc out of ``s``; its head gets the excess."""
     a = indptr[s] + cuda.grid(1)
@@ -42,22 +70,19 @@ def preflow_kernel(s, indptr, head, rev, cap, excess):
             cuda.atomic.add(excess, head[a], c)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def push_kernel(n, s, t, hmax, cycle, indptr, head, rev, cap, excess, h, tol, counters):
     """Algorithm 4.5, ``cycle`` passes over this thread's vertices; adds its pushes and relabels to
     ``counters[0]`` and ``counters[1]``."""
     start = cuda.grid(1)
     stride = cuda.gridsize(1)
-    zero = tol - tol
     pushes = 0
     relabels = 0
     for _ in range(cycle):
         x = start
         while x < n:
             if x != s and x != t and h[x] < hmax:
-                ex = excess[x]  # a plain read filters; the atomic read below is exact
-                if ex > tol:
-                    ex = cuda.atomic.add(excess, x, zero)
+                ex = excess_dev(excess, x, tol)
                 if ex > tol:
                     hmin = 4 * n
                     amin = -1
@@ -70,14 +95,7 @@ def push_kernel(n, s, t, hmax, cycle, indptr, head, rev, cap, excess, h, tol, co
                     if amin < 0:
                         h[x] = 2 * n  # no residual arc left (float residue below tol): drop it
                     elif h[x] > hmin:
-                        c = cuda.atomic.add(cap, amin, zero)
-                        d = ex if ex < c else c
-                        if d > zero:
-                            cuda.atomic.sub(cap, amin, d)
-                            cuda.atomic.add(cap, rev[amin], d)
-                            cuda.atomic.sub(excess, x, d)
-                            cuda.atomic.add(excess, head[amin], d)
-                            pushes += 1
+                        pushes += push_dev(cap, amin, rev[amin], excess, x, head[amin], ex)
                     else:
                         h[x] = hmin + 1
                         relabels += 1
@@ -88,7 +106,7 @@ def push_kernel(n, s, t, hmax, cycle, indptr, head, rev, cap, excess, h, tol, co
         cuda.atomic.add(counters, 1, relabels)
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def relabel_init_kernel(n, s, t, level, h, queue, cnt, unset):
     """Heights UNSET but ``h(t) = 0`` and ``h(s) = n``; ``t`` is the frontier of level ``level``."""
     v = cuda.grid(1)
@@ -100,7 +118,7 @@ def relabel_init_kernel(n, s, t, level, h, queue, cnt, unset):
         cnt[(level + 1) % 3] = 0
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def seed_kernel(n, root, level, queue, cnt):
     """``root`` (its height already set) is the frontier of level ``level``."""
     if cuda.grid(1) == 0:
@@ -109,29 +127,42 @@ def seed_kernel(n, root, level, queue, cnt):
         cnt[(level + 1) % 3] = 0
 
 
-@cuda.jit
-def bfs_level_kernel(n, level, indptr, head, rev, cap, h, queue, cnt, tol, unset):
-    """One level of the backward BFS: ``v`` with residual ``v -> u`` (``u`` in the frontier) gets ``h(u) + 1``."""
-    i = cuda.grid(1)
-    stride = cuda.gridsize(1)
+@cuda.jit(device=True, inline=True)
+def frontier_dev(i, level, n, cnt):
+    """The bookkeeping of BFS level ``level``: ``(size, qin, qout, nxt)`` -- its frontier's size
+    (``cnt[level % 3]``), the queue halves it reads and appends to, the next size slot; thread 0 clears
+    the slot after next (read by the previous level)."""
     size = cnt[level % 3]
     if i == 0:
         cnt[(level + 2) % 3] = 0
     qin = (level % 2) * n
-    qout = n - qin
-    nxt = (level + 1) % 3
+    return size, qin, n - qin, (level + 1) % 3
+
+
+@cuda.jit(device=True, inline=True)
+def level_dev(i, stride, level, hu, n, indptr, head, rev, cap, h, queue, cnt, tol, unset):
+    """This thread's share of one backward BFS level: ``v`` with residual ``v -> u`` (``u`` in the
+    frontier) gets height ``hu`` (compare-and-swap) and joins the next frontier. Returns the frontier's size."""
+    size, qin, qout, nxt = frontier_dev(i, level, n, cnt)
     while i < size:
         u = queue[qin + i]
-        hu = h[u] + 1
         for a in range(indptr[u], indptr[u + 1]):
             v = head[a]
             if h[v] == unset and cap[rev[a]] > tol:
                 if cuda.atomic.cas(h, v, unset, hu) == unset:
                     queue[qout + cuda.atomic.add(cnt, nxt, 1)] = v
         i += stride
+    return size
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
+def bfs_level_kernel(n, level, hoff, indptr, head, rev, cap, h, queue, cnt, tol, unset):
+    """One level of the backward BFS (``loop="host"``); the frontier of level ``L`` has height ``L + hoff``."""
+    level_dev(cuda.grid(1), cuda.gridsize(1), level, level + 1 + hoff, n, indptr, head, rev, cap, h, queue, cnt,
+              tol, unset)
+
+
+@cuda.jit(cache=CACHE)
 def bfs_persistent_kernel(n, level, hoff, indptr, head, rev, cap, h, queue, cnt, tol, unset, out):
     """Every level of one backward BFS in ONE cooperative launch (``loop="persistent"``): the levels of
     ``bfs_level_kernel`` separated by grid syncs (after a sync plain reads see the previous level's
@@ -139,32 +170,14 @@ def bfs_persistent_kernel(n, level, hoff, indptr, head, rev, cap, h, queue, cnt,
     g = cuda.cg.this_grid()
     i0 = cuda.grid(1)
     stride = cuda.gridsize(1)
-    while True:
-        size = cnt[level % 3]
-        if size == 0:
-            break
-        if i0 == 0:
-            cnt[(level + 2) % 3] = 0
-        qin = (level % 2) * n
-        qout = n - qin
-        nxt = (level + 1) % 3
-        hu = level + 1 + hoff
-        i = i0
-        while i < size:
-            u = queue[qin + i]
-            for a in range(indptr[u], indptr[u + 1]):
-                v = head[a]
-                if h[v] == unset and cap[rev[a]] > tol:
-                    if cuda.atomic.cas(h, v, unset, hu) == unset:
-                        queue[qout + cuda.atomic.add(cnt, nxt, 1)] = v
-            i += stride
+    while level_dev(i0, stride, level, level + 1 + hoff, n, indptr, head, rev, cap, h, queue, cnt, tol, unset) > 0:
         g.sync()
         level += 1
     if i0 == 0:
         out[0] = level
 
 
-@cuda.jit
+@cuda.jit(cache=CACHE)
 def finish_relabel_kernel(n, s, t, hgap, unset, h, excess, tol, out):
     """Gap relabelling (unreached vertices get ``hgap``) and ``out[0] +=`` the vertices still active."""
     sh = cuda.shared.array(BLOCK_SUM, dtype=int64)

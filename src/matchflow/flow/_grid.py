@@ -40,6 +40,27 @@ def offsets(ndim: int, connectivity: int) -> np.ndarray:
                      if any(o) and (full or sum(map(abs, o)) == 1)], dtype=np.int64)
 
 
+GRID_NDIM = {4: 2, 8: 2, 6: 3, 26: 3}
+
+
+def grid_layout(shape: tuple[int, ...], connectivity: int | None) -> tuple[tuple[int, ...], int | None, int]:
+    """``(grid shape, batch size or None, connectivity)`` of ``source_caps``' shape: the connectivity names
+    the grid's dimension (4, 8: 2-D; 6, 26: 3-D), one more leading axis is a batch of independent grids.
+    ``None``: 4 for a 2-D array, 6 for a 3-D array (a batch needs an explicit connectivity, but a 4-D
+    array can only be a batch of 3-D grids: 6)."""
+    nd = len(shape)
+    if nd not in (2, 3, 4):
+        raise ValueError(f"source_caps must be a 2-D or 3-D grid (or a batch of them), got shape {shape}")
+    if connectivity is None:
+        connectivity = 4 if nd == 2 else 6
+    if connectivity not in GRID_NDIM or nd == 2 or (nd == 4 and GRID_NDIM[connectivity] == 2):
+        if nd == 4:
+            raise ValueError(f"connectivity must be one of (6, 26) for a batch of 3-D grids, got {connectivity!r}")
+        offsets(nd, connectivity)  # raises: the allowed values for this dimension
+    gnd = GRID_NDIM[connectivity]
+    return (shape, None, connectivity) if nd == gnd else (shape[1:], shape[0], connectivity)
+
+
 def _caps(name: str, a: Any, shape: tuple[int, ...]) -> np.ndarray:
     arr = to_host_array(a, name) if not np.isscalar(a) else np.asarray(a)
     if arr.dtype.kind not in "iuf":
@@ -56,16 +77,17 @@ def _caps(name: str, a: Any, shape: tuple[int, ...]) -> np.ndarray:
 
 
 def _inputs(source_caps, sink_caps, edge_caps, connectivity):
+    """``(shape, batch, off, src, snk, edg)``: ``shape`` the grid's (``src``/``snk`` have ``(B,) + shape``
+    when ``batch`` is B, ``edg`` ``(B, k) + shape``), one dtype."""
     src = to_host_array(source_caps, "source_caps")
-    shape = src.shape
-    if src.ndim not in CONNECTIVITY:
-        raise ValueError(f"source_caps must be a 2-D or 3-D grid, got shape {shape}")
-    off = offsets(src.ndim, connectivity)
-    src = _caps("source_caps", src, shape)
-    snk = _caps("sink_caps", sink_caps, shape)
-    edg = _caps("edge_caps", edge_caps, (len(off),) + shape)
+    shape, batch, connectivity = grid_layout(src.shape, connectivity)
+    off = offsets(len(shape), connectivity)
+    lead = () if batch is None else (batch,)
+    src = _caps("source_caps", src, lead + shape)
+    snk = _caps("sink_caps", sink_caps, lead + shape)
+    edg = _caps("edge_caps", edge_caps, lead + (len(off),) + shape)
     dt = np.result_type(src, snk, edg)
-    return shape, off, src.astype(dt, copy=False), snk.astype(dt, copy=False), edg.astype(dt, copy=False)
+    return shape, batch, off, src.astype(dt, copy=False), snk.astype(dt, copy=False), edg.astype(dt, copy=False)
 
 
 def _shifted(idx: np.ndarray, o: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -77,7 +99,9 @@ def _shifted(idx: np.ndarray, o: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def grid_network(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: int) -> FlowNetwork:
     """The s-t network of a grid cut: grid points 0..N-1 (C order), source N, sink N+1; zero arcs dropped."""
-    shape, off, src, snk, edg = _inputs(source_caps, sink_caps, edge_caps, connectivity)
+    shape, batch, off, src, snk, edg = _inputs(source_caps, sink_caps, edge_caps, connectivity)
+    if batch is not None:
+        raise ValueError(f"grid_network takes one grid, got a batch of {batch} (source_caps of shape {src.shape})")
     n = int(np.prod(shape))
     idx = np.arange(n, dtype=np.int64).reshape(shape)
     tails, heads, caps = [np.full(n, n, np.int64), idx.ravel()], [idx.ravel(), np.full(n, n + 1, np.int64)], \
@@ -92,66 +116,115 @@ def grid_network(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivi
     return FlowNetwork(n + 2, n, n + 1, t[keep], h[keep], c[keep])
 
 
-def grid_energy(labels: Any, source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: int) -> Any:
-    """Cut capacity of a labelling (True: source side): the energy :func:`grid_cut` minimises."""
-    shape, off, src, snk, edg = _inputs(source_caps, sink_caps, edge_caps, connectivity)
+def grid_energy(labels: Any, source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: int | None = None
+                ) -> Any:
+    """Cut capacity of a labelling (True: source side): the energy :func:`grid_cut` minimises. A batch
+    (a leading axis on every input, as :func:`grid_cut`): one energy per grid, a NumPy array."""
+    shape, batch, off, src, snk, edg = _inputs(source_caps, sink_caps, edge_caps, connectivity)
     lab = np.asarray(labels, dtype=bool)
-    if lab.shape != shape:
-        raise ValueError(f"labels must have shape {shape}, got {lab.shape}")
-    e = snk[lab].sum() + src[~lab].sum()
+    if lab.shape != src.shape:
+        raise ValueError(f"labels must have shape {src.shape}, got {lab.shape}")
+    lead = () if batch is None else (slice(None),)
+    axes = tuple(range(len(lead), len(lead) + len(shape)))
+    e = np.where(lab, snk, 0).sum(axis=axes) + np.where(lab, 0, src).sum(axis=axes)
     for k, o in enumerate(off):
-        s = tuple(slice(max(0, -d), shape[i] - max(0, d)) for i, d in enumerate(o))
-        d_ = tuple(slice(max(0, d), shape[i] - max(0, -d)) for i, d in enumerate(o))
-        e = e + edg[k][s][lab[s] & ~lab[d_]].sum()
-    return e.item()
+        s = lead + tuple(slice(max(0, -d), shape[i] - max(0, d)) for i, d in enumerate(o))
+        d_ = lead + tuple(slice(max(0, d), shape[i] - max(0, -d)) for i, d in enumerate(o))
+        ek = edg[:, k] if batch is not None else edg[k]
+        e = e + np.where(lab[s] & ~lab[d_], ek[s], 0).sum(axis=axes)
+    return e if batch is not None else e.item()
 
 
-def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: int = 4, method: str = "auto",
-             backend: str = "auto", **options: Any) -> GridCutResult:
-    """Minimum s-t cut of a 2-D (connectivity 4 or 8) or 3-D (6 or 26) grid.
+def _fold(shape: tuple[int, ...], batch: int, off: np.ndarray, src: np.ndarray, snk: np.ndarray, edg: np.ndarray
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A batch as ONE 3-D grid (the items stacked along the first axis) with no arc across items: 2-D
+    items are its depth slices (offsets with no depth step); 3-D items are stacked depth blocks, the arcs
+    that would cross a block border zeroed (a pair with both directions zero is no arc). Returns
+    ``(src, snk, edg (k, *grid3), off3 (k, 3))``."""
+    d0 = shape[0] if len(shape) == 3 else 1
+    g3 = (batch * d0,) + tuple(shape[-2:])
+    off3 = np.zeros((len(off), 3), dtype=np.int64)
+    off3[:, 3 - len(shape):] = off
+    e = np.moveaxis(edg, 1, 0)
+    e = (np.array(e) if len(shape) == 3 else np.ascontiguousarray(e)).reshape((len(off), batch) + shape)
+    if len(shape) == 3:  # a copy (never the caller's array): zero the arcs across item borders
+        for k, o in enumerate(off):
+            if o[0] > 0:
+                e[k, :, d0 - 1] = 0
+            elif o[0] < 0:
+                e[k, :, 0] = 0
+    return src.reshape(g3), snk.reshape(g3), e.reshape((len(off),) + g3), off3
+
+
+def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: int | None = None,
+             method: str = "auto", backend: str = "auto", **options: Any) -> GridCutResult:
+    """Minimum s-t cut of a 2-D (connectivity 4 or 8) or 3-D (6 or 26) grid, or of a batch of them.
 
     ``source_caps``/``sink_caps``: arrays of the grid's shape (NumPy; CuPy/PyTorch CUDA arrays stay on
     the device with ``backend="gpu"``, labels returned as the same kind of array; the CPU copies them to
     the host); ``edge_caps``: shape ``(k, *grid)`` or broadcastable to it (a
     scalar: one weight), ``edge_caps[k][p]`` the capacity of ``p -> p + offsets(...)[k]``. Integer
-    capacities are exact; floats as in :func:`max_flow`. Returns ``labels`` (True: source side),
-    ``flow_value`` (= :func:`grid_energy` of ``labels``) and ``stats`` (``build_seconds`` too).
+    capacities are exact; floats as in :func:`max_flow`. ``connectivity``: default 4 for a 2-D array,
+    6 for a 3-D one. **Batch**: one more leading axis than the connectivity's grid (``(B, H, W)`` with
+    4 or 8, ``(B, D, H, W)`` with 6 or 26; ``edge_caps`` ``(B, k, *grid)`` or broadcastable, e.g. one
+    ``(k, *grid)`` for all) solves the B independent grids in one call: ``labels`` ``(B, *grid)`` and
+    ``flow_value`` a NumPy array of B values (each the item's :func:`grid_energy`).
+    Returns ``labels`` (True: source side), ``flow_value`` (= :func:`grid_energy` of ``labels``) and
+    ``stats`` (``build_seconds`` too).
     CPU, method ``"auto"`` (BK when the unaries touch half the points, as :func:`max_flow`'s rule) or
     ``"boykov-kolmogorov"``: the residual CSR is built straight from the arrays in Numba (one arc pair
-    per neighbour pair, :mod:`._cpu_grid`) and the labels are BK's final source tree; ``"push-relabel"``
-    or options: the general network of :func:`grid_network` through :func:`max_flow`.
-    ``backend="gpu"``: the lock-free push-relabel on the implicit grid (:mod:`._gpu_grid`; options as
-    :func:`max_flow`'s GPU options); its labels are the pixels that cannot reach the sink (the largest
-    minimum-cut source side; the CPU returns the smallest: equal energy).
+    per neighbour pair, :mod:`._cpu_grid`; a batch is one graph with no arc across items) and the labels
+    are BK's final source tree; ``"push-relabel"`` or options: the general network of :func:`grid_network`
+    through :func:`max_flow` (a batch: item by item).
+    ``backend="gpu"``: the lock-free push-relabel on the implicit grid (:mod:`._gpu_grid`; a batch is
+    one solve, the items an outer grid axis with no neighbours across it; options as :func:`max_flow`'s
+    GPU options); its labels are the pixels that cannot reach the sink (the largest minimum-cut source
+    side; the CPU returns the smallest: equal energy).
     """
     t0 = time.perf_counter()
     row, device = resolve(TABLE, method, backend)
+    full = tuple(int(d) for d in getattr(source_caps, "shape", np.shape(source_caps)))
     if device != "cpu":
-        shape = tuple(getattr(source_caps, "shape", np.shape(source_caps)))
-        row, device = place(TABLE, row, device, lambda: GridProblem(shape, connectivity))
+        conn = grid_layout(full, connectivity)[2] if len(full) in (2, 3, 4) else connectivity
+        row, device = place(TABLE, row, device, lambda: GridProblem(full, conn))
     if device == "gpu":
         from ._gpu_grid import grid_cut_gpu  # noqa: PLC0415
 
-        labels, value, stats = grid_cut_gpu(source_caps, sink_caps, edge_caps, connectivity=connectivity, **options)
+        shape, batch, connectivity = grid_layout(full, connectivity)
+        labels, value, stats = grid_cut_gpu(source_caps, sink_caps, edge_caps, connectivity=connectivity,
+                                            batch=batch, **options)
         return GridCutResult(labels=labels, flow_value=value, connectivity=connectivity, method=row.name,
                              backend="gpu", seconds=time.perf_counter() - t0, stats=stats)
+    shape, batch, off, src, snk, edg = _inputs(source_caps, sink_caps, edge_caps, connectivity)
+    connectivity = grid_layout(src.shape, connectivity)[2]
     if not options and method in ("auto", "boykov-kolmogorov"):
-        shape, off, src, snk, edg = _inputs(source_caps, sink_caps, edge_caps, connectivity)
         # the CPU rule of max_flow on this grid's network: BK when s and t touch half the points
         if method == "boykov-kolmogorov" or np.count_nonzero(src) + np.count_nonzero(snk) >= src.size / 2:
             t_in = time.perf_counter()
-            labels, value, stats = grid_bk(src, snk, edg, off, FLOAT_RTOL, INT_LIMIT)
+            if batch is None:
+                labels, value, stats = grid_bk(src, snk, edg, off, FLOAT_RTOL, INT_LIMIT)
+                value = value.item() if src.dtype.kind == "f" else int(value)
+            else:
+                s3, t3, e3, off3 = _fold(shape, batch, off, src, snk, edg)
+                labels, value, stats = grid_bk(s3, t3, e3, off3, FLOAT_RTOL, INT_LIMIT, items=batch)
+                labels = labels.reshape(src.shape)
+                stats["batch"] = batch
             t1 = time.perf_counter()
-            value = value.item() if src.dtype.kind == "f" else int(value)
             stats["build_seconds"] += t_in - t0  # validation + residual CSR; solve: BK + the cut
             stats["solve_seconds"] = t1 - t0 - stats["build_seconds"]
             return GridCutResult(labels=labels, flow_value=value, connectivity=connectivity,
                                  method="boykov-kolmogorov", backend="cpu", seconds=t1 - t0, stats=stats)
-    net = grid_network(source_caps, sink_caps, edge_caps, connectivity=connectivity)
+    if batch is not None:  # the general network, item by item
+        items = [grid_cut(src[b], snk[b], edg[b], connectivity=connectivity, method=method, backend="cpu",
+                          **options) for b in range(batch)]
+        values = np.array([r.flow_value for r in items], dtype=np.float64 if src.dtype.kind == "f" else np.int64)
+        return GridCutResult(labels=np.stack([r.labels for r in items]) if items else np.zeros(src.shape, bool), flow_value=values,
+                             connectivity=connectivity, method=items[0].method if items else row.name,
+                             backend="cpu", seconds=time.perf_counter() - t0, stats={"batch": batch})
+    net = grid_network(src, snk, edg, connectivity=connectivity)
     t1 = time.perf_counter()
     res = max_flow(net, method=method, backend="cpu", **options)
     n = net.n - 2
-    shape = to_host_array(source_caps, "source_caps").shape
     stats = dict(res.stats, build_seconds=t1 - t0, solve_seconds=res.seconds)
     return GridCutResult(labels=res.source_side[:n].reshape(shape), flow_value=res.flow_value,
                          connectivity=connectivity, method=res.method, backend=res.backend,
