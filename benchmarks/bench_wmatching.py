@@ -396,6 +396,12 @@ def _gpu_write(a: argparse.Namespace, records: list[dict], first_s: dict | float
                       "syncnolb", "hybrid", "best", "best cfg", "gpu-ld", "public", "public stages ms",
                       "cpu solve/kernel", "nk suitor", "nk/gpu", "same"], rows))
     huge = [r for r in records if "sweep" not in r]
+    r20 = next((r for r in regular if r["input"] == "rmat20"), None)
+    for r in huge:  # NetworKit extrapolated from its edges/s on rmat20 (the committed CPU run)
+        if r.get("nk_suitor_extrapolated_s") is None and r20 is not None and "rmat20" in nk:
+            r["nk_suitor_extrapolated_s"] = r["edges"] / (r20["edges"] / nk["rmat20"])
+            r["nk_over_gpu"] = r["nk_suitor_extrapolated_s"] / min(r["times"]["gpu-nosync"],
+                                                                   r["times"]["gpu-nosync-hub"])
     if huge:
         hrows = [[r["input"], r["edges"], r["gen_s"], r["times"]["cpu-suitor"], r["solve_s"]["cpu-suitor"], r["h2d_s"],
                   r["times"]["gpu-nosync"], r["kernel_s"]["gpu-nosync"], r["times"]["gpu-nosync-hub"],
@@ -414,6 +420,30 @@ def _gpu_write(a: argparse.Namespace, records: list[dict], first_s: dict | float
     return jp, md
 
 
+def public_stages(scales: list[int]) -> dict:
+    """The public GPU call's stages (median of 3) on generators.rmat_weighted graphs, int32 weights as
+    generated and (below scale 22) the same graph with int64 weights."""
+    import json
+
+    import matchflow as mf
+    from matchflow import generators
+
+    out = {}
+    for scale in scales:
+        a = generators.rmat_weighted(scale, 16, seed=1)
+        for label, g in ((f"rmat{scale}w-int32", a), (f"rmat{scale}w-int64", a.astype(np.int64)))[:1 if scale > 21
+                                                                                                    else 2]:
+            ts = []
+            for _ in range(3):
+                t0 = time.perf_counter()
+                r = mf.weighted_matching(g, method="suitor", backend="gpu")
+                ts.append(time.perf_counter() - t0)
+            out[label] = {"edges": g.nnz // 2, "public_s": sorted(ts)[1],
+                          "stages": {k: v for k, v in r.stats.items() if k.startswith("seconds_")}}
+            print(label, json.dumps(out[label]), flush=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     import matchflow as mf
 
@@ -429,7 +459,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--name", default=None, help="--gpu/--merge: result file stem (default gpu)")
     ap.add_argument("--data", type=Path, default=Path("/work/shared/data"))
     ap.add_argument("--out", type=Path, default=RESULTS)
+    ap.add_argument("--public-stages", type=int, nargs="+", metavar="SCALE",
+                    help="only the public GPU call's stages on rmat_weighted(SCALE) graphs (JSON to stdout)")
     a = ap.parse_args(argv)
+    if a.public_stages:
+        public_stages(a.public_stages)
+        return 0
     if a.merge:  # device result files -> one (meta of the first; an input measured twice: the first file's)
         import json
 

@@ -8,6 +8,7 @@ hubs, equal weights are ties everywhere. Tests marked ``gpu`` skip without a GPU
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -234,9 +235,14 @@ def test_gpu_max_rounds_stops_with_a_clear_error():
     assert res.stats["rounds"] == 1 + (res.stats["beaten"] > 0) * (res.stats["rounds"] - 1)
     with pytest.raises(ValueError, match=r"max_rounds must be .*got 0"):
         mf.weighted_matching(g, method="suitor", backend="gpu", max_rounds=0)
-    if res.stats["rounds"] > 1:  # a proposal was beaten by a concurrent one (the order is the GPU's)
-        with pytest.raises(RuntimeError, match=r"GPU-Suitor stopped after max_rounds=1 rounds"):
-            mf.weighted_matching(g, method="suitor", backend="gpu", max_rounds=1, **opts)
+    for _ in range(5):  # max_rounds=1: the greedy matching in one round, or the clear error (the GPU's order)
+        try:
+            one = mf.weighted_matching(g, method="suitor", backend="gpu", max_rounds=1, **opts)
+        except RuntimeError as e:
+            assert re.match(r"GPU-Suitor stopped after max_rounds=1 rounds with \d+ proposals left", str(e))
+        else:
+            assert one.stats["rounds"] == 1
+            np.testing.assert_array_equal(one.mate, res.mate)
 
 
 @pytest.mark.gpu
@@ -258,7 +264,7 @@ def test_gpu_hubs_scanned_by_a_block_count_their_deferrals():
 
 
 @pytest.mark.gpu
-@settings(max_examples=8 if SIM else 30)
+@settings(max_examples=8 if SIM else 15, deadline=None)
 @given(edge_lists(max_n=12), st.sampled_from(["sym", "asym", "diag"]))
 def test_gpu_scipy_input_is_checked_on_the_device(case, kind):
     """A canonical scipy.sparse input goes to the GPU unchecked and is checked there: symmetric ones are
@@ -280,7 +286,7 @@ def test_gpu_scipy_input_is_checked_on_the_device(case, kind):
 
 
 @pytest.mark.gpu
-@settings(max_examples=10 if SIM else 40)
+@settings(max_examples=10 if SIM else 20, deadline=None)
 @given(st.lists(st.one_of(st.integers(-5, 2**31 - 1), st.integers(2**31, 2**60),
                           st.floats(-10, 1e30, allow_nan=False), st.floats(0, None, width=32, allow_nan=False, allow_infinity=False)),
                 min_size=1, max_size=30), st.booleans())

@@ -115,8 +115,17 @@ def _canonical_square(a: Any) -> Graph | None:
     data = np.asarray(a.data)
     it = index_dtype(a.shape[0], len(a.indices))
     ptr, ind = (np.ascontiguousarray(x, dtype=it) for x in (a.indptr, a.indices))
-    w = np.ascontiguousarray(data, dtype=np.float64 if data.dtype.kind == "f" else np.int64)
-    return _trusted(a.shape[0], ptr, ind, w)
+    raw = data.dtype.isnative and data.dtype in (np.int32, np.int64, np.float32, np.float64)
+    w = np.ascontiguousarray(data, dtype=data.dtype if raw else np.float64 if data.dtype.kind == "f" else np.int64)
+    return _trusted(a.shape[0], ptr, ind, w)  # int32/float32 kept: the GPU uploads them as they are (_widen)
+
+
+def _widen(g: Graph) -> Graph:
+    """int64 / float64 weights (one copy of int32 / float32 ones), as every host kernel and result take."""
+    if g.weights.dtype in (np.int64, np.float64):
+        return g
+    w = g.weights.astype(np.float64 if g.weights.dtype.kind == "f" else np.int64)
+    return _trusted(g.n, g.indptr, g.indices, w)
 
 
 def _symmetric_on_host(g: Graph) -> bool:
@@ -139,7 +148,7 @@ def as_weighted_graph(graph: Any, *, weight: str = "weight", bipartite: bool = F
     g, edges, pending = _prepare(graph, weight, bipartite)
     if pending is not None and not _symmetric_on_host(g):
         g = _general(pending)
-    return g, edges
+    return _widen(g), edges
 
 
 def _general(graph: Any) -> Graph:
@@ -281,11 +290,13 @@ def weighted_matching(
     t_prep = time.perf_counter()
     row, device = place(TABLE, row, backend, lambda: g)
     opts = check_method_options(TABLE, row, device, options)
+    done = None
     if device == "gpu":
-        g, mate, stats = _solve_gpu(row, g, pending, opts)
+        g, mate, stats, done = _solve_gpu(row, g, pending, opts, improve)
     else:
         if pending is not None and not _symmetric_on_host(g):
             g = _general(pending)
+        g = _widen(g)
         t0 = time.perf_counter()
         mate, stats = row.cpu(g, **opts)
         stats["seconds_check"], stats["seconds_solve"] = t0 - t_prep, time.perf_counter() - t0
@@ -294,7 +305,7 @@ def weighted_matching(
         stats["greedy_weight"] = _total(g, mate)[0]
         stats["augmentations"] = int(improve_kernel(g.indptr, g.indices, g.weights, mate, IMPROVE_PASSES))
     t1 = time.perf_counter()
-    total, pairs = _total(g, mate)
+    total, pairs = done or _total(g, mate)
     ids = _matched_edge_ids(edges, pairs, g.n) if edges is not None else None
     t2 = time.perf_counter()
     stats.update(seconds_convert=t_prep - t_all, seconds_improve=t1 - t0, seconds_weight=t2 - t1,
@@ -309,27 +320,39 @@ def weighted_matching(
                                   stats=stats)
 
 
-def _solve_gpu(row: Any, g: Graph, pending: Any, opts: dict) -> tuple[Graph, np.ndarray, dict]:
+def _solve_gpu(row: Any, g: Graph, pending: Any, opts: dict, improve: bool
+               ) -> tuple[Graph, np.ndarray, dict, tuple | None]:
     """Upload once (raw weights; keys and, for an unchecked scipy.sparse input, the symmetry check on the
-    device), then the GPU twin. An input that fails the device check takes the host's general path."""
+    device), the GPU twin's device solve, then (without ``improve``) the matched pairs and their exact
+    weight from the device: ``(graph, mate, stats, (weight, pairs) or None)``. An input that fails the
+    device check takes the host's general path."""
     from .._backend import require_gpu  # noqa: PLC0415
-    from ._gpu_graph import NotOnDevice, to_device  # noqa: PLC0415 - loads numba.cuda on use only
+    from .._cuda import quiet  # noqa: PLC0415
+    from ._gpu_graph import NotOnDevice, device_pairs, to_device  # noqa: PLC0415 - loads numba.cuda on use only
+    from ._gpu_suitor import solve_device  # noqa: PLC0415
 
     require_gpu(f"weighted_matching(method={row.name!r})")
-    try:
-        dg = to_device(g, check=pending is not None)
-    except NotOnDevice:
-        if pending is None:
-            raise
-        g = _general(pending)
-        dg = to_device(g)
-    mate, stats = row.gpu(dg, **opts)
-    mate = mate.astype(g.indices.dtype, copy=False)
+    with quiet():
+        try:
+            dg = to_device(g, check=pending is not None)
+        except NotOnDevice:
+            if pending is None:
+                raise
+            g = _general(pending)
+            dg = to_device(g)
+        mate_d, stats = solve_device(dg, row.name, opts)
+        t0 = time.perf_counter()
+        mate = mate_d.copy_to_host()[:g.n].astype(g.indices.dtype, copy=False)
+        done = None
+        if not improve:
+            pairs_d, per_d = device_pairs(dg, mate_d[:g.n])
+            pairs = pairs_d.copy_to_host().astype(g.indices.dtype, copy=False).reshape(-1, 2)
+            done = (_exact_sum(per_d.copy_to_host()), pairs)
     stats.update(seconds_h2d=dg.seconds_h2d, seconds_keys=dg.seconds_keys, seconds_check=0.0,
-                 seconds_solve=stats["seconds_solve"] + stats.get("seconds_d2h", 0.0))
+                 seconds_solve=stats["seconds_solve"] + time.perf_counter() - t0)
     if dg.ranked:
         stats["ranked"] = dg.ranked
-    return g, mate, stats
+    return _widen(g), mate, stats, done
 
 
 def max_weight_matching_approx(G: Any, maxcardinality: bool = False, weight: str = "weight") -> set:

@@ -119,7 +119,8 @@ def pairs_flag_kernel(mate, pos):
 
 @cuda.jit(cache=CACHE)
 def pairs_fill_kernel(mate, pos, ptr, ind, w, pairs, per):
-    """pairs[pos[u]] = (u, mate[u]) and per[pos[u]] = its weight (binary search of mate[u] in row u)."""
+    """pairs[pos[u]] = (u, mate[u]) and per[pos[u]] = its weight (binary search of mate[u] in row u, a
+    scan where the row is not sorted)."""
     u = cuda.grid(1)
     if u < mate.shape[0] and mate[u] > u:
         v = mate[u]
@@ -134,4 +135,8 @@ def pairs_fill_kernel(mate, pos, ptr, ind, w, pairs, per):
                 a = mid + 1
             else:
                 b = mid
+        if a == ptr[u + 1] or ind[a] != v:  # a row not sorted (a trusted Graph): scan it
+            a = ptr[u]
+            while ind[a] != v:
+                a += 1
         per[p] = w[a]

@@ -34,10 +34,13 @@ from ._gpu_graph import KEY_MAX, DeviceWeightedGraph, edge_keys, to_device
 
 __all__ = ["SUITOR_VARIANTS", "HUB_DEGREE", "KEY_MAX", "DeviceWeightedGraph", "edge_keys", "to_device", "suitor_gpu",
            "suitor_device", "ld_gpu", "ld_device", "validate_suitor_gpu_options",
-           "weighted_matching_device"]
+           "weighted_matching_device", "solve_device"]
 
 SUITOR_VARIANTS = ("nosync", "synclb", "syncnolb", "hybrid")
-HUB_DEGREE = 0  # the default of ``hub_degree`` (0: off), measured on R-MAT (results/wmatching/gpu-*-2026-11-23b.md)
+# The default of ``hub_degree`` (0: off). H100, 2026-11-23 (results/wmatching/gpu-h100-2026-11-23b.md), device
+# form with / without the hub pass: R-MAT 20 5.4 vs 6.7 ms, R-MAT 23 (1.3e8 edges) 31.1 vs 38.1 ms; graphs
+# without such hubs (meshes, roads) never enter the pass.
+HUB_DEGREE = 1024
 _SUITOR_OPTIONS = ("variant", "vertices_per_warp", "lb_iters", "check_every", "hub_degree")
 _LD_OPTIONS = ("check_every",)
 
@@ -226,17 +229,14 @@ def weighted_matching_device(graph: Any, method: str, improve: bool, options: di
     require_gpu(f"weighted_matching(method={method!r}) of a device-resident graph")
     if improve:
         raise ValueError("improve=True runs on the host: pass a host matrix (e.g. cupy's .get()), or improve=False")
-    opts = dict(options)
-    if method == "suitor":
-        check_bool("parallel", opts.pop("parallel", False))
-    o = validate_suitor_gpu_options(opts, _SUITOR_OPTIONS if method == "suitor" else _LD_OPTIONS)
+    solve_device(None, method, options)  # the options, checked before any device work
     t_all = time.perf_counter()
     with quiet():
         try:
             dg, lib = from_device_input(graph)
         except NotOnDevice:
             return None
-        mate, stats = (suitor_device if method == "suitor" else ld_device)(dg, o)
+        mate, stats = solve_device(dg, method, options)
         t0 = time.perf_counter()
         mate = mate[:dg.n]
         pairs, per = device_pairs(dg, mate)
@@ -249,3 +249,16 @@ def weighted_matching_device(graph: Any, method: str, improve: bool, options: di
         return WeightedMatchingResult(mate=wrap_like(lib, mate), weight=weight, cardinality=int(pairs.shape[0]),
                                       edges=wrap_like(lib, pairs), method=method, backend="gpu",
                                       seconds=stats["seconds_solve"], stats=stats)
+
+
+def solve_device(dg: DeviceWeightedGraph | None, method: str, options: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """The public call's GPU solve of ``method`` ("suitor", "ld") on a device graph: the options checked
+    (suitor's CPU switch ``parallel`` accepted and ignored), ``(mate, stats)`` with ``mate`` on the device.
+    ``dg=None``: only the option check."""
+    opts = dict(options)
+    if method == "suitor":
+        check_bool("parallel", opts.pop("parallel", False))
+    o = validate_suitor_gpu_options(opts, _SUITOR_OPTIONS if method == "suitor" else _LD_OPTIONS)
+    if dg is None:
+        return None, {}
+    return (suitor_device if method == "suitor" else ld_device)(dg, o)
