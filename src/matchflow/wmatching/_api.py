@@ -1,8 +1,11 @@
 """Public API: :func:`weighted_matching` (½-approximate maximum-weight matching of a general graph)
 and :func:`max_weight_matching_approx` (a networkx-style adapter).
 
-Validate once at the door -> resolve method/backend -> the prepared :class:`~matchflow.Graph`
-(int64 or float64 weights) -> the table's solve -> optional local search -> result.
+Validate once at the door -> resolve method/backend -> the prepared :class:`~matchflow.Graph` -> the
+solve -> optional local search -> result. A canonical square scipy.sparse input is taken as its own arrays
+and checked for symmetry where the solve runs: on the host by one parallel cursor pass
+(:func:`_symmetric_kernel`), on the GPU after the upload it needs anyway (``_gpu_graph``); it takes the
+general path (symmetrised) only when that check fails. Device-resident inputs: ``_gpu_suitor``.
 """
 
 from __future__ import annotations
@@ -253,7 +256,11 @@ def weighted_matching(
         larger of ``A[i, j]`` and ``A[j, i]``), a rectangular matrix or ``bipartite=True`` (rows are
         vertices ``0..m-1``, columns ``m..m+n-1``), a :class:`~matchflow.Graph` (unweighted: all
         weights 1), a networkx graph (edge attribute ``weight``, missing = 1), edge arrays
-        ``(u, v)`` or ``(u, v, weights)``, CuPy/PyTorch arrays (copied to the host).
+        ``(u, v)`` or ``(u, v, weights)``. A device-resident square matrix (CuPy CSR/CSC/dense, PyTorch
+        sparse CSR / coalesced COO / dense CUDA tensor, numba device array) with ``backend="gpu"`` or
+        ``"auto"`` is converted, checked and solved on the GPU without a host copy; ``mate`` and
+        ``edges`` come back as arrays of its library on the device (an input that is not canonical and
+        symmetric takes the host path, one copy, and says why in ``stats["device_fallback"]``).
     method : ``"auto"`` (= ``"suitor"``), ``"suitor"`` (Manne-Halappanavar; ``parallel=True``: the
         round-parallel variant), ``"ld"`` (Locally-Dominant), ``"greedy"`` (sort, then scan).
     backend : ``"cpu"``, ``"gpu"`` (GPU-Suitor, GPU-LD; greedy has no GPU twin) or ``"auto"``.
@@ -261,12 +268,15 @@ def weighted_matching(
         x, y free) while any is strictly heavier; the result is no longer the greedy matching but
         never lighter. suitor: ``parallel`` (bool, default False). GPU (suitor, ld): ``variant``
         (nosync, synclb, syncnolb, hybrid), ``vertices_per_warp``, ``block_size`` (threads per
-        block), ``lb_iters``, ``loop``, ``certify``, ``max_rounds``, ``grid_size``, ``check_every``.
+        block), ``lb_iters``, ``hub_degree`` (vertices of larger degree scanned by a whole block; 0:
+        off), ``loop``, ``certify``, ``max_rounds``, ``grid_size``, ``check_every``.
 
     Returns
     -------
     WeightedMatchingResult with ``mate``, ``weight``, ``cardinality``, ``edges``, ``edge_ids``
-    (edge-array input), ``method``, ``backend``, ``seconds`` (solve + improve), ``stats``.
+    (edge-array input), ``method``, ``backend``, ``seconds`` (solve + improve), ``stats`` (the stages'
+    ``seconds_convert`` / ``check`` (host symmetry check) / ``h2d`` / ``keys`` (keys and check on the
+    device) / ``solve`` / ``improve`` / ``weight`` and ``seconds_call``, the whole call).
     """
     t_all = time.perf_counter()
     lib = None
@@ -279,13 +289,13 @@ def weighted_matching(
         from ._gpu_suitor import weighted_matching_device  # noqa: PLC0415 - loads numba.cuda on use only
 
         res = weighted_matching_device(graph, "suitor" if row is None else row.name, improve, options)
-        if res is not None:
+        if not isinstance(res, str):
             return res
         from ._gpu_graph import _library, host_copy  # noqa: PLC0415
 
         # not a canonical symmetric device matrix: the host path (one copy), solved on the GPU (the data's
         # device, also for backend="auto"), results back on the device
-        lib, graph, backend = _library(graph), host_copy(graph), "gpu"
+        lib, graph, backend, fallback = _library(graph), host_copy(graph), "gpu", res
     g, edges, pending = _prepare(graph, weight, bipartite)
     t_prep = time.perf_counter()
     row, device = place(TABLE, row, backend, lambda: g)
@@ -314,7 +324,7 @@ def weighted_matching(
         from ._gpu_graph import to_library  # noqa: PLC0415
 
         mate, pairs = to_library(lib, mate), to_library(lib, pairs)
-        stats["input_library"] = lib
+        stats.update(input_library=lib, device_fallback=fallback)
     return WeightedMatchingResult(mate=mate, weight=total, cardinality=len(pairs), edges=pairs, method=row.name,
                                   backend=device, seconds=stats["seconds_solve"] + (t1 - t0), edge_ids=ids,
                                   stats=stats)
@@ -352,7 +362,7 @@ def _solve_gpu(row: Any, g: Graph, pending: Any, opts: dict, improve: bool
                  seconds_solve=stats["seconds_solve"] + time.perf_counter() - t0)
     if dg.ranked:
         stats["ranked"] = dg.ranked
-    return _widen(g), mate, stats, done
+    return (_widen(g) if done is None else g), mate, stats, done  # the host weights only for improve
 
 
 def max_weight_matching_approx(G: Any, maxcardinality: bool = False, weight: str = "weight") -> set:

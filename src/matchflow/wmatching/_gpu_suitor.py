@@ -219,8 +219,9 @@ def weighted_matching_device(graph: Any, method: str, improve: bool, options: di
     """``weighted_matching`` of a device-resident square matrix (CuPy CSR/CSC or dense, PyTorch sparse CSR /
     coalesced COO / dense CUDA tensor, numba device array): converted, checked, solved on the device; ``mate``
     and ``edges`` come back as arrays of the input's library on the same device, ``weight`` (exact) as a float.
-    None when the input is not a canonical symmetric matrix without diagonal with finite int/float entries:
-    the caller then takes the host path (one copy; symmetrised there)."""
+    The reason (a str) when the input is not a canonical symmetric matrix without diagonal with finite
+    int/float entries: the caller then takes the host path (one copy; symmetrised there) and reports the
+    reason as ``stats["device_fallback"]``."""
     from .._cuda._graph import wrap_like  # noqa: PLC0415
     from ._api import _exact_sum  # noqa: PLC0415
     from ._gpu_graph import NotOnDevice, device_pairs, from_device_input  # noqa: PLC0415
@@ -234,8 +235,8 @@ def weighted_matching_device(graph: Any, method: str, improve: bool, options: di
     with quiet():
         try:
             dg, lib = from_device_input(graph)
-        except NotOnDevice:
-            return None
+        except NotOnDevice as e:
+            return str(e)
         mate, stats = solve_device(dg, method, options)
         t0 = time.perf_counter()
         mate = mate[:dg.n]
