@@ -35,12 +35,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def gpu_configs(shapes=SHAPES, loops=LOOPS):
-    """(method, options) of every GPU run: every variant x shape x loop, each variant and loop with hubs
-    (degree > 3) scanned by a whole block, then GPU-LD."""
+    """(method, options) of every GPU run: every variant x shape x loop, each variant with hubs (degree > 3)
+    scanned by a whole block (the loops alternating), then GPU-LD."""
     out = [("suitor", {"variant": v, "block_size": bs, "vertices_per_warp": vpw, "loop": lp, "lb_iters": 1})
            for v in SUITOR_VARIANTS for bs, vpw in shapes for lp in loops]
-    out += [("suitor", {"variant": v, "block_size": 32 if SIM else 64, "vertices_per_warp": 4, "loop": lp,
-                        "hub_degree": 3}) for v in SUITOR_VARIANTS for lp in loops]
+    out += [("suitor", {"variant": v, "block_size": 32 if SIM else 64, "vertices_per_warp": 4,
+                        "loop": loops[i % len(loops)], "hub_degree": 3}) for i, v in enumerate(SUITOR_VARIANTS)]
     return out + [("ld", {"block_size": 32})]
 
 

@@ -110,8 +110,10 @@ def _keys_and_check(dg: DeviceWeightedGraph, check: bool) -> None:
     flag = cuda.to_device(np.zeros(K.F_N, np.int32))
     nnz = np.int64(dg.nnz)
     if dg.nnz:
-        kern = K.float_keys_kernel if np.dtype(dg.w.dtype).kind == "f" else K.int_keys_kernel
-        kern[_grid(dg.nnz), 256](dg.w, dg.key, nnz, flag)
+        if np.dtype(dg.w.dtype).kind == "f":
+            K.float_keys_kernel[_grid(dg.nnz), 256](dg.w, dg.key.view(np.float32), nnz, flag)
+        else:
+            K.int_keys_kernel[_grid(dg.nnz), 256](dg.w, dg.key, nnz, flag)
         if check:
             K.check_kernel[_grid(dg.nnz), 256](dg.ptr, dg.ind, dg.key, np.int64(dg.n), nnz, flag)
     f = flag.copy_to_host()

@@ -2,8 +2,8 @@
 
 * ``int_keys_kernel`` / ``float_keys_kernel``: the int32 edge-order key of every entry (see
   :mod:`._gpu_suitor_kernels`): the weight itself for integers in [1, 2^31), the bit pattern of the float32
-  for floats that float32 holds exactly (``math.frexp``: positive float32 patterns are ordered like the
-  values), 0 for weights <= 0; a weight out of those ranges sets ``flag[F_RANK]`` (the caller ranks the
+  for floats that float32 holds exactly (stored as float32 through a float32 view of the key array:
+  positive float32 patterns are ordered like the values), 0 for weights <= 0; a weight out of those ranges sets ``flag[F_RANK]`` (the caller ranks the
   values), a NaN/inf sets ``flag[F_NONFINITE]``.
 * ``check_kernel``: one thread per entry finds its row (binary search in ``ptr``) and its mirror entry
   (binary search in the neighbour's row): rows strictly increasing, no diagonal, and ``key`` equal on both
@@ -46,24 +46,22 @@ def int_keys_kernel(w, key, nnz, flag):
 
 
 @cuda.jit(cache=CACHE)
-def float_keys_kernel(w, key, nnz, flag):
-    """key[k] = the float32 bit pattern of w[k] > 0 where float32 holds it exactly, 0 for w[k] <= 0."""
+def float_keys_kernel(w, key32, nnz, flag):
+    """key32[k] = float32(w[k]) for w[k] > 0 that float32 holds exactly, 0.0 for w[k] <= 0. ``key32`` is
+    the float32 view of the int32 keys: the stored bit pattern IS the key (positive float32 patterns are
+    ordered like the values; 0.0 is the pattern 0)."""
     start, stride = cuda.grid(1), cuda.gridsize(1)
     for k in range(start, nnz, stride):
         x = float64(w[k])
-        kk = int32(0)
+        f = float32(0.0)
         if not math.isfinite(x):
             flag[F_NONFINITE] = 1
         elif x > 0:
-            if float64(float32(x)) != x:
+            f = float32(x)
+            if float64(f) != x:
                 flag[F_RANK] = 1
-            else:
-                m, e = math.frexp(x)  # x = m 2^e, 0.5 <= m < 1
-                if e - 1 >= -126:  # a normal float32: biased exponent, 23 mantissa bits
-                    kk = int32(((e - 1 + 127) << 23) | int64((m * 2.0 - 1.0) * 8388608.0))
-                else:  # subnormal: the mantissa alone, x / 2^-149
-                    kk = int32(math.ldexp(x, 149))
-        key[k] = kk
+                f = float32(0.0)
+        key32[k] = f
 
 
 @cuda.jit(cache=CACHE)
