@@ -124,6 +124,7 @@ def first_call_seconds(data: Path) -> float:
 
 
 GPU_SHAPES = [(tpb, vpw) for tpb in (64, 128, 256) for vpw in (1, 8, 32)]
+HUB_ON = 1024  # hub_degree of the "hub" runs: vertices of larger degree scanned by a whole block
 GPU_VARIANTS = ("nosync", "synclb", "syncnolb", "hybrid")
 
 
@@ -150,10 +151,12 @@ def rgg_lengths(n: int, seed: int = 1) -> sp.csr_array:
     return sp.csr_array((d, a.indices, a.indptr), shape=a.shape)
 
 
-def gpu_inputs(quick: bool, big: bool, data: Path):
+def gpu_inputs(quick: bool, big: bool, data: Path, only_rmat: bool = False):
     from matchflow import generators, io
 
     yield "rmat16" if quick else "rmat20", hashed_weights(generators.rmat(16 if quick else 20, 16, seed=1))
+    if only_rmat:
+        return
     if big:
         yield "rmat22", hashed_weights(generators.rmat(22, 16, seed=1))
     if not quick:
@@ -175,14 +178,74 @@ def _median(fn, repeat: int = 3):
     return float(np.median(ts)), out
 
 
-def gpu_first_call(a: sp.csr_array, path: Path) -> float:
-    """The public GPU call in a fresh process (imports excluded, JIT included)."""
+def gpu_first_call(a: sp.csr_array, path: Path, cache_dir: Path | None = None) -> float:
+    """The public GPU call in a fresh process (imports excluded, JIT or cache loads included); with
+    ``cache_dir``, numba's on-disk cache (CPU and GPU kernels) lives there (NUMBA_CACHE_DIR)."""
+    import os
+
     sp.save_npz(path, a)
     code = ("import time, scipy.sparse as sp, matchflow as mf; "
             f"a = sp.csr_array(sp.load_npz({str(path)!r})); t = time.perf_counter(); "
             "mf.weighted_matching(a, method='suitor', backend='gpu'); print(time.perf_counter() - t)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    env = dict(os.environ, **({"NUMBA_CACHE_DIR": str(cache_dir)} if cache_dir else {}))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     return float(out.stdout.strip().splitlines()[-1])
+
+
+def first_calls(a: sp.csr_array, out: Path) -> dict[str, float]:
+    """The first public GPU call of a fresh process with an empty on-disk kernel cache, then warm."""
+    import shutil
+    import tempfile
+
+    d = Path(tempfile.mkdtemp(prefix="mf-cache-"))
+    try:
+        empty = gpu_first_call(a, out / "first_call_input.npz", d)
+        warm = gpu_first_call(a, out / "first_call_input.npz", d)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    return {"empty_cache": empty, "warm_cache": warm}
+
+
+def huge_record(scale: int, nk_edges_per_s: float | None) -> dict:
+    """GPU-Suitor on a 10^8-edge R-MAT (``generators.rmat_weighted``), graph on the device: the device form
+    with and without the hub pass, 20 repeats equal to the CPU twin, the public call; NetworKit's Suitor
+    time extrapolated from its edges/s on R-MAT 20 (results/wmatching/cpu.json)."""
+    import matchflow as mf
+    from matchflow import generators
+    from matchflow.gpu import suitor_matching, weighted_to_device
+
+    t0 = time.perf_counter()
+    g = generators.rmat_weighted(scale, 16, seed=1)
+    rec = {"input": f"rmat{scale}w", "n": g.shape[0], "edges": g.nnz // 2, "nnz": g.nnz,
+           "gen_s": time.perf_counter() - t0, "times": {}, "kernel_s": {}}
+    t0 = time.perf_counter()
+    cpu = mf.weighted_matching(g, method="suitor", backend="cpu")
+    rec["times"]["cpu-suitor"] = time.perf_counter() - t0
+    rec["solve_s"] = {"cpu-suitor": cpu.seconds}
+    t0 = time.perf_counter()
+    dg = weighted_to_device(g)
+    rec["h2d_s"] = time.perf_counter() - t0
+    for label, hub in (("gpu-nosync", 0), ("gpu-nosync-hub", HUB_ON)):
+        t, (mate, st) = _median(lambda hub=hub: suitor_matching(dg, hub_degree=hub))
+        rec["times"][label], rec["kernel_s"][label] = t, st["seconds_solve"]
+        rec[f"{label}-rounds"] = st["rounds"]
+        rec["equal_to_cpu"] = rec.get("equal_to_cpu", True) and bool(np.array_equal(mate, cpu.mate))
+    rec["repeat20_identical"] = all(np.array_equal(suitor_matching(dg)[0], cpu.mate) for _ in range(20))
+    dg = None
+    t, res, _ = time_call(lambda: mf.weighted_matching(g, method="suitor", backend="gpu"), repeat=2)
+    rec["times"]["gpu-public"] = t
+    rec["public_stages"] = {k: v for k, v in res.stats.items() if k.startswith("seconds_")}
+    rec["equal_to_cpu"] &= bool(np.array_equal(res.mate, cpu.mate))
+    best = min(rec["kernel_s"].values())
+    rec["edges_per_s"] = rec["edges"] / best
+    rec["device_edges_per_s"] = rec["edges"] / min(rec["times"]["gpu-nosync"], rec["times"]["gpu-nosync-hub"])
+    if nk_edges_per_s:
+        rec["nk_suitor_extrapolated_s"] = rec["edges"] / nk_edges_per_s
+        rec["nk_over_gpu"] = rec["nk_suitor_extrapolated_s"] / min(rec["times"]["gpu-nosync"],
+                                                                   rec["times"]["gpu-nosync-hub"])
+    print(rec["input"], rec["edges"], {k: round(v, 5) for k, v in rec["times"].items()}, "equal",
+          rec["equal_to_cpu"], "repeat20", rec["repeat20_identical"], f"gen {rec['gen_s']:.1f}s", flush=True)
+    return rec
 
 
 def gpu_main(a: argparse.Namespace) -> int:
@@ -193,7 +256,7 @@ def gpu_main(a: argparse.Namespace) -> int:
 
     records = []
     first_s = None
-    for name, g in gpu_inputs(a.quick, a.big, a.data):
+    for name, g in gpu_inputs(a.quick, a.big, a.data, a.only_rmat):
         t0 = time.perf_counter()
         cpu_t, cpu, _ = time_call(lambda g=g: mf.weighted_matching(g, method="suitor", backend="cpu"), repeat=3)
         rec = {"input": name, "n": g.shape[0], "edges": g.nnz // 2, "nnz": g.nnz, "times": {"cpu-suitor": cpu_t},
@@ -213,6 +276,10 @@ def gpu_main(a: argparse.Namespace) -> int:
             best = rec["sweep"][f"{variant}/128/8"]
             rec["times"][f"gpu-{variant}"] = best["s"]  # the paper's default: 128 threads, 8 vertices per warp
             rec["kernel_s"][f"gpu-{variant}"] = best["kernel_s"]
+        t, (mate, st) = _median(lambda dg=dg: suitor_gpu(dg, hub_degree=HUB_ON))
+        same &= bool(np.array_equal(mate, cpu.mate))
+        rec["times"]["gpu-nosync-hub"], rec["kernel_s"]["gpu-nosync-hub"] = t, st["seconds_solve"]
+        rec["hubs_deferred"] = st["hubs_deferred"]
         t, (mate, st) = _median(lambda dg=dg: ld_gpu(dg))
         same &= bool(np.array_equal(mate, cpu.mate))
         rec["times"]["gpu-ld"], rec["kernel_s"]["gpu-ld"], rec["ld_rounds"] = t, st["seconds_solve"], st["rounds"]
@@ -220,16 +287,29 @@ def gpu_main(a: argparse.Namespace) -> int:
         rec["repeat20_identical"] = all(np.array_equal(m, cpu.mate) for m in reps)
         t, res, _ = time_call(lambda g=g: mf.weighted_matching(g, method="suitor", backend="gpu"), repeat=3)
         rec["times"]["gpu-public"] = t
+        rec["public_stages"] = {k: v for k, v in res.stats.items() if k.startswith("seconds_")}
         rec["weight"]["gpu-public"] = res.weight
         rec["equal_to_cpu"] = same and bool(np.array_equal(res.mate, cpu.mate))
         rec["edges_per_s"] = rec["edges"] / rec["kernel_s"]["gpu-nosync"]
         if first_s is None and a.first_call and g.nnz < 200_000:
-            first_s = rec["first_call_s"] = gpu_first_call(g, a.out / "first_call_input.npz")
+            first_s = rec["first_call_s"] = first_calls(g, a.out)
         dg = None  # free the device copy before the next input
         print(name, rec["edges"], {k: round(v, 5) for k, v in rec["times"].items()}, "equal", rec["equal_to_cpu"],
               "repeat20", rec["repeat20_identical"], f"{time.perf_counter() - t0:.1f}s", flush=True)
         records.append(rec)
         jp, md = _gpu_write(a, records, first_s)  # after every input: a time limit loses only the last one
+    if a.first_call and first_s is None:  # no small input above: a small Delaunay graph
+        from matchflow import generators
+
+        first_s = first_calls(hashed_weights(generators.delaunay(2**13, seed=1)), a.out)
+        jp, md = _gpu_write(a, records, first_s)
+    if a.huge:
+        nk = _nk_suitor_seconds()
+        nk_eps = next((r["edges"] / nk[r["input"]] for r in records if r["input"] == "rmat20" and "rmat20" in nk),
+                      None)
+        records.append(huge_record(a.huge, nk_eps))
+        records[-1]["first_call_s"] = first_s  # kept in the JSON for --merge
+        jp, md = _gpu_write(a, records, first_s)
     try:
         from .plots import plot_results
 
@@ -262,7 +342,7 @@ def _sweep_plots(jp: Path) -> None:
     for stem, pick in (("variants", lambda k: k.split("/")[0]), ("nosync_shapes", lambda k: k if k.startswith("nosync/")
                                                                    else None)):
         recs = []
-        for r in doc["records"]:
+        for r in (r for r in doc["records"] if "sweep" in r):
             t: dict[str, float] = {}
             for k, v in r["sweep"].items():
                 lab = pick(k)
@@ -274,36 +354,94 @@ def _sweep_plots(jp: Path) -> None:
         plot_results(out)
 
 
-def _gpu_write(a: argparse.Namespace, records: list[dict], first_s: float | None,
+def _stages(r: dict) -> str:
+    st = r.get("public_stages", {})
+    keys = ("convert", "h2d", "keys", "solve", "weight")
+    return " / ".join(f"{st[f'seconds_{k}'] * 1e3:.1f}" for k in keys if f"seconds_{k}" in st)
+
+
+def _gpu_write(a: argparse.Namespace, records: list[dict], first_s: dict | float | None,
                meta: dict | None = None) -> tuple[Path, str]:
     meta = meta or machine_info()
     nk = _nk_suitor_seconds()
-    meta.update(baseline="cpu-suitor", solvers=["cpu-suitor", "gpu-nosync", "gpu-synclb", "gpu-syncnolb", "gpu-hybrid",
-                                                 "gpu-ld", "gpu-public"],
+    meta.update(baseline="cpu-suitor", solvers=["cpu-suitor", "gpu-nosync", "gpu-nosync-hub", "gpu-synclb",
+                                                 "gpu-syncnolb", "gpu-hybrid", "gpu-ld", "gpu-public"],
                 note="GPU device form: graph on the GPU, solve + mate back; public: whole call from a host CSR")
+    regular = [r for r in records if "sweep" in r]
     rows = [[r["input"], r["edges"], r["times"]["cpu-suitor"], r["solve_s"]["cpu-suitor"], r["h2d_s"],
              r["times"]["gpu-nosync"], r["kernel_s"]["gpu-nosync"], r["edges_per_s"] / 1e9,
-             r["times"]["gpu-synclb"], r["times"]["gpu-syncnolb"], r["times"]["gpu-hybrid"],
-             min(v["s"] for v in r["sweep"].values()),
+             r["times"].get("gpu-nosync-hub"), r["times"]["gpu-synclb"], r["times"]["gpu-syncnolb"],
+             r["times"]["gpu-hybrid"], min(v["s"] for v in r["sweep"].values()),
              min(r["sweep"], key=lambda k, r=r: r["sweep"][k]["s"]), r["times"]["gpu-ld"], r["times"]["gpu-public"],
-             r["solve_s"]["cpu-suitor"] / r["kernel_s"]["gpu-nosync"], nk.get(r["input"]),
+             _stages(r), r["solve_s"]["cpu-suitor"] / r["kernel_s"]["gpu-nosync"], nk.get(r["input"]),
              nk[r["input"]] / r["times"]["gpu-nosync"] if r["input"] in nk else None,
              r["equal_to_cpu"] and r["repeat20_identical"]]
-            for r in records]
+            for r in regular]
+    if isinstance(first_s, dict):
+        first = (f"First public call in a fresh process (JIT/cache loads included): {first_s['empty_cache']:.3f} s "
+                 f"with an empty on-disk kernel cache, {first_s['warm_cache']:.3f} s with a warm one.")
+    else:
+        first = f"First call in a fresh process: {first_s} s."
     md = ("Seconds, median of 3. cpu = our whole CPU call from scipy.sparse (solve: the kernel alone, numba "
-          "threads of this machine); h2d = edge keys + copy to the GPU (once); GPU columns = the device form "
-          "(graph already on the GPU: solve + mate back) at 128 threads per block and 8 vertices per warp; "
-          "kernel = the rounds alone; best = fastest of variant x tpb {64,128,256} x vpw {1,8,32} (which); "
-          "public = weighted_matching(csr, backend='gpu') from host arrays. same = every GPU run (all "
-          f"configurations, 20 repeats) equal to the CPU twin. First call in a fresh process: {first_s} s. "
-          "nk suitor = NetworKit's Suitor run (graph prebuilt, 1 thread) from results/wmatching/cpu.md (the 2-core "
-          "machine, same graph, other random weights); nk/gpu = that / our device form.\n\n"
-          + md_table(["input", "edges", "cpu", "cpu solve", "h2d", "nosync", "kernel", "Gedges/s", "synclb",
-                      "syncnolb", "hybrid", "best", "best cfg", "gpu-ld", "public", "cpu solve/kernel", "nk suitor",
-                      "nk/gpu", "same"], rows))
+          "threads of this machine); h2d = weighted_to_device once (host check, copy, keys on the device); GPU "
+          "columns = the device form (graph already on the GPU: solve + mate back) at 128 threads per block and 8 "
+          f"vertices per warp; kernel = the rounds alone; hub = nosync with hub_degree={HUB_ON} (vertices of "
+          "larger degree scanned by a whole block); best = fastest of variant x tpb {64,128,256} x vpw {1,8,32} "
+          "(which); public = weighted_matching(csr, backend='gpu') from host arrays, its stages in ms (convert / "
+          "h2d / keys+check on the device / solve+d2h / weight). same = every GPU run (all configurations, 20 "
+          f"repeats) equal to the CPU twin. {first} nk suitor = NetworKit's Suitor run (graph prebuilt, 1 "
+          "thread) from results/wmatching/cpu.md (the 2-core machine, same graph, other random weights); nk/gpu = "
+          "that / our device form.\n\n"
+          + md_table(["input", "edges", "cpu", "cpu solve", "h2d", "nosync", "kernel", "Gedges/s", "hub", "synclb",
+                      "syncnolb", "hybrid", "best", "best cfg", "gpu-ld", "public", "public stages ms",
+                      "cpu solve/kernel", "nk suitor", "nk/gpu", "same"], rows))
+    huge = [r for r in records if "sweep" not in r]
+    r20 = next((r for r in regular if r["input"] == "rmat20"), None)
+    for r in huge:  # NetworKit extrapolated from its edges/s on rmat20 (the committed CPU run)
+        if r.get("nk_suitor_extrapolated_s") is None and r20 is not None and "rmat20" in nk:
+            r["nk_suitor_extrapolated_s"] = r["edges"] / (r20["edges"] / nk["rmat20"])
+            r["nk_over_gpu"] = r["nk_suitor_extrapolated_s"] / min(r["times"]["gpu-nosync"],
+                                                                   r["times"]["gpu-nosync-hub"])
+    if huge:
+        hrows = [[r["input"], r["edges"], r["gen_s"], r["times"]["cpu-suitor"], r["solve_s"]["cpu-suitor"], r["h2d_s"],
+                  r["times"]["gpu-nosync"], r["kernel_s"]["gpu-nosync"], r["times"]["gpu-nosync-hub"],
+                  r["kernel_s"]["gpu-nosync-hub"], r["edges_per_s"] / 1e9, r["times"]["gpu-public"], _stages(r),
+                  r.get("nk_suitor_extrapolated_s"), r.get("nk_over_gpu"),
+                  r["equal_to_cpu"] and r["repeat20_identical"]] for r in huge]
+        md += ("\n\nGraphs of 10^8+ edges (generators.rmat_weighted, integer weights 1..2^20): gen = the generator; "
+               "device form nosync without / with the hub pass; Gedges/s = edges / the faster kernel time; nk suitor "
+               "= NetworKit's Suitor EXTRAPOLATED from its edges/s on rmat20 in results/wmatching/cpu.json (not run "
+               "here); nk/gpu = that / our faster device form.\n\n"
+               + md_table(["input", "edges", "gen", "cpu", "cpu solve", "h2d", "nosync", "kernel", "hub",
+                           "hub kernel", "Gedges/s", "public", "public stages ms", "nk suitor (extrap.)", "nk/gpu",
+                           "same"], hrows))
     name = getattr(a, "name", None) or ("gpu" if not a.quick else "gpu_quick")
     jp, _ = write_results("wmatching", name, meta, records, md, a.out)
     return jp, md
+
+
+def public_stages(scales: list[int]) -> dict:
+    """The public GPU call's stages (median of 3) on generators.rmat_weighted graphs, int32 weights as
+    generated and (below scale 22) the same graph with int64 weights."""
+    import json
+
+    import matchflow as mf
+    from matchflow import generators
+
+    out = {}
+    for scale in scales:
+        a = generators.rmat_weighted(scale, 16, seed=1)
+        for label, g in ((f"rmat{scale}w-int32", a), (f"rmat{scale}w-int64", a.astype(np.int64)))[:1 if scale > 21
+                                                                                                    else 2]:
+            ts = []
+            for _ in range(3):
+                t0 = time.perf_counter()
+                r = mf.weighted_matching(g, method="suitor", backend="gpu")
+                ts.append(time.perf_counter() - t0)
+            out[label] = {"edges": g.nnz // 2, "public_s": sorted(ts)[1],
+                          "stages": {k: v for k, v in r.stats.items() if k.startswith("seconds_")}}
+            print(label, json.dumps(out[label]), flush=True)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -313,12 +451,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--gpu", action="store_true", help="the GPU benchmark (run on the device)")
     ap.add_argument("--big", action="store_true", help="--gpu: also R-MAT 22")
+    ap.add_argument("--huge", type=int, default=0, metavar="SCALE",
+                    help="--gpu: also generators.rmat_weighted(SCALE) (23: 1.2e8 edges), device form + public")
+    ap.add_argument("--only-rmat", action="store_true", help="--gpu: R-MAT 20 as the only regular input")
     ap.add_argument("--no-first-call", dest="first_call", action="store_false", help="--gpu: skip the fresh process")
     ap.add_argument("--merge", nargs="+", metavar="JSON", help="merge --gpu result files into <out>/wmatching/NAME")
     ap.add_argument("--name", default=None, help="--gpu/--merge: result file stem (default gpu)")
     ap.add_argument("--data", type=Path, default=Path("/work/shared/data"))
     ap.add_argument("--out", type=Path, default=RESULTS)
+    ap.add_argument("--public-stages", type=int, nargs="+", metavar="SCALE",
+                    help="only the public GPU call's stages on rmat_weighted(SCALE) graphs (JSON to stdout)")
     a = ap.parse_args(argv)
+    if a.public_stages:
+        public_stages(a.public_stages)
+        return 0
     if a.merge:  # device result files -> one (meta of the first; an input measured twice: the first file's)
         import json
 
@@ -330,6 +476,7 @@ def main(argv: list[str] | None = None) -> int:
                     seen.add(r["input"])
                     records.append(r)
         first = next((r["first_call_s"] for r in records if "first_call_s" in r), None)
+        records = [r for r in records if "sweep" in r] + [r for r in records if "sweep" not in r]
         jp, md = _gpu_write(a, records, first, meta=docs[0]["meta"])
         from .plots import plot_results
 

@@ -205,3 +205,50 @@ def test_scipy_fast_path_and_general_path_agree_with_the_oracle(case, asymmetric
     edges = [(i, j, x) for i, j, x in zip(c.coords[0].tolist(), c.coords[1].tolist(), c.data.tolist()) if x != 0]
     for g in (sym, sym.tocsc(), sp.csr_matrix(sym)):
         check_all(g, n, edges)
+
+
+@given(edge_lists(max_n=14), st.sampled_from(["sym", "asym", "diag", "value"]), st.integers(1, 6))
+def test_host_symmetry_check_is_exact_for_any_number_of_parts(case, kind, parts):
+    """The one-pass cursor check (parallel over parts of the rows) answers exactly "A == A.T with no
+    diagonal", for every number of parts; the scipy input's answer is the oracle's either way."""
+    from matchflow.wmatching._api import _symmetric_kernel
+
+    n, u, v, w = case
+    a = sp.coo_array((np.abs(w.astype(np.float64)) + 1, (u, v)), shape=(n, n)).tocsr()
+    a.sum_duplicates()
+    up = sp.triu(a, 1)
+    s = sp.csr_array(up + up.T)
+    if kind == "asym":
+        s = sp.csr_array(s + up)  # the upper copies doubled: values differ (or the lower entry is missing)
+    elif kind == "diag":
+        s = sp.csr_array(s + sp.eye_array(n))
+    elif kind == "value" and s.nnz:
+        s.data[0] += 1.0
+    s.sort_indices()
+    want = bool(s.nnz == 0 or ((s != s.T).nnz == 0 and not s.diagonal().any())) if kind != "sym" else True
+    got = bool(_symmetric_kernel(s.indptr, s.indices, s.data.astype(np.float64), parts))
+    assert got == want
+
+
+def test_rmat_weighted_is_a_canonical_symmetric_weighted_graph_independent_of_threads():
+    """generators.rmat_weighted: canonical, symmetric values, no diagonal, weights in 1..max_weight, the same
+    graph for a seed on any number of threads; the fast path takes it as it is."""
+    import numba
+
+    from matchflow import generators
+
+    a = generators.rmat_weighted(10, 8, seed=4, max_weight=50)
+    assert a.has_canonical_format and a.shape == (1024, 1024) and a.dtype == np.int32
+    assert (a != a.T).nnz == 0 and not a.diagonal().any()
+    assert a.data.min() >= 1 and a.data.max() <= 50 and a.nnz > 8 * 1024
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        b = generators.rmat_weighted(10, 8, seed=4, max_weight=50)
+    finally:
+        numba.set_num_threads(before)
+    assert (a != b).nnz == 0 and (a != generators.rmat_weighted(10, 8, seed=5, max_weight=50)).nnz > 0
+    with pytest.raises(ValueError, match=r"max_weight must be"):
+        generators.rmat_weighted(4, max_weight=0)
+    res = mf.weighted_matching(a, backend="cpu")
+    assert "seconds_check" in res.stats and verify_weighted_matching(a, res)

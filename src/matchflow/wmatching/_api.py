@@ -1,8 +1,11 @@
 """Public API: :func:`weighted_matching` (½-approximate maximum-weight matching of a general graph)
 and :func:`max_weight_matching_approx` (a networkx-style adapter).
 
-Validate once at the door -> resolve method/backend -> the prepared :class:`~matchflow.Graph`
-(int64 or float64 weights) -> the table's solve -> optional local search -> result.
+Validate once at the door -> resolve method/backend -> the prepared :class:`~matchflow.Graph` -> the
+solve -> optional local search -> result. A canonical square scipy.sparse input is taken as its own arrays
+and checked for symmetry where the solve runs: on the host by one parallel cursor pass
+(:func:`_symmetric_kernel`), on the GPU after the upload it needs anyway (``_gpu_graph``); it takes the
+general path (symmetrised) only when that check fails. Device-resident inputs: ``_gpu_suitor``.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import numba as nb
 import numpy as np
 import scipy.sparse as sp
 
+from .._cuda import is_device_graph
 from .._graph import Graph, as_graph, index_dtype
 from .._methods import check_method_options, place, resolve
 from .._validation import check_bool, to_host_array, type_name
@@ -51,50 +55,87 @@ def _networkx(G: Any, weight: str) -> Graph:
     g.labels = nodes
     return g
 
-@nb.njit(cache=True)
-def _symmetric_kernel(ptr, ind, data):
-    """True when the canonical CSR is symmetric with equal values and has no diagonal entry: row i's
-    lower entries (i, j < i) consume row j's upper entries in order (one cursor per row, O(nnz))."""
+@nb.njit(parallel=True, cache=True)
+def _symmetric_kernel(ptr, ind, data, parts):
+    """True when the CSR (rows sorted, no duplicates) is symmetric with equal values and has no diagonal
+    entry: one pass with a cursor per row. Visiting rows i in increasing order, row i's lower entry
+    (i, j < i) must be the next unread upper entry of row j (``cur[j]``, set when row j was visited: its
+    first entry right of the diagonal); at the end every cursor is at its row's end. Part p of ``parts``
+    (in parallel) owns the cursors of the rows j of its slice of the entries and reads, in every row
+    i >= its first row, only the lower entries that point into its slice: O(nnz) random reads in all,
+    plus a streaming read of the lower entries per part. The answer does not depend on ``parts``."""
     n = len(ptr) - 1
+    nnz = ptr[n]
     cur = np.empty(n, dtype=ptr.dtype)
-    for j in range(n):
-        k = ptr[j]
-        while k < ptr[j + 1] and ind[k] < j:
-            k += 1
-        if k < ptr[j + 1] and ind[k] == j:
-            return False
-        cur[j] = k
-    for i in range(n):
-        for k in range(ptr[i], ptr[i + 1]):
-            j = ind[k]
-            if j >= i:
-                break
-            c = cur[j]
-            if c == ptr[j + 1] or ind[c] != i or data[c] != data[k]:
-                return False
-            cur[j] = c + 1
-    for j in range(n):
-        if cur[j] != ptr[j + 1]:
-            return False
-    return True
+    bad = 0
+    for p in nb.prange(parts):
+        jlo = min(np.searchsorted(ptr[:n], nnz * p // parts), n) if p > 0 else 0
+        jhi = min(np.searchsorted(ptr[:n], nnz * (p + 1) // parts), n) if p + 1 < parts else n
+        if jlo >= jhi:
+            continue
+        for i in range(jlo, n):
+            k = ptr[i]
+            end = ptr[i + 1]
+            while k < end:
+                j = ind[k]
+                if j >= i or j >= jhi:
+                    break
+                if j >= jlo:
+                    c = cur[j]
+                    if c == ptr[j + 1] or ind[c] != i or data[c] != data[k]:
+                        bad += 1
+                    else:
+                        cur[j] = c + 1
+                k += 1
+            if i < jhi:  # row i is this part's: its cursor starts right of the diagonal
+                while k < end and ind[k] < i:
+                    k += 1
+                if k < end and ind[k] == i:
+                    bad += 1
+                cur[i] = k
+        for j in range(jlo, jhi):
+            if cur[j] != ptr[j + 1]:
+                bad += 1
+    return bad == 0
 
 
-def _fast_symmetric(a: Any) -> Graph | None:
-    """A canonical symmetric CSR/CSC without diagonal, as it is (no copy of the indices): the common
-    input, checked in O(nnz log deg); None sends anything else to the general path."""
+def _trusted(n: int, ptr: np.ndarray, ind: np.ndarray, w: np.ndarray) -> Graph:
+    """A :class:`Graph` of arrays already in its dtypes, without the constructor's O(nnz) passes (the
+    finite-weight test runs with the symmetry check: on the host, or on the device for the GPU)."""
+    g = Graph.__new__(Graph)
+    g.n, g.indptr, g.indices, g.weights, g.labels = int(n), ptr, ind, w, None
+    return g
+
+
+def _canonical_square(a: Any) -> Graph | None:
+    """A canonical square CSR/CSC with int/float values as a Graph of its own arrays (no copy of the
+    indices), NOT yet checked for symmetry (:func:`_symmetric_on_host`, or on the device); None sends
+    anything else to the general path."""
     if a.format not in ("csr", "csc") or a.shape[0] != a.shape[1] or not a.has_canonical_format:
         return None
     if a.dtype.kind not in "iuf" or (a.dtype.kind == "u" and a.dtype.itemsize == 8):
         return None
     data = np.asarray(a.data)
-    if data.dtype.kind == "f" and not np.all(np.isfinite(data)):
-        return None
     it = index_dtype(a.shape[0], len(a.indices))
-    ptr, ind = a.indptr.astype(it, copy=False), a.indices.astype(it, copy=False)
-    w = data.astype(np.float64 if data.dtype.kind == "f" else np.int64, copy=False)
-    if not _symmetric_kernel(ptr, ind, w):
-        return None
-    return Graph(a.shape[0], ptr, ind, w)
+    ptr, ind = (np.ascontiguousarray(x, dtype=it) for x in (a.indptr, a.indices))
+    raw = data.dtype.isnative and data.dtype in (np.int32, np.int64, np.float32, np.float64)
+    w = np.ascontiguousarray(data, dtype=data.dtype if raw else np.float64 if data.dtype.kind == "f" else np.int64)
+    return _trusted(a.shape[0], ptr, ind, w)  # int32/float32 kept: the GPU uploads them as they are (_widen)
+
+
+def _widen(g: Graph) -> Graph:
+    """int64 / float64 weights (one copy of int32 / float32 ones), as every host kernel and result take."""
+    if g.weights.dtype in (np.int64, np.float64):
+        return g
+    w = g.weights.astype(np.float64 if g.weights.dtype.kind == "f" else np.int64)
+    return _trusted(g.n, g.indptr, g.indices, w)
+
+
+def _symmetric_on_host(g: Graph) -> bool:
+    """The host check of an unchecked :func:`_canonical_square` graph (finite weights, symmetric, no diagonal)."""
+    if g.weights.dtype.kind == "f" and not np.all(np.isfinite(g.weights)):
+        return False
+    return bool(_symmetric_kernel(g.indptr, g.indices, g.weights, nb.get_num_threads()))
 
 
 def _bipartite(a: Any) -> Graph:
@@ -107,6 +148,20 @@ def _bipartite(a: Any) -> Graph:
 
 def as_weighted_graph(graph: Any, *, weight: str = "weight", bipartite: bool = False) -> tuple[Graph, tuple | None]:
     """User input -> a :class:`Graph` with int64 or float64 weights (and the edge arrays, if given)."""
+    g, edges, pending = _prepare(graph, weight, bipartite)
+    if pending is not None and not _symmetric_on_host(g):
+        g = _general(pending)
+    return _widen(g), edges
+
+
+def _general(graph: Any) -> Graph:
+    """The general path of a square matrix: symmetrised (the larger of A[i, j] and A[j, i]), checked."""
+    return _normalise(as_graph(graph, "graph"))
+
+
+def _prepare(graph: Any, weight: str, bipartite: bool) -> tuple[Graph, tuple | None, Any]:
+    """``(graph, edge arrays, pending)``: ``pending`` is the scipy.sparse input when ``graph`` is its
+    canonical CSR not yet checked for symmetry (the caller checks it where the solve runs)."""
     edges = None
     if isinstance(graph, Graph):
         g = graph
@@ -125,7 +180,15 @@ def as_weighted_graph(graph: Any, *, weight: str = "weight", bipartite: bool = F
             if graph is None or isinstance(graph, (str, bytes, dict, set)):
                 raise TypeError("graph must be a scipy.sparse matrix, a 2-D array, a networkx graph, edge arrays "
                                 f"(u, v, weights) or a matchflow.Graph, got {type_name(graph)}")
-            g = (_fast_symmetric(graph) if sp.issparse(graph) else None) or as_graph(graph, "graph")
+            g = _canonical_square(graph) if sp.issparse(graph) else None
+            if g is not None:
+                return g, None, graph
+            g = as_graph(graph, "graph")
+    return _normalise(g), edges, None
+
+
+def _normalise(g: Graph) -> Graph:
+    """int64 or float64 weights (all 1 for an unweighted graph); non-finite weights raise."""
     w = np.ones(len(g.indices)) if g.weights is None else g.weights
     if w.dtype.kind == "f":
         w = w.astype(np.float64, copy=False)
@@ -137,7 +200,7 @@ def as_weighted_graph(graph: Any, *, weight: str = "weight", bipartite: bool = F
         w = w.astype(np.int64, copy=False)
     if w is not g.weights:
         g = Graph(g.n, g.indptr, g.indices, w, labels=g.labels)
-    return g, edges
+    return g
 
 def _matched_edge_ids(edges: tuple, pairs: np.ndarray, n: int) -> np.ndarray:
     u, v, w = edges
@@ -151,16 +214,23 @@ def _matched_edge_ids(edges: tuple, pairs: np.ndarray, n: int) -> np.ndarray:
     want = pairs[:, 0].astype(np.int64) * n + pairs[:, 1]
     return ids[np.searchsorted(ks, want)]
 
+def _exact_sum(w: np.ndarray) -> float:
+    """The exact sum of the matched weights, rounded once: integers in int64 where no overflow is
+    possible, else as Python ints; floats by ``math.fsum``."""
+    if w.dtype.kind in "iub":
+        if len(w) == 0 or int(np.abs(w).max()) < (2**62) // len(w):
+            return float(int(w.sum(dtype=np.int64)))
+        return float(sum(w.tolist()))  # Python ints: exact, then one rounding
+    return math.fsum(w.tolist())
+
+
 def _total(g: Graph, mate: np.ndarray) -> tuple[float, np.ndarray]:
     """(exact weight, matched pairs u < v)."""
     u = np.flatnonzero(mate > np.arange(len(mate)))
     pairs = np.stack([u, mate[u]], axis=1).astype(g.indices.dtype) if len(u) else np.zeros((0, 2), g.indices.dtype)
     per = np.zeros(g.n, dtype=g.weights.dtype)
     matched_weights_kernel(g.indptr, g.indices, g.weights, mate, per)
-    w = per[u]
-    if w.dtype.kind == "i":
-        return float(sum(w.tolist())), pairs  # Python ints: exact, then one rounding
-    return math.fsum(w.tolist()), pairs
+    return _exact_sum(per[u]), pairs
 
 
 def weighted_matching(
@@ -186,7 +256,11 @@ def weighted_matching(
         larger of ``A[i, j]`` and ``A[j, i]``), a rectangular matrix or ``bipartite=True`` (rows are
         vertices ``0..m-1``, columns ``m..m+n-1``), a :class:`~matchflow.Graph` (unweighted: all
         weights 1), a networkx graph (edge attribute ``weight``, missing = 1), edge arrays
-        ``(u, v)`` or ``(u, v, weights)``, CuPy/PyTorch arrays (copied to the host).
+        ``(u, v)`` or ``(u, v, weights)``. A device-resident square matrix (CuPy CSR/CSC/dense, PyTorch
+        sparse CSR / coalesced COO / dense CUDA tensor, numba device array) with ``backend="gpu"`` or
+        ``"auto"`` is converted, checked and solved on the GPU without a host copy; ``mate`` and
+        ``edges`` come back as arrays of its library on the device (an input that is not canonical and
+        symmetric takes the host path, one copy, and says why in ``stats["device_fallback"]``).
     method : ``"auto"`` (= ``"suitor"``), ``"suitor"`` (Manne-Halappanavar; ``parallel=True``: the
         round-parallel variant), ``"ld"`` (Locally-Dominant), ``"greedy"`` (sort, then scan).
     backend : ``"cpu"``, ``"gpu"`` (GPU-Suitor, GPU-LD; greedy has no GPU twin) or ``"auto"``.
@@ -194,31 +268,102 @@ def weighted_matching(
         x, y free) while any is strictly heavier; the result is no longer the greedy matching but
         never lighter. suitor: ``parallel`` (bool, default False). GPU (suitor, ld): ``variant``
         (nosync, synclb, syncnolb, hybrid), ``vertices_per_warp``, ``block_size`` (threads per
-        block), ``lb_iters``, ``loop``, ``certify``, ``max_rounds``, ``grid_size``, ``check_every``.
+        block), ``lb_iters``, ``hub_degree`` (vertices of larger degree scanned by a whole block; 0:
+        off), ``loop``, ``certify``, ``max_rounds``, ``grid_size``, ``check_every``.
 
     Returns
     -------
     WeightedMatchingResult with ``mate``, ``weight``, ``cardinality``, ``edges``, ``edge_ids``
-    (edge-array input), ``method``, ``backend``, ``seconds`` (solve + improve), ``stats``.
+    (edge-array input), ``method``, ``backend``, ``seconds`` (solve + improve), ``stats`` (the stages'
+    ``seconds_convert`` / ``check`` (host symmetry check) / ``h2d`` / ``keys`` (keys and check on the
+    device) / ``solve`` / ``improve`` / ``weight`` and ``seconds_call``, the whole call).
     """
+    t_all = time.perf_counter()
+    lib = None
     row, backend = resolve(TABLE, method, backend)
     bipartite = check_bool("bipartite", bipartite)
     if not isinstance(weight, str):
         raise TypeError(f"weight must be a str (the networkx edge attribute), got {weight!r}")
     improve = check_bool("improve", options.pop("improve", False))
-    g, edges = as_weighted_graph(graph, weight=weight, bipartite=bipartite)
+    if backend != "cpu" and (row is None or row.gpu is not None) and not bipartite and is_device_graph(graph):
+        from ._gpu_suitor import weighted_matching_device  # noqa: PLC0415 - loads numba.cuda on use only
+
+        res = weighted_matching_device(graph, "suitor" if row is None else row.name, improve, options)
+        if not isinstance(res, str):
+            return res
+        from ._gpu_graph import _library, host_copy  # noqa: PLC0415
+
+        # not a canonical symmetric device matrix: the host path (one copy), solved on the GPU (the data's
+        # device, also for backend="auto"), results back on the device
+        lib, graph, backend, fallback = _library(graph), host_copy(graph), "gpu", res
+    g, edges, pending = _prepare(graph, weight, bipartite)
+    t_prep = time.perf_counter()
     row, device = place(TABLE, row, backend, lambda: g)
     opts = check_method_options(TABLE, row, device, options)
+    done = None
+    if device == "gpu":
+        g, mate, stats, done = _solve_gpu(row, g, pending, opts, improve)
+    else:
+        if pending is not None and not _symmetric_on_host(g):
+            g = _general(pending)
+        g = _widen(g)
+        t0 = time.perf_counter()
+        mate, stats = row.cpu(g, **opts)
+        stats["seconds_check"], stats["seconds_solve"] = t0 - t_prep, time.perf_counter() - t0
     t0 = time.perf_counter()
-    mate, stats = (row.gpu if device == "gpu" else row.cpu)(g, **opts)
     if improve:
         stats["greedy_weight"] = _total(g, mate)[0]
         stats["augmentations"] = int(improve_kernel(g.indptr, g.indices, g.weights, mate, IMPROVE_PASSES))
-    seconds = time.perf_counter() - t0
-    total, pairs = _total(g, mate)
+    t1 = time.perf_counter()
+    total, pairs = done or _total(g, mate)
     ids = _matched_edge_ids(edges, pairs, g.n) if edges is not None else None
+    t2 = time.perf_counter()
+    stats.update(seconds_convert=t_prep - t_all, seconds_improve=t1 - t0, seconds_weight=t2 - t1,
+                 seconds_call=t2 - t_all)
+    if lib is not None:
+        from ._gpu_graph import to_library  # noqa: PLC0415
+
+        mate, pairs = to_library(lib, mate), to_library(lib, pairs)
+        stats.update(input_library=lib, device_fallback=fallback)
     return WeightedMatchingResult(mate=mate, weight=total, cardinality=len(pairs), edges=pairs, method=row.name,
-                                  backend=device, seconds=seconds, edge_ids=ids, stats=stats)
+                                  backend=device, seconds=stats["seconds_solve"] + (t1 - t0), edge_ids=ids,
+                                  stats=stats)
+
+
+def _solve_gpu(row: Any, g: Graph, pending: Any, opts: dict, improve: bool
+               ) -> tuple[Graph, np.ndarray, dict, tuple | None]:
+    """Upload once (raw weights; keys and, for an unchecked scipy.sparse input, the symmetry check on the
+    device), the GPU twin's device solve, then (without ``improve``) the matched pairs and their exact
+    weight from the device: ``(graph, mate, stats, (weight, pairs) or None)``. An input that fails the
+    device check takes the host's general path."""
+    from .._backend import require_gpu  # noqa: PLC0415
+    from .._cuda import quiet  # noqa: PLC0415
+    from ._gpu_graph import NotOnDevice, device_pairs, to_device  # noqa: PLC0415 - loads numba.cuda on use only
+    from ._gpu_suitor import solve_device  # noqa: PLC0415
+
+    require_gpu(f"weighted_matching(method={row.name!r})")
+    with quiet():
+        try:
+            dg = to_device(g, check=pending is not None)
+        except NotOnDevice:
+            if pending is None:
+                raise
+            g = _general(pending)
+            dg = to_device(g)
+        mate_d, stats = solve_device(dg, row.name, opts)
+        t0 = time.perf_counter()
+        mate = mate_d.copy_to_host()[:g.n].astype(g.indices.dtype, copy=False)
+        done = None
+        if not improve:
+            pairs_d, per_d = device_pairs(dg, mate_d[:g.n])
+            pairs = pairs_d.copy_to_host().astype(g.indices.dtype, copy=False).reshape(-1, 2)
+            done = (_exact_sum(per_d.copy_to_host()), pairs)
+    stats.update(seconds_h2d=dg.seconds_h2d, seconds_keys=dg.seconds_keys, seconds_check=0.0,
+                 seconds_solve=stats["seconds_solve"] + time.perf_counter() - t0)
+    if dg.ranked:
+        stats["ranked"] = dg.ranked
+    return (_widen(g) if done is None else g), mate, stats, done  # the host weights only for improve
+
 
 def max_weight_matching_approx(G: Any, maxcardinality: bool = False, weight: str = "weight") -> set:
     """APPROXIMATE stand-in for ``networkx.max_weight_matching``: a set of edge tuples ``(u, v)``.

@@ -226,11 +226,11 @@ def improve_kernel(ptr, ind, w, mate, max_passes):
     return count
 
 
-@nb.njit(cache=True)
+@nb.njit(parallel=True, cache=True)
 def matched_weights_kernel(ptr, ind, w, mate, out):
     """out[u] = weight of the matched edge {u, mate[u]} for u < mate[u], else 0. Returns the count."""
     count = 0
-    for u in range(len(ptr) - 1):
+    for u in nb.prange(len(ptr) - 1):
         m = mate[u]
         if m > u:
             for k in range(ptr[u], ptr[u + 1]):
