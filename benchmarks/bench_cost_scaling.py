@@ -166,6 +166,7 @@ def main(argv=None) -> int:
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--block-size", type=int, default=256)
+    ap.add_argument("--profile", action="store_true", help="with --gpu: stage seconds per schedule")
     args = ap.parse_args(argv)
     if args.gpu:
         return gpu_main(args)
@@ -300,10 +301,50 @@ def _plain(stats):
     return {k: v for k, v in (stats or {}).items() if isinstance(v, (int, float, str, bool))}
 
 
+SCHEDULES = {"async-persistent": {"schedule": "async", "loop": "persistent"},
+             "async-host": {"schedule": "async", "loop": "host"},
+             "sweeps (before)": {"schedule": "sweeps", "loop": "host"}}
+
+
+def gpu_profile(args) -> int:
+    """Stage seconds of the device form per schedule (``--profile``): where a GPU solve spends its time."""
+    import matchflow
+    from matchflow.gpu import cost_scaling_assignment, cost_scaling_to_device
+
+    matchflow.assignment(random_sparse(50, 10, 0), backend="gpu")
+    for n in args.sizes:
+        for label, A in ((f"random n={_e(n)} c<=1e6", random_sparse(n, 10**6 if n < 10**6 else 10**5, n % 97 + 2)),
+                         (f"kNN n={_e(n)} k=10", geometric_knn(n, 10, 6))):
+            t_up, dev = _time(lambda A=A: cost_scaling_to_device(A))
+            print(f"{label}: nnz {A.nnz}, upload (CSC + scale + H2D) {t_up:.4f} s", flush=True)
+            for name, kw in SCHEDULES.items():
+                if name.startswith("sweeps") and n > 10**4:
+                    continue
+                out = []
+                for _ in range(3):
+                    t, (st, x, u, v, stats) = _time(lambda kw=kw: cost_scaling_assignment(dev, block_size=args.block_size,
+                                                                                           **kw))
+                    out.append((t, st, stats))
+                t, st, stats = sorted(out, key=lambda o: o[0])[1]
+                keys = ("seconds_solve", "seconds_d2h", "seconds_certify", "phases", "sweeps", "pushes", "launches",
+                        "syncs", "grid_size", "ran_on", "gpu_fallback", "dual_scans")
+                print(f"  {name}: total {t:.4f} s status {st} " + " ".join(f"{k}={stats.get(k)}" for k in keys
+                                                                             if k in stats), flush=True)
+            t, res = _time(lambda A=A: matchflow.assignment(A, backend="gpu", block_size=args.block_size))
+            print(f"  public call {t:.4f} s: " + " ".join(f"{k}={v:.4f}" for k, v in res.stats.items()
+                                                           if k.startswith("seconds_")), flush=True)
+            t, res = _time(lambda A=A: matchflow.assignment(A, backend="cpu"))
+            print(f"  CPU twin {t:.4f} s", flush=True)
+    return 0
+
+
 def gpu_main(args) -> int:
     from numba import cuda
 
     import matchflow
+
+    if args.profile:
+        return gpu_profile(args)
 
     first = gpu_first_call_seconds()  # first: the kernels are not compiled in this process yet
     matchflow.assignment(random_sparse(50, 10, 0), backend="gpu")  # compile the kernels once

@@ -61,8 +61,11 @@ def test_options_are_checked_without_a_gpu():
         validate_cost_scaling_gpu_options(follow="yes")
     with pytest.raises(ValueError, match=r"^variant must be one of \('double-push', 'paper'\), got 'x'$"):
         validate_cost_scaling_gpu_options(variant="x")
-    with pytest.raises(ValueError, match=r"^cost_scaling_gpu: loop='persistent' is not available"):
-        validate_cost_scaling_gpu_options(loop="persistent")
+    assert validate_cost_scaling_gpu_options(loop="persistent")["schedule"] == "async"
+    with pytest.raises(ValueError, match=r"^cost_scaling_gpu: schedule='sweeps' runs host rounds; use loop='host'"):
+        validate_cost_scaling_gpu_options(loop="persistent", schedule="sweeps")
+    with pytest.raises(ValueError, match=r"^schedule must be one of \('async', 'sweeps'\), got 'x'$"):
+        validate_cost_scaling_gpu_options(schedule="x")
     with pytest.raises(ValueError, match=r"^cost_scaling_gpu: certify=False is not available"):
         validate_cost_scaling_gpu_options(certify=False)
     with pytest.raises(ValueError, match=r"max_ops"):
@@ -87,17 +90,22 @@ def test_cpu_sparse_rejects_gpu_options():
 # ----------------------------------------------------------------------------- GPU answers
 
 
+SCHEDULES = [("async", "persistent"), ("async", "host"), ("sweeps", "host")]
+
+
 @gpu
+@pytest.mark.parametrize("schedule,loop", SCHEDULES)
 @pytest.mark.parametrize("follow", [True, False])
 @pytest.mark.parametrize("variant", ["double-push", "paper"])
 @pytest.mark.parametrize("seed", range(2))
 @pytest.mark.parametrize("hi", [1, 9, 10**6])
-def test_random_square_matches_cpu_and_scipy(seed, hi, variant, follow):
+def test_random_square_matches_cpu_and_scipy(seed, hi, variant, follow, schedule, loop):
     rng = np.random.default_rng(seed)
     n = 12 if SIM else 300
     A = _random(rng, n, n, 0.3 if SIM else 0.03, 1, hi)
-    res = _gpu(A, block_size=4 if SIM else 32, variant=variant, follow=follow)
+    res = _gpu(A, block_size=4 if SIM else 32, variant=variant, follow=follow, schedule=schedule, loop=loop)
     assert (res.stats["variant"], res.stats["follow"]) == (variant, follow)
+    assert (res.stats["schedule"], res.stats["loop"]) == (schedule, loop)
     r, c = scipy_mwfbm(A)
     assert res.cost == int(A[r, c].sum())
     assert res.stats["pushes"] >= n and res.stats["phases"] >= 1  # the work was done on the device
@@ -197,11 +205,42 @@ def test_double_push_and_path_following_do_less_work():
     rng = np.random.default_rng(3)
     n = 30 if SIM else 500
     A = _random(rng, n, n, 10 / n, 1, 10**6)
-    paper = _gpu(A, variant="paper", follow=False, block_size=32).stats
-    double = _gpu(A, variant="double-push", follow=False, block_size=32).stats
-    path = _gpu(A, variant="double-push", follow=True, block_size=32).stats
+    kw = {"block_size": 32, "schedule": "sweeps"}
+    paper = _gpu(A, variant="paper", follow=False, **kw).stats
+    double = _gpu(A, variant="double-push", follow=False, **kw).stats
+    path = _gpu(A, variant="double-push", follow=True, **kw).stats
     assert double["pushes"] < paper["pushes"]
     assert path["sweeps"] < double["sweeps"]
+
+
+@gpu
+@pytest.mark.parametrize("loop", ["persistent", "host"])
+def test_async_schedule_reads_the_device_once(loop):
+    """The async schedule detects the end of each phase on the device: one cooperative launch for the whole
+    eps loop (persistent) or two launches per phase (host), and one read of the control words in all."""
+    rng = np.random.default_rng(13)
+    n = 20 if SIM else 2000
+    A = _random(rng, n, n, 0.25 if SIM else 10 / n, 0, 10**5)
+    st = _gpu(A, block_size=4 if SIM else 64, loop=loop).stats
+    assert st["syncs"] == 1 and "sweeps" not in st
+    assert st["launches"] == (1 if loop == "persistent" else 2 * st["phases"])
+    eps, phases = int(A.data.max() - A.data.min()) * 2 * (n + 1), 0  # shifted costs times 2(n+1), eps / 10 to 1
+    while eps > 1 or phases == 0:
+        eps, phases = max(eps // 10, 1), phases + 1
+    assert st["phases"] == phases and st["pushes"] >= n
+
+
+@gpu
+@pytest.mark.parametrize("loop", ["persistent", "host"])
+def test_scan_bound_stops_and_the_cpu_answers(loop):
+    """``max_rounds`` bounds each thread's scans of a phase on the async schedule: past it the solve stops
+    (never a hang) and the CPU twin answers, said in the stats; the answer is still certified."""
+    rng = np.random.default_rng(17)
+    A = _random(rng, 30, 30, 0.3, 1, 10**4)
+    res = matchflow.assignment(A, backend="gpu", block_size=4, loop=loop, max_rounds=1)
+    assert res.backend == "cpu" and res.stats["gpu_fallback"] == "work budget (int64 prices or max_rounds)"
+    assert verify_sparse_assignment(A, res) == []
+    assert res.cost == matchflow.assignment(A, backend="cpu").cost
 
 
 @gpu
@@ -210,7 +249,8 @@ def test_repeated_runs_are_certified():
     """The lock-free refine is not deterministic: repeated solves of one input, every one certified."""
     rng = np.random.default_rng(8)
     A = _random(rng, 3000, 3000, 20 / 3000, 1, 10**4)
-    costs = {_gpu(A, block_size=bs).cost for bs in (32, 128, 256) for _ in range(2)}
+    costs = {_gpu(A, block_size=bs, loop=loop).cost for bs in (32, 128, 256) for loop in ("persistent", "host")
+             for _ in range(2)}
     assert len(costs) == 1
 
 

@@ -43,28 +43,33 @@ __all__ = ["validate_cost_scaling_gpu_options", "cost_scaling_gpu_solve", "Devic
 CHECK_EVERY = 4  # sweeps between host reads of the control words
 MAX_OPS = 256  # push operations of one thread per sweep (line 2's loop, bounded so a sweep ends)
 FLOOR = 1 << 61  # a feasible run keeps prices above -2**61 (see the module docstring)
-_OPTIONS = ("max_ops", "variant", "follow")
+_OPTIONS = ("max_ops", "variant", "follow", "schedule")
 VARIANTS = ("double-push", "paper")
+SCHEDULES = ("async", "sweeps")
 
 
 def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
-    """The GPU vocabulary (``loop``: "auto" or "host"; ``max_rounds``: sweeps per phase; ``block_size``;
-    ``grid_size``; ``certify`` must stay True: the exact duals are the answer's certificate) plus
-    ``max_ops`` (pushes of one node per sweep, default 64) and ``variant`` ("paper": Algorithm 5.4 as
-    published; "double-push": a pushing node also takes Goldberg-Kennedy's double-push price, see
-    ``refine_sweep_kernel``) and ``follow`` (default True: a thread follows the push-back path of the unit it
-    moves; False: each node's own thread, one sweep per step, as the paper). No GPU needed."""
+    """The GPU vocabulary (``loop``: "auto" (persistent on a device, host in the simulator), "persistent"
+    (the whole eps loop in one cooperative kernel) or "host" (launches per phase); ``max_rounds``: sweeps per
+    phase, or scans of one thread per phase on the async schedule (a safety bound: past it the solve stops
+    and the CPU twin answers); ``block_size``; ``grid_size``; ``certify`` must stay True: the exact duals are
+    the answer's certificate) plus ``schedule`` ("async", default: the threads of a co-resident grid work
+    until the phase's unit counter is 0, termination on the device; "sweeps": the paper's host-driven sweeps,
+    ``loop="host"`` only), ``max_ops`` (operations of one thread on one path before it returns to its scan)
+    and ``variant`` ("paper": Algorithm 5.4 as published; "double-push": a pushing node also takes
+    Goldberg-Kennedy's double-push price, see ``chain_dev``) and ``follow`` (default True: a thread follows
+    the push-back path of the unit it moves; False: each node's own thread, as the paper). No GPU needed."""
     opts = dict(options)
     o = validate_gpu_options("cost_scaling_gpu", opts, block_low=1, block_default=256)
     check_options("cost_scaling_gpu", opts, _OPTIONS)
-    if o["loop"] == "persistent":
-        raise ValueError("cost_scaling_gpu: loop='persistent' is not available (the refine runs in host rounds); "
-                         "use loop='host' or 'auto'")
     if not o["certify"]:
         raise ValueError("cost_scaling_gpu: certify=False is not available (the exact duals are the certificate)")
     o["max_ops"] = check_int("max_ops", opts.get("max_ops", MAX_OPS), low=1)
     o["variant"] = check_choice("variant", opts.get("variant", "double-push"), VARIANTS)
     o["follow"] = check_bool("follow", opts.get("follow", True))
+    o["schedule"] = check_choice("schedule", opts.get("schedule", "async"), SCHEDULES)
+    if o["schedule"] == "sweeps" and o["loop"] == "persistent":
+        raise ValueError("cost_scaling_gpu: schedule='sweeps' runs host rounds; use loop='host' or 'auto' with it")
     return o
 
 
@@ -134,15 +139,16 @@ class _CostScalingRun:
         from numba import cuda  # noqa: PLC0415
 
         from .._cuda._launch import Launcher
+        from ._gpu_cost_scaling_kernels import CTL_SIZE
 
         self.dev, self.alpha, self.o = dev, int(alpha), o
         self.budget = 4 * int(max_pushes) if max_pushes < 2**60 else 2**62
         n = dev.n
         self.t0 = time.perf_counter()
         self.b = {"price": cuda.to_device(np.zeros(2 * n, np.int64)), "exc": cuda.device_array(2 * n, np.int32),
-                  "col4row": cuda.device_array(n, np.int32), "ctl": cuda.to_device(np.full(4, -1, np.int64))}
+                  "col4row": cuda.device_array(n, np.int32), "ctl": cuda.to_device(np.zeros(CTL_SIZE, np.int64))}
         self.launch = Launcher(o["block_size"])
-        self.stats: dict[str, Any] = {"seconds_h2d": dev.seconds_h2d, "loop": "host", "block_size": o["block_size"],
+        self.stats: dict[str, Any] = {"seconds_h2d": dev.seconds_h2d, "block_size": o["block_size"],
                                       "variant": o["variant"], "follow": o["follow"]}
         self.col4row = self.u = self.v = None
 
@@ -152,20 +158,96 @@ class _CostScalingRun:
         g = grid(2 * self.dev.n, self.o["block_size"])
         return min(g, self.o["grid_size"]) if self.o["grid_size"] else g
 
+    def _eps_seq(self) -> tuple[int, np.ndarray]:
+        """The largest scaled cost and the phases' eps: ``cmax / alpha^k`` (integer division) down to 1."""
+        cmax = max(int(self.dev.cost.max(initial=0)) * self.dev.scale, 1)
+        seq, eps = [], cmax
+        while True:
+            eps = max(eps // self.alpha, 1)
+            seq.append(eps)
+            if eps == 1:
+                return cmax, np.array(seq, np.int64)
+
     def solve(self) -> int:
-        """The eps-scaling loop: per phase an init launch and host rounds of sweeps."""
+        """The eps-scaling loop on the chosen schedule and loop (see :func:`validate_cost_scaling_gpu_options`)."""
+        t = time.perf_counter()
+        from numba import cuda  # noqa: PLC0415
+
+        from .._cuda import is_simulator
+
+        loop = self.o["loop"]
+        if self.o["schedule"] == "sweeps":
+            loop = "host"
+        elif loop == "auto":
+            loop = "host" if is_simulator() else "persistent"  # the simulator mis-runs grid syncs
+        self.stats.update(loop=loop, schedule=self.o["schedule"])
+        status = self._solve_sweeps() if self.o["schedule"] == "sweeps" else self._solve_async(loop)
+        cuda.synchronize()
+        self.stats["seconds_solve"] = time.perf_counter() - t
+        return status
+
+    def _async_grid(self, kern: Any, args: tuple) -> tuple[Any, int]:
+        """The async schedule needs a co-resident grid (idle threads wait for work that only other threads
+        make): at most the occupancy bound (the cooperative count), one block in the simulator."""
+        from .._cuda import is_simulator
+        from .._cuda._launch import cooperative_kernel
+
+        want = self._sweep_grid()
+        if is_simulator():
+            return kern, 1
+        kern, gmax = cooperative_kernel(kern, args, self.o["block_size"])
+        return kern, max(1, min(want, gmax))
+
+    def _solve_async(self, loop: str) -> int:
+        """Async schedule: ``persistent`` (one cooperative launch for every phase) or ``host`` (per phase an
+        init launch and a refine launch, queued with no host read); one read of the control words at the end."""
+        from numba import cuda  # noqa: PLC0415
+
+        from . import _gpu_cost_scaling_kernels as K
+
+        b, d, n, o = self.b, self.dev.d, self.dev.n, self.o
+        cmax, seq = self._eps_seq()
+        live = cuda.to_device(np.full(seq.size, n, np.int64))
+        b["ctl"].copy_to_device(np.zeros(len(b["ctl"]), np.int64))
+        max_scans = np.int64(o["max_rounds"] or 20 * n + 100_000)
+        common = (np.int64(o["max_ops"]), np.int64(FLOOR), np.int32(o["variant"] == "double-push"))
+        tail = (np.int32(o["follow"]), np.int64(self.budget), max_scans)
+        if loop == "persistent":
+            args = (d["indptr"], d["indices"], d["cost"], d["cptr"], d["crow"], d["ccost"], np.int64(n),
+                    cuda.to_device(seq), b["price"], b["exc"], b["col4row"], b["ctl"], live, *common,
+                    np.int64(cmax), *tail)
+            kern, gs = self._async_grid(K.persistent_kernel, args)
+            kern[gs, o["block_size"]](*args)
+            self.launch.launches += 1
+        else:
+            gs = 0
+            for ph, eps in enumerate(seq.tolist()):
+                self.launch(K.phase_init_kernel, 2 * n, d["indptr"], d["indices"], d["cost"], np.int64(n),
+                            np.int64(eps), b["price"], b["exc"], b["col4row"], b["ctl"], np.int64(FLOOR))
+                args = (d["indptr"], d["indices"], d["cost"], d["cptr"], d["crow"], d["ccost"], np.int64(n),
+                        np.int64(eps), b["price"], b["exc"], b["col4row"], b["ctl"], live, np.int64(ph), *common,
+                        np.int64(cmax + eps), *tail)
+                kern, gs = self._async_grid(K.refine_async_kernel, args)
+                kern[gs, o["block_size"]](*args)
+                self.launch.launches += 1
+        h = b["ctl"].copy_to_host()
+        self.stats.update(phases=int(h[K.CTL_PHASES]), pushes=int(h[K.CTL_PUSHES]), relabels=int(h[K.CTL_RELABELS]),
+                          launches=self.launch.launches, syncs=1, grid_size=int(gs))
+        return int(h[K.CTL_STATUS])
+
+    def _solve_sweeps(self) -> int:
+        """The paper's schedule: per phase an init launch and host rounds of sweeps."""
         from .._cuda._launch import host_rounds
         from ._gpu_cost_scaling_kernels import CTL_PUSHES, CTL_STATUS, phase_init_kernel, refine_sweep_kernel
 
-        t = time.perf_counter()
-        dev, b, d, n = self.dev, self.b, self.dev.d, self.dev.n
+        b, d, n = self.b, self.dev.d, self.dev.n
         bs, gs = self.o["block_size"], self._sweep_grid()
         max_rounds = self.o["max_rounds"] or 20 * n + 100_000  # a safety bound: past it, BUDGET (never a hang)
         ctl = b["ctl"]
-        ctl.copy_to_device(np.array([-1, 0, 0, 0], np.int64))
-        cmax = max(int(dev.cost.max(initial=0)) * dev.scale, 1)
-        eps, phases, rounds, base, status = cmax, 0, 0, 0, OK
-        seen = {"h": np.zeros(4, np.int64)}
+        ctl.copy_to_device(np.array([-1, 0, 0, 0, 0], np.int64))
+        cmax, seq = self._eps_seq()
+        phases, rounds, base, status = 0, 0, 0, OK
+        seen = {"h": np.zeros(len(ctl), np.int64)}
 
         def read(_flag: Any) -> int:
             h = ctl.copy_to_host()
@@ -175,8 +257,7 @@ class _CostScalingRun:
                 return -1  # stop the rounds; the caller reads the status
             return int(h[0]) - base
 
-        while True:
-            eps = max(eps // self.alpha, 1)
+        for eps in seq.tolist():
             phases += 1
             self.launch(phase_init_kernel, 2 * n, d["indptr"], d["indices"], d["cost"], np.int64(n),
                         np.int64(eps), b["price"], b["exc"], b["col4row"], ctl, np.int64(FLOOR))
@@ -199,12 +280,9 @@ class _CostScalingRun:
                 status = BUDGET
                 break
             base += r
-            if eps == 1:
-                break
         h = ctl.copy_to_host()
         self.stats.update(phases=phases, sweeps=rounds, pushes=int(h[2]), relabels=int(h[3]),
-                          launches=self.launch.launches, syncs=self.launch.syncs + 1,
-                          seconds_solve=time.perf_counter() - t)
+                          launches=self.launch.launches, syncs=self.launch.syncs + 1, grid_size=int(gs))
         return status
 
     def certify(self) -> int:
@@ -232,7 +310,8 @@ class _CostScalingRun:
         """Stats; a failed lock-free solve of a feasible problem goes to the CPU twin (said in stats)."""
         dev = self.dev
         if st == NOT_OPTIMAL or (st == BUDGET and self.budget >= 2**62):
-            reason = "not optimal (exact duals failed)" if st == NOT_OPTIMAL else "int64 price budget"
+            reason = ("not optimal (exact duals failed)" if st == NOT_OPTIMAL
+                      else "work budget (int64 prices or max_rounds)")
             ip, ix = dev.indptr.astype(np.int64), dev.indices.astype(np.int64)
             st, x, u, v, cst = cost_scaling_solve(ip, ix, np.ascontiguousarray(dev.cost, dtype=np.int64), dev.n,
                                                   self.alpha, self.budget // 4 if self.budget < 2**62 else 2**62)
