@@ -32,18 +32,20 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import numba
 import numpy as np
 
 from .._cuda import quiet, validate_gpu_options
 from .._validation import check_bool, check_choice, check_int, check_options
-from ._cpu_cost_scaling import BUDGET, NOT_OPTIMAL, OK, cost_scaling_solve, exact_duals_kernel
+from ._cpu_cost_scaling import BUDGET, NO_PERFECT, NOT_OPTIMAL, OK, cost_scaling_solve, exact_duals_kernel
 
 __all__ = ["validate_cost_scaling_gpu_options", "cost_scaling_gpu_solve", "DeviceCost", "upload", "solve_uploaded"]
 
 CHECK_EVERY = 4  # sweeps between host reads of the control words
 MAX_OPS = 256  # push operations of one thread per sweep (line 2's loop, bounded so a sweep ends)
 FLOOR = 1 << 61  # a feasible run keeps prices above -2**61 (see the module docstring)
-_OPTIONS = ("max_ops", "variant", "follow", "schedule")
+_OPTIONS = ("max_ops", "variant", "follow", "schedule", "tail")
+TAIL = 64  # units left in a phase when the CPU finishes it (see validate_cost_scaling_gpu_options)
 VARIANTS = ("double-push", "paper")
 SCHEDULES = ("async", "sweeps")
 
@@ -58,7 +60,11 @@ def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
     ``loop="host"`` only), ``max_ops`` (operations of one thread on one path before it returns to its scan)
     and ``variant`` ("paper": Algorithm 5.4 as published; "double-push": a pushing node also takes
     Goldberg-Kennedy's double-push price, see ``chain_dev``) and ``follow`` (default True: a thread follows
-    the push-back path of the unit it moves; False: each node's own thread, as the paper). No GPU needed."""
+    the push-back path of the unit it moves; False: each node's own thread, as the paper) and ``tail`` (async
+    with ``loop="host"``: when at most ``tail`` units are left in a phase, the GPU stops and the CPU finishes
+    the phase (:func:`tail_kernel`, the same operations in sequence; default :data:`TAIL`): the last units of
+    a phase move one at a time along long paths, serial work at GPU-thread latency; 0 = all on the GPU,
+    the default with ``loop="persistent"``). No GPU needed."""
     opts = dict(options)
     o = validate_gpu_options("cost_scaling_gpu", opts, block_low=1, block_default=256)
     check_options("cost_scaling_gpu", opts, _OPTIONS)
@@ -70,6 +76,13 @@ def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
     o["schedule"] = check_choice("schedule", opts.get("schedule", "async"), SCHEDULES)
     if o["schedule"] == "sweeps" and o["loop"] == "persistent":
         raise ValueError("cost_scaling_gpu: schedule='sweeps' runs host rounds; use loop='host' or 'auto' with it")
+    tail = opts.get("tail")
+    if tail is not None:
+        tail = check_int("tail", tail, low=0)
+        if tail > 0 and o["loop"] == "persistent":
+            raise ValueError(f"cost_scaling_gpu: tail={tail} needs loop='host' (the CPU finishes each phase); "
+                             "loop='persistent' runs tail=0")
+    o["tail"] = (0 if o["loop"] == "persistent" or o["schedule"] == "sweeps" else TAIL) if tail is None else tail
     return o
 
 
@@ -77,12 +90,13 @@ class DeviceCost:
     """A square sparse problem on the GPU: CSR (rows) and CSC (columns) with scaled int64 costs, plus the
     host CSR with the unscaled costs (for the exact duals). Built by :func:`upload`."""
 
-    __slots__ = ("n", "nnz", "scale", "indptr", "indices", "cost", "d", "seconds_h2d")
+    __slots__ = ("n", "nnz", "scale", "indptr", "indices", "cost", "d", "seconds_h2d", "h")
 
     def __init__(self, n: int, indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, d: dict[str, Any],
-                 scale: int, seconds_h2d: float) -> None:
+                 scale: int, seconds_h2d: float, h: dict[str, np.ndarray]) -> None:
         self.n, self.nnz, self.scale = n, int(indices.shape[0]), scale
         self.indptr, self.indices, self.cost, self.d, self.seconds_h2d = indptr, indices, cost, d, seconds_h2d
+        self.h = h  # host twins of the device arrays (int64): the CPU tail's graph
 
 
 def upload(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, n: int) -> DeviceCost:
@@ -103,7 +117,10 @@ def upload(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, n: int) ->
          "crow": cuda.to_device(pad(P.indices.astype(np.int32))),
          "ccost": cuda.to_device(pad(np.ascontiguousarray(scaled[P.data])))}
     cuda.synchronize()
-    return DeviceCost(n, indptr, indices, cost, d, scale, time.perf_counter() - t)
+    h = {"indptr": np.ascontiguousarray(indptr, np.int64), "indices": np.ascontiguousarray(indices, np.int64),
+         "cost": scaled, "cptr": P.indptr.astype(np.int64), "crow": P.indices.astype(np.int64),
+         "ccost": np.ascontiguousarray(scaled[P.data])}
+    return DeviceCost(n, indptr, indices, cost, d, scale, time.perf_counter() - t, h)
 
 
 def cost_scaling_gpu_solve(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, n: int, alpha: int = 10,
@@ -151,6 +168,8 @@ class _CostScalingRun:
         self.stats: dict[str, Any] = {"seconds_h2d": dev.seconds_h2d, "block_size": o["block_size"],
                                       "variant": o["variant"], "follow": o["follow"]}
         self.col4row = self.u = self.v = None
+        self.host_state: tuple[np.ndarray, np.ndarray] | None = None  # (col4row, price) left by the CPU tail
+        self.tail_status = OK
 
     def _sweep_grid(self) -> int:
         from .._cuda._launch import grid
@@ -178,9 +197,9 @@ class _CostScalingRun:
         loop = self.o["loop"]
         if self.o["schedule"] == "sweeps":
             loop = "host"
-        elif loop == "auto":
-            loop = "host" if is_simulator() else "persistent"  # the simulator mis-runs grid syncs
-        self.stats.update(loop=loop, schedule=self.o["schedule"])
+        elif loop == "auto":  # the simulator mis-runs grid syncs; a CPU tail needs the host between phases
+            loop = "host" if is_simulator() or self.o["tail"] > 0 else "persistent"
+        self.stats.update(loop=loop, schedule=self.o["schedule"], tail=self.o["tail"])
         status = self._solve_sweeps() if self.o["schedule"] == "sweeps" else self._solve_async(loop)
         cuda.synchronize()
         self.stats["seconds_solve"] = time.perf_counter() - t
@@ -211,29 +230,61 @@ class _CostScalingRun:
         b["ctl"].copy_to_device(np.zeros(len(b["ctl"]), np.int64))
         max_scans = np.int64(o["max_rounds"] or 20 * n + 100_000)
         common = (np.int64(o["max_ops"]), np.int64(FLOOR), np.int32(o["variant"] == "double-push"))
-        tail = (np.int32(o["follow"]), np.int64(self.budget), max_scans)
+        tail_args = (np.int32(o["follow"]), np.int64(self.budget), max_scans)
         if loop == "persistent":
             args = (d["indptr"], d["indices"], d["cost"], d["cptr"], d["crow"], d["ccost"], np.int64(n),
                     cuda.to_device(seq), b["price"], b["exc"], b["col4row"], b["ctl"], live, *common,
-                    np.int64(cmax), *tail)
+                    np.int64(cmax), *tail_args)
             kern, gs = self._async_grid(K.persistent_kernel, args)
             kern[gs, o["block_size"]](*args)
             self.launch.launches += 1
         else:
-            gs = 0
+            gs, tail = 0, o["tail"]
+            if tail > 0:
+                self.stats.update(tail_pushes=0, tail_phases=0, seconds_tail=0.0)
             for ph, eps in enumerate(seq.tolist()):
                 self.launch(K.phase_init_kernel, 2 * n, d["indptr"], d["indices"], d["cost"], np.int64(n),
                             np.int64(eps), b["price"], b["exc"], b["col4row"], b["ctl"], np.int64(FLOOR))
                 args = (d["indptr"], d["indices"], d["cost"], d["cptr"], d["crow"], d["ccost"], np.int64(n),
                         np.int64(eps), b["price"], b["exc"], b["col4row"], b["ctl"], live, np.int64(ph), *common,
-                        np.int64(cmax + eps), *tail)
+                        np.int64(cmax + eps), *tail_args, np.int64(tail))
                 kern, gs = self._async_grid(K.refine_async_kernel, args)
                 kern[gs, o["block_size"]](*args)
                 self.launch.launches += 1
+                if tail > 0 and self._cpu_tail(ph, eps, cmax, live, last=ph == seq.size - 1) != OK:
+                    break
         h = b["ctl"].copy_to_host()
-        self.stats.update(phases=int(h[K.CTL_PHASES]), pushes=int(h[K.CTL_PUSHES]), relabels=int(h[K.CTL_RELABELS]),
-                          launches=self.launch.launches, syncs=1, grid_size=int(gs))
-        return int(h[K.CTL_STATUS])
+        self.stats.update(phases=int(h[K.CTL_PHASES]), pushes=int(h[K.CTL_PUSHES]) + self.stats.get("tail_pushes", 0),
+                          relabels=int(h[K.CTL_RELABELS]), launches=self.launch.launches,
+                          syncs=1 + self.launch.syncs, grid_size=int(gs))
+        return int(h[K.CTL_STATUS]) if self.tail_status == OK else self.tail_status
+
+    def _cpu_tail(self, ph: int, eps: int, cmax: int, live: Any, last: bool) -> int:
+        """After a phase's GPU refine stopped at ``tail`` units or fewer: D2H of the state, the CPU finishes the
+        phase (:func:`tail_kernel`), the prices go back up for the next phase's init (the last phase's state
+        stays on the host for the certificate). One read of the control words per phase."""
+        from . import _gpu_cost_scaling_kernels as K
+
+        t = time.perf_counter()
+        b, n, hs = self.b, self.dev.n, self.dev.h
+        ctl = b["ctl"].copy_to_host()
+        self.launch.syncs += 1
+        if ctl[K.CTL_STATUS] != OK or int(live.copy_to_host()[ph]) <= 0:
+            self.stats["seconds_tail"] += time.perf_counter() - t
+            return int(ctl[K.CTL_STATUS])
+        price, exc, col4row = b["price"].copy_to_host(), b["exc"].copy_to_host(), b["col4row"].copy_to_host()
+        st, p = tail_kernel(hs["indptr"], hs["indices"], hs["cost"], hs["cptr"], hs["crow"], hs["ccost"], n,
+                            np.int64(eps), price, exc, col4row, self.o["variant"] == "double-push",
+                            np.int64(cmax + eps), np.int64(FLOOR), np.int64(self.budget))
+        self.stats["tail_pushes"] += int(p)
+        self.stats["tail_phases"] += 1
+        if st == OK and not last:
+            b["price"].copy_to_device(price)
+        elif st == OK:
+            self.host_state = (col4row, price)
+        self.tail_status = int(st)
+        self.stats["seconds_tail"] += time.perf_counter() - t
+        return int(st)
 
     def _solve_sweeps(self) -> int:
         """The paper's schedule: per phase an init launch and host rounds of sweeps."""
@@ -289,8 +340,11 @@ class _CostScalingRun:
         """D2H, then the exact integer duals (the CPU twin's pass); NOT_OPTIMAL if they do not exist."""
         t = time.perf_counter()
         dev, n = self.dev, self.dev.n
-        x = self.b["col4row"].copy_to_host().astype(np.int64)
-        py = self.b["price"].copy_to_host()[n:]
+        if self.host_state is not None:
+            x, py = self.host_state[0].astype(np.int64), self.host_state[1][n:]
+        else:
+            x = self.b["col4row"].copy_to_host().astype(np.int64)
+            py = self.b["price"].copy_to_host()[n:]
         self.stats["seconds_d2h"] = time.perf_counter() - t
         t = time.perf_counter()
         row4col = np.full(n, -1, np.int64)
@@ -322,3 +376,87 @@ class _CostScalingRun:
             self.stats["ran_on"] = "gpu"
         self.stats["seconds_gpu_total"] = time.perf_counter() - self.t0
         return st, self.col4row, self.u, self.v, self.stats
+
+
+BIG = np.int64(1) << np.int64(62)
+
+
+@numba.njit(cache=True)
+def tail_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price, exc, col4row, double, gap, floor, budget):
+    """The end of a refine phase on the CPU, from the state the GPU left (a quiescent eps-optimal pseudoflow,
+    a few units left): the kernels' row and column operations (``row_op_dev`` / ``col_op_dev``: lines 6-18 of
+    Algorithm 5.4, with the double-push price) in sequence, the node a push activates next (a stack: the
+    path of the unit, as ``follow``). Returns (status, pushes)."""
+    stack = np.empty(2 * n, np.int64)
+    on = np.zeros(2 * n, np.bool_)
+    top = 0
+    for v in range(2 * n):
+        if exc[v] > 0:
+            stack[top] = v
+            on[v] = True
+            top += 1
+    pushes = 0
+    while top > 0:
+        top -= 1
+        v = stack[top]
+        on[v] = False
+        if exc[v] <= 0:
+            continue
+        m1 = BIG
+        m2 = BIG
+        best = -1
+        if v < n:  # a row: every arc residual (it sends nothing)
+            for k in range(indptr[v], indptr[v + 1]):
+                t = cost[k] - price[n + indices[k]]
+                if t < m1:
+                    m2, m1, best = m1, t, indices[k]
+                elif t < m2:
+                    m2 = t
+            if best < 0:
+                return NO_PERFECT, pushes
+            q = price[v]
+            if m1 >= -q:
+                q = -(m1 + eps)
+            if double:
+                q = min(q, -((m1 + gap if m2 == BIG else m2) + eps))
+            price[v] = q
+            col4row[v] = best
+            w = n + best
+        else:  # a column: its senders (rows whose unit it holds)
+            y = v - n
+            cnt = 0
+            for k in range(cptr[y], cptr[y + 1]):
+                x = crow[k]
+                if col4row[x] == y:
+                    cnt += 1
+                    t = -ccost[k] - price[x]
+                    if t < m1:
+                        m2, m1, best = m1, t, x
+                    elif t < m2:
+                        m2 = t
+            if best < 0:
+                return NOT_OPTIMAL, pushes  # a column holding a unit has a sender: only a bug gets here
+            q = price[v]
+            if m1 >= -q:
+                q = -(m1 + eps)
+            if double and cnt == 2:
+                q = min(q, -(m2 + eps))
+            price[v] = min(price[v], q)
+            col4row[best] = -1
+            w = best
+        if q < -floor:
+            return BUDGET, pushes
+        exc[v] -= 1
+        exc[w] += 1
+        pushes += 1
+        if pushes > budget:
+            return BUDGET, pushes
+        if exc[v] > 0 and not on[v]:
+            stack[top] = v
+            on[v] = True
+            top += 1
+        if exc[w] > 0 and not on[w]:
+            stack[top] = w
+            on[w] = True
+            top += 1
+    return OK, pushes

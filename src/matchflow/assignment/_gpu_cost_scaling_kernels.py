@@ -260,10 +260,12 @@ def stop_dev(live, ph, ctl, st):
 
 @cuda.jit(device=True, inline=True)
 def refine_async_dev(start, stride, n, indptr, indices, cost, cptr, crow, ccost, eps, price, exc, col4row, ctl,
-                     live, ph, sh, max_ops, floor, double, gap, follow, budget, max_scans):
+                     live, ph, sh, max_ops, floor, double, gap, follow, budget, max_scans, tail):
     """One refine phase, the async schedule: scan this thread's nodes (coherent reads of the excess), operate
     the active ones (:func:`chain_dev`), sleep a little when none was, until ``live[ph]`` is 0 (every unit
-    absorbed: a perfect matching, no operation in flight; or an error status in ``ctl``). Only thread 0 of a
+    absorbed: a perfect matching, no operation in flight; or an error status in ``ctl``), or at most ``tail``
+    (> 0: the host finishes the phase on the CPU from the state the kernel leaves: every chain in flight
+    completes before its thread reads the flag, so the state is a quiescent pseudoflow). Only thread 0 of a
     block polls the global word (one poller per block, not per thread: it is one hot address); it raises the
     block's shared flag ``sh[0]`` (reset by the caller before the phase), which the others read with a
     shared atomic. A thread that scanned ``max_scans`` times sets BUDGET (a safety bound: never a hang)."""
@@ -273,7 +275,7 @@ def refine_async_dev(start, stride, n, indptr, indices, cost, cptr, crow, ccost,
     nap = NAP_MIN
     scans = int64(0)
     while True:
-        if tid == 0 and cuda.atomic.add(live, ph, 0) <= 0:
+        if tid == 0 and cuda.atomic.add(live, ph, 0) <= tail:
             cuda.atomic.exch(sh, 0, 1)
         if cuda.atomic.add(sh, 0, 0) != 0:
             break
@@ -347,15 +349,17 @@ def refine_sweep_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price,
 
 @cuda.jit(cache=CACHE)
 def refine_async_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price, exc, col4row, ctl, live, ph,
-                        max_ops, floor, double, gap, follow, budget, max_scans):
+                        max_ops, floor, double, gap, follow, budget, max_scans, tail):
     """One refine phase on the async schedule (:func:`refine_async_dev`); the grid must be co-resident (the
     host caps it at the occupancy bound: idle threads wait for work only other threads can make)."""
     sh = cuda.shared.array(1, int32)
     if cuda.threadIdx.x == 0:
-        sh[0] = 1 if ctl[CTL_STATUS] != OK else 0  # an earlier launch failed: the block stops at once (the
-    cuda.syncthreads()  # host queues every phase unread; one read per block: a uniform decision)
+        # an earlier launch failed (the host queues the phases unread) or the phase starts at the tail: the
+        # block stops at once (one read per block: a uniform decision)
+        sh[0] = 1 if ctl[CTL_STATUS] != OK or live[ph] <= tail else 0
+    cuda.syncthreads()
     refine_async_dev(cuda.grid(1), cuda.gridsize(1), n, indptr, indices, cost, cptr, crow, ccost, eps, price, exc,
-                     col4row, ctl, live, ph, sh, max_ops, floor, double, gap, follow, budget, max_scans)
+                     col4row, ctl, live, ph, sh, max_ops, floor, double, gap, follow, budget, max_scans, tail)
     if cuda.grid(1) == 0:
         cuda.atomic.max(ctl, CTL_PHASES, ph + 1)
 
@@ -384,7 +388,7 @@ def persistent_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps_seq, pric
         if bad:
             break
         refine_async_dev(start, stride, n, indptr, indices, cost, cptr, crow, ccost, eps, price, exc, col4row, ctl,
-                         live, ph, sh, max_ops, floor, double, cmax + eps, follow, budget, max_scans)
+                         live, ph, sh, max_ops, floor, double, cmax + eps, follow, budget, max_scans, 0)
         if start == 0:
             ctl[CTL_PHASES] = ph + 1
         g.sync()
