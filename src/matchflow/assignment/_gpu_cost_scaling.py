@@ -170,6 +170,7 @@ class _CostScalingRun:
         self.col4row = self.u = self.v = None
         self.host_state: tuple[np.ndarray, np.ndarray] | None = None  # (col4row, price) left by the CPU tail
         self.tail_status = OK
+        self.owner: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # the CPU tail's column senders
 
     def _sweep_grid(self) -> int:
         from .._cuda._launch import grid
@@ -273,9 +274,11 @@ class _CostScalingRun:
             self.stats["seconds_tail"] += time.perf_counter() - t
             return int(ctl[K.CTL_STATUS])
         price, exc, col4row = b["price"].copy_to_host(), b["exc"].copy_to_host(), b["col4row"].copy_to_host()
+        if self.owner is None:
+            self.owner = (np.zeros(n, np.int64), np.zeros(n, np.int64), np.full(n, -1, np.int64))
         st, p = tail_kernel(hs["indptr"], hs["indices"], hs["cost"], hs["cptr"], hs["crow"], hs["ccost"], n,
                             np.int64(eps), price, exc, col4row, self.o["variant"] == "double-push",
-                            np.int64(cmax + eps), np.int64(FLOOR), np.int64(self.budget))
+                            np.int64(cmax + eps), np.int64(FLOOR), np.int64(self.budget), *self.owner, np.int64(ph))
         self.stats["tail_pushes"] += int(p)
         self.stats["tail_phases"] += 1
         if st == OK and not last:
@@ -382,11 +385,53 @@ BIG = np.int64(1) << np.int64(62)
 
 
 @numba.njit(cache=True)
-def tail_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price, exc, col4row, double, gap, floor, budget):
+def _col_op(v, n, cptr, crow, ccost, price, col4row, eps, double, owner, ocost, stamp, ph):
+    """The column operation of ``tail_kernel`` when the column's senders are not known: a scan of its
+    in-arcs (``col_op_dev``). Records the sender that stays (when one does) as the column's owner.
+    Returns (row the unit goes back to or -1, the new price, relabelled)."""
+    y = v - n
+    m1 = BIG
+    m2 = BIG
+    best = -1
+    second = -1
+    c1 = 0
+    c2 = 0
+    cnt = 0
+    for k in range(cptr[y], cptr[y + 1]):
+        x = crow[k]
+        if col4row[x] == y:
+            cnt += 1
+            t = -ccost[k] - price[x]
+            if t < m1:
+                m2, second, c2 = m1, best, c1
+                m1, best, c1 = t, x, ccost[k]
+            elif t < m2:
+                m2, second, c2 = t, x, ccost[k]
+    if best < 0:
+        return -1, price[v], 0
+    q = price[v]
+    r = 0
+    if m1 >= -q:
+        q = -(m1 + eps)
+        r = 1
+    if double and cnt == 2:
+        q = min(q, -(m2 + eps))
+    stamp[y] = ph if cnt == 2 else -1
+    owner[y] = second
+    ocost[y] = c2
+    return best, min(price[v], q), r
+
+
+@numba.njit(cache=True)
+def tail_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price, exc, col4row, double, gap, floor, budget,
+                owner, ocost, stamp, ph):
     """The end of a refine phase on the CPU, from the state the GPU left (a quiescent eps-optimal pseudoflow,
     a few units left): the kernels' row and column operations (``row_op_dev`` / ``col_op_dev``: lines 6-18 of
     Algorithm 5.4, with the double-push price) in sequence, the node a push activates next (a stack: the
-    path of the unit, as ``follow``). Returns (status, pushes)."""
+    path of the unit, as ``follow``). A column's one sender (``owner``, its arc cost ``ocost``; valid where
+    ``stamp == ph``) is kept as the tail goes, so a push into a matched column is answered at once from its
+    two senders (Goldberg-Kennedy's double push in the two-price form) instead of a scan of its in-arcs.
+    Returns (status, pushes)."""
     stack = np.empty(2 * n, np.int64)
     on = np.zeros(2 * n, np.bool_)
     top = 0
@@ -402,17 +447,18 @@ def tail_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price, exc, co
         on[v] = False
         if exc[v] <= 0:
             continue
-        m1 = BIG
-        m2 = BIG
-        best = -1
         if v < n:  # a row: every arc residual (it sends nothing)
+            m1 = BIG
+            m2 = BIG
+            y = -1
+            bc = 0
             for k in range(indptr[v], indptr[v + 1]):
                 t = cost[k] - price[n + indices[k]]
                 if t < m1:
-                    m2, m1, best = m1, t, indices[k]
+                    m2, m1, y, bc = m1, t, indices[k], cost[k]
                 elif t < m2:
                     m2 = t
-            if best < 0:
+            if y < 0:
                 return NO_PERFECT, pushes
             q = price[v]
             if m1 >= -q:
@@ -420,43 +466,58 @@ def tail_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price, exc, co
             if double:
                 q = min(q, -((m1 + gap if m2 == BIG else m2) + eps))
             price[v] = q
-            col4row[v] = best
-            w = n + best
-        else:  # a column: its senders (rows whose unit it holds)
-            y = v - n
-            cnt = 0
-            for k in range(cptr[y], cptr[y + 1]):
-                x = crow[k]
-                if col4row[x] == y:
-                    cnt += 1
-                    t = -ccost[k] - price[x]
-                    if t < m1:
-                        m2, m1, best = m1, t, x
-                    elif t < m2:
-                        m2 = t
-            if best < 0:
-                return NOT_OPTIMAL, pushes  # a column holding a unit has a sender: only a bug gets here
-            q = price[v]
+            if q < -floor:
+                return BUDGET, pushes
+            col4row[v] = y
+            exc[v] -= 1
+            w = n + y
+            o = exc[w]
+            exc[w] = o + 1
+            pushes += 1
+            if o < 0:  # absorbed by a deficit: v is the column's one sender
+                owner[y], ocost[y], stamp[y] = v, bc, ph
+                continue
+            if o > 0 or stamp[y] != ph:
+                if not on[w]:
+                    stack[top] = w
+                    on[w] = True
+                    top += 1
+                continue
+            # two senders, the owner r and v: the column's operation at once
+            r = owner[y]
+            tr = -ocost[y] - price[r]
+            tv = -bc - price[v]
+            if tr < tv:
+                back, m1, keep, m2, kc = r, tr, v, tv, bc
+            else:
+                back, m1, keep, m2, kc = v, tv, r, tr, ocost[y]
+            q = price[w]
             if m1 >= -q:
                 q = -(m1 + eps)
-            if double and cnt == 2:
+            if double:
                 q = min(q, -(m2 + eps))
-            price[v] = min(price[v], q)
-            col4row[best] = -1
-            w = best
+            price[w] = min(price[w], q)
+            owner[y], ocost[y] = keep, kc
+        else:  # a column: its senders by a scan
+            back, q, _ = _col_op(v, n, cptr, crow, ccost, price, col4row, eps, double, owner, ocost, stamp, ph)
+            if back < 0:
+                return NOT_OPTIMAL, pushes  # a column holding a unit has a sender: only a bug gets here
+            price[v] = q
+            w = v
+            if exc[v] > 1 and not on[v]:
+                stack[top] = v
+                on[v] = True
+                top += 1
         if q < -floor:
             return BUDGET, pushes
-        exc[v] -= 1
-        exc[w] += 1
+        col4row[back] = -1
+        exc[w] -= 1
+        exc[back] += 1
         pushes += 1
         if pushes > budget:
             return BUDGET, pushes
-        if exc[v] > 0 and not on[v]:
-            stack[top] = v
-            on[v] = True
-            top += 1
-        if exc[w] > 0 and not on[w]:
-            stack[top] = w
-            on[w] = True
+        if not on[back]:
+            stack[top] = back
+            on[back] = True
             top += 1
     return OK, pushes
