@@ -15,15 +15,26 @@ final eps-optimal perfect matching is within ``2 n eps`` of the optimum: costs a
 Options beyond the paper (measured in the simulator, where sweeps and pushes are counted, see
 docs/notes/cost_scaling.md): ``variant="double-push"`` (default; a pushing node takes Goldberg-Kennedy's
 double-push price, 3-4x fewer pushes than ``variant="paper"``, Algorithm 5.4 as published) and
-``follow=True`` (default; a thread follows the path of the unit it moves: 4 sweeps per phase instead of
-30-200).
+``follow=True`` (default; a thread follows the path of the unit it moves).
+
+Schedules (H100, 2026-11-23, ``results/cost_scaling/gpu-h100-2026-11-23b.md``): ``schedule="sweeps"`` is the
+paper's (host-launched sweeps until one finds no active node: 0.36-1.9 s at n = 1e4); ``schedule="async"``
+(default) detects the end of a phase on the device (a counter of units not yet absorbed), as one persistent
+cooperative kernel for the whole eps loop (``loop="persistent"``) or two launches per phase
+(``loop="host"``). Either way the last units of a phase move one at a time along long paths (on random
+sparse costs 14 % of the pushes happen with <= 16 units active), serial work at a GPU thread's latency:
+all on the GPU takes 4.6-5.8 s at n = 1e5 where the CPU twin takes 0.6-1.0 s. So by default (``tail=64``,
+host loop) the GPU refine stops when at most 64 units are left and the CPU finishes the phase
+(:func:`tail_kernel`, the same operations in sequence) on the state copied back, then the prices go up
+again: n = 1e4 0.07 s, n = 1e5 0.6-1.0 s (the CPU twin's time), n = 1e6 (21M arcs) 11.5 s public call
+vs the CPU twin's 16.2 s; the GPU does ~75 % of the pushes in a small part of the time, the CPU tail the rest.
 
 A solve is a state object with named stages: ``start`` (scale, the column view (CSC), H2D), ``solve``
-(per phase: one init launch, then host rounds of sweep launches read every ``CHECK_EVERY`` rounds until a
-sweep finds no active node), ``certify`` (D2H; the exact integer duals of the matching by the CPU twin's
-label-correcting pass from ``floor(p / 2(n + 1))``: it ends only at an optimum) and ``finish`` (stats,
-``seconds_<stage>``). A lock-free result that the exact pass does not prove optimal, or a feasible solve
-stopped by the int64 budget, is solved again by the CPU twin (``stats["gpu_fallback"]`` says why): never
+(per phase: the init and the async refine on the device, the CPU tail; or the persistent kernel; or the
+sweeps), ``certify`` (D2H; the exact integer duals of the matching by the CPU twin's label-correcting pass
+from ``floor(p / 2(n + 1))``: it ends only at an optimum) and ``finish`` (stats, ``seconds_<stage>``). A
+lock-free result that the exact pass does not prove optimal, or a feasible solve stopped by a budget
+(int64 prices, ``max_rounds``), is solved again by the CPU twin (``stats["gpu_fallback"]`` says why): never
 a wrong answer. Not on the device (yet): the global price update (Algorithm 5.3) and arc fixing.
 """
 
