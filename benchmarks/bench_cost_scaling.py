@@ -166,6 +166,12 @@ def main(argv=None) -> int:
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--block-size", type=int, default=256)
+    ap.add_argument("--profile", action="store_true", help="with --gpu: stage seconds per schedule")
+    ap.add_argument("--tag", default="", help="with --gpu: suffix of the result files' name")
+    ap.add_argument("--only", nargs="*", help="with --gpu: inputs whose label contains one of these")
+    ap.add_argument("--twin-max", type=int, default=100_000, help="with --gpu: the CPU twin up to this n")
+    ap.add_argument("--no-first-call", dest="first_call", action="store_false", help="with --gpu: skip the "
+                    "fresh-process timings")
     args = ap.parse_args(argv)
     if args.gpu:
         return gpu_main(args)
@@ -255,20 +261,39 @@ def gpu_first_call_seconds() -> float:
     return float(p.stdout)
 
 
-def gpu_rows(A, repeats: int, block_size: int, cpu_twin: bool) -> dict:
-    """The three timed forms on one square feasible input (see the module docstring)."""
+def gpu_rows(A, repeats: int, block_size: int, cpu_twin: bool, tails: bool) -> dict:
+    """The three timed forms on one square feasible input (see the module docstring): the device form with the
+    default options (async refine, CPU tail) and all on the GPU (one persistent kernel, ``tail=0``); the
+    public call ``repeats`` times, every answer certified; ``tails``: the device form once per tail."""
     import matchflow
     from matchflow.gpu import cost_scaling_assignment, cost_scaling_to_device
     from matchflow.verify import verify_sparse_assignment
 
+    n = A.shape[0]
     rec = {"shape": list(A.shape), "nnz": int(A.nnz)}
     t_up, dev = _time(lambda: cost_scaling_to_device(A))
-    dev_t, dev_costs, dev_stats = [], set(), None
-    for _ in range(max(1, min(5, repeats))):
-        t, (st, x, u, v, stats) = _time(lambda: cost_scaling_assignment(dev, block_size=block_size))
-        dev_t.append(t)
-        dev_costs.add(int(A[np.arange(A.shape[0]), x].sum()) if st == 0 else None)
-        dev_stats = stats
+    rec["upload_s"] = t_up
+    forms = {"device": {}}
+    if n <= 10**4:  # all on the GPU (tail-bound: 4.6-5.8 s at n = 1e5 on an H100), skipped from 1e5
+        forms["device_persistent"] = {"loop": "persistent", "tail": 0}
+    if n <= 10**4:
+        forms["device_sweeps"] = {"schedule": "sweeps"}  # the paper's host-driven sweeps (the 'before')
+    for form, kw in forms.items():
+        ts, costs, stats = [], set(), None
+        for _ in range(3 if form == "device" and n <= 10**5 or n <= 10**4 and form != "device_sweeps" else 1):
+            t, (st, x, u, v, stats) = _time(lambda kw=kw: cost_scaling_assignment(dev, block_size=block_size, **kw))
+            ts.append(t)
+            costs.add(int(A[np.arange(n), x].sum()) if st == 0 else None)
+        rec[form] = {"median_s": _median(ts), "min_s": min(ts), "runs": len(ts),
+                     "costs": sorted(c for c in costs if c is not None), "stats": _plain(stats)}
+    if tails:
+        rec["tails"] = {}
+        for tail in (16, 64, 256, 1024):
+            kw = {"tail": tail, "loop": "host"}
+            t, (st, x, u, v, stats) = _time(lambda kw=kw: cost_scaling_assignment(dev, block_size=block_size, **kw))
+            rec["tails"][tail] = {"s": t, "status": st, "stats": _plain(stats)}
+            print(f"   tail {tail}: {t:.4f} s", {k: stats.get(k) for k in ("pushes", "tail_pushes", "seconds_tail")},
+                  flush=True)
     pub_t, pub_costs, certified, fallbacks = [], set(), 0, 0
     for _ in range(repeats):
         t, res = _time(lambda: matchflow.assignment(A, backend="gpu", block_size=block_size))
@@ -276,13 +301,6 @@ def gpu_rows(A, repeats: int, block_size: int, cpu_twin: bool) -> dict:
         pub_costs.add(res.cost)
         certified += verify_sparse_assignment(A, res, raise_on_error=False) == []
         fallbacks += "gpu_fallback" in res.stats
-    if A.shape[0] <= 10**4:  # Algorithm 5.4 as published (one step per node per sweep), for comparison
-        t, (st, x, u, v, stats) = _time(lambda: cost_scaling_assignment(dev, block_size=block_size, variant="paper",
-                                                                        follow=False))
-        rec["device_paper_variant"] = {"s": t, "status": st, "stats": _plain(stats)}
-    rec["upload_s"] = t_up
-    rec["device"] = {"median_s": _median(dev_t), "min_s": min(dev_t), "runs": len(dev_t),
-                     "costs": sorted(c for c in dev_costs if c is not None), "stats": _plain(dev_stats)}
     rec["public"] = {"median_s": _median(pub_t), "min_s": min(pub_t), "runs": repeats, "certified": certified,
                      "fallbacks": fallbacks, "costs": sorted(pub_costs), "stats": _plain(res.stats)}
     if cpu_twin:
@@ -300,53 +318,114 @@ def _plain(stats):
     return {k: v for k, v in (stats or {}).items() if isinstance(v, (int, float, str, bool))}
 
 
+SCHEDULES = {"async-persistent": {"schedule": "async", "loop": "persistent"},
+             "async-host tail=64": {"schedule": "async", "loop": "host"},
+             "async-host tail=0": {"schedule": "async", "loop": "host", "tail": 0},
+             "sweeps (before)": {"schedule": "sweeps", "loop": "host"}}
+
+
+def gpu_profile(args) -> int:
+    """Stage seconds of the device form per schedule (``--profile``): where a GPU solve spends its time."""
+    import matchflow
+    from matchflow.gpu import cost_scaling_assignment, cost_scaling_to_device
+
+    matchflow.assignment(random_sparse(50, 10, 0), backend="gpu")
+    for n in args.sizes:
+        for label, A in ((f"random n={_e(n)} c<=1e6", random_sparse(n, 10**6 if n < 10**6 else 10**5, n % 97 + 2)),
+                         (f"kNN n={_e(n)} k=10", geometric_knn(n, 10, 6))):
+            t_up, dev = _time(lambda A=A: cost_scaling_to_device(A))
+            print(f"{label}: nnz {A.nnz}, upload (CSC + scale + H2D) {t_up:.4f} s", flush=True)
+            for name, kw in SCHEDULES.items():
+                if name.startswith("sweeps") and n > 10**4:
+                    continue
+                out = []
+                for _ in range(3):
+                    t, (st, x, u, v, stats) = _time(lambda kw=kw: cost_scaling_assignment(dev, block_size=args.block_size,
+                                                                                           **kw))
+                    out.append((t, st, stats))
+                t, st, stats = sorted(out, key=lambda o: o[0])[1]
+                keys = ("seconds_solve", "seconds_d2h", "seconds_certify", "phases", "sweeps", "pushes", "launches",
+                        "syncs", "grid_size", "ran_on", "gpu_fallback", "dual_scans")
+                print(f"  {name}: total {t:.4f} s status {st} " + " ".join(f"{k}={stats.get(k)}" for k in keys
+                                                                             if k in stats), flush=True)
+            t, res = _time(lambda A=A: matchflow.assignment(A, backend="gpu", block_size=args.block_size))
+            print(f"  public call {t:.4f} s: " + " ".join(f"{k}={v:.4f}" for k, v in res.stats.items()
+                                                           if k.startswith("seconds_")), flush=True)
+            t, res = _time(lambda A=A: matchflow.assignment(A, backend="cpu"))
+            print(f"  CPU twin {t:.4f} s", flush=True)
+    return 0
+
+
 def gpu_main(args) -> int:
     from numba import cuda
 
     import matchflow
 
-    first = gpu_first_call_seconds()  # first: the kernels are not compiled in this process yet
-    matchflow.assignment(random_sparse(50, 10, 0), backend="gpu")  # compile the kernels once
+    if args.profile:
+        return gpu_profile(args)
+
+    first = gpu_first_call_seconds() if args.first_call else float("nan")  # kernels not compiled nor cached yet
+    first_warm = gpu_first_call_seconds() if args.first_call else float("nan")  # again: from the disk cache
+    matchflow.assignment(random_sparse(50, 10, 0), backend="gpu")  # load the kernels in this process
+    matchflow.assignment(random_sparse(50, 10, 0), backend="cpu")  # and the CPU twin's
     name = getattr(cuda.get_current_device(), "name", b"simulator")
     model = name.decode() if isinstance(name, bytes) else str(name)
     short = next((k for k in ("h100", "h200", "a100") if k in model.lower()), "gpu")
     meta = machine_info()
-    meta.update(gpu_model=model, first_call_s=first, block_size=args.block_size,
-                note="GPU = Łupińska Alg. 5.4 lock-free refine (host rounds), no global price update on the device")
-    tag = f"gpu-{short}-{meta.get('date', time.strftime('%Y-%m-%d'))[:10]}"
+    meta.update(gpu_model=model, first_call_s=first, first_call_warm_cache_s=first_warm, block_size=args.block_size,
+                note="GPU = Łupińska Alg. 5.4 lock-free refine, async schedule (device-side termination), the "
+                     "last units of each phase on the CPU (tail=64); no global price update on the device")
+    tag = f"gpu-{short}-{meta.get('date', time.strftime('%Y-%m-%d'))[:10]}{args.tag}"
     jobs = []
     for n in args.sizes:
-        for hi in ((100, 10**6) if n < 10**6 else (10**5,)):  # n = 1e6: range * 4(n+1)^2 < 2^59 needs c < 1.4e5
-            reps = args.repeats if n <= 10**4 else max(1, min(args.repeats, 10 if n <= 10**5 else 3))
+        reps = args.repeats if n <= 10**4 else max(1, min(args.repeats, 5 if n <= 10**5 else 2))
+        # n = 1e6: range * 4(n+1)^2 < 2^59 needs a range < 1.4e5 (duplicate arcs are summed: up to 2 hi)
+        for hi in ((100, 10**6) if n < 10**6 else (5 * 10**4,)):
             jobs.append((f"random n={_e(n)} c<={_e(hi)}", lambda n=n, hi=hi: random_sparse(n, hi, n % 97 + hi % 13),
-                         reps, n <= 100_000))
-        if n == 100_000:
-            jobs.append(("geometric kNN n=1e5 k=10", lambda: geometric_knn(100_000, 10, 6), min(args.repeats, 10), True))
+                         reps, n <= args.twin_max, n == 100_000 and hi == 10**6))
+        if n >= 100_000:
+            jobs.append((f"geometric kNN n={_e(n)} k=10", lambda n=n: geometric_knn(n, 10, 6), reps, n <= args.twin_max,
+                         False))
+    jobs = [j for j in jobs if not args.only or any(o in j[0] for o in args.only)]
     records = []
-    for label, make, reps, twin in jobs:
-        rec = {"input": label} | gpu_rows(make(), reps, args.block_size, twin)
+    for label, make, reps, twin, tails in jobs:
+        print(label, flush=True)
+        rec = {"input": label} | gpu_rows(make(), reps, args.block_size, twin, tails)
         records.append(rec)
-        print(rec, flush=True)
-        jp, mp, md = _write_gpu(records, meta, model, first, tag)  # after every input: a cut run keeps its rows
+        print({k: rec[k] for k in rec if k not in ("tails",)}, flush=True)
+        jp, mp, md = _write_gpu(records, meta, model, first, first_warm, tag)  # after every input: a cut run keeps
     print(md)
     print(jp, mp)
     return 0
 
 
-def _write_gpu(records, meta, model, first, tag):
-    hdr = ["input", "nnz", "device s (median)", "public s (median)", "runs certified", "fallbacks", "CPU twin s",
-           "CPU twin / public", "costs equal", "phases", "sweeps", "pushes"]
+def _write_gpu(records, meta, model, first, first_warm, tag):
+    hdr = ["input", "nnz", "device s (default)", "device s (all GPU, persistent)", "device s (sweeps, before)",
+           "public s (median)", "runs certified", "fallbacks", "CPU twin s", "CPU twin / public", "costs equal",
+           "phases", "pushes", "CPU tail pushes"]
     rows = []
     for r in records:
         d, p, c = r["device"], r["public"], r.get("cpu_twin")
-        costs = set(p["costs"]) | set(d["costs"]) | ({c["cost"]} if c else set())
-        rows.append([r["input"], r["nnz"], f"{d['median_s']:.4f}", f"{p['median_s']:.4f}",
+        dp = r.get("device_persistent")
+        costs = set(p["costs"]) | set(d["costs"]) | set(dp["costs"] if dp else ()) | ({c["cost"]} if c else set())
+        sw = r.get("device_sweeps")
+        rows.append([r["input"], r["nnz"], f"{d['median_s']:.4f}", "-" if not dp else f"{dp['median_s']:.4f}",
+                     "-" if not sw else f"{sw['median_s']:.4f}", f"{p['median_s']:.4f}",
                      f"{p['certified']}/{p['runs']}", p["fallbacks"], "-" if not c else f"{c['s']:.3f}",
                      "-" if not c else f"{c['s'] / p['median_s']:.2f}", len(costs) == 1,
-                     p["stats"].get("phases"), p["stats"].get("sweeps"), p["stats"].get("pushes")])
+                     p["stats"].get("phases"), p["stats"].get("pushes"), p["stats"].get("tail_pushes")])
     md = f"## Sparse cost scaling on the GPU ({model})\n\n" + md_table(hdr, rows)
-    md += (f"\n\nFirst call in a fresh process (import + CUDA context + compiling the kernels + a 2x2 GPU solve): "
-           f"{first:.2f} s. device = data already on the GPU (refine + D2H + exact duals on the host); public = "
+    tails = [r for r in records if "tails" in r]
+    if tails:
+        md += "\n\n### CPU tail threshold (device form, one run each)\n\n" + md_table(
+            ["input"] + [f"tail={t} s" for t in tails[0]["tails"]] + ["CPU tail pushes at 64"],
+            [[r["input"]] + [f"{v['s']:.4f}" for v in r["tails"].values()] +
+             [r["tails"][64]["stats"].get("tail_pushes")] for r in tails])
+    md += (f"\n\nFirst call in a fresh process (import + CUDA context + the kernels + a 2x2 GPU solve): {first:.2f} s "
+           f"with an empty kernel cache, {first_warm:.2f} s with the kernels cached on disk. device = data already "
+           "on the GPU (`matchflow.gpu.cost_scaling_assignment`: refine + D2H + exact duals on the host; default = "
+           "async refine with the last <= 64 units of each phase finished on the CPU; all GPU = the whole eps loop in "
+           "one persistent cooperative kernel; sweeps = the paper's host-driven sweeps, the 'before'); public = "
            "`matchflow.assignment(A, backend='gpu')` from host arrays (validation, CSC build, H2D, solve, "
            "certificate). Peers (OR-Tools, SciPy, lapmod) are not installed on the device: see cpu.md.\n")
     jp, mp = write_results("cost_scaling", tag, meta, records, md)

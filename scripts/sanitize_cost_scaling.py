@@ -4,7 +4,8 @@
     compute-sanitizer --tool racecheck python3 scripts/sanitize_cost_scaling.py --small
 
 Public API only: square, rectangular, partial and infeasible sparse inputs through
-``matchflow.assignment(A, backend="gpu")`` with tiny blocks; every answer certified. Racecheck checks shared
+``matchflow.assignment(A, backend="gpu")`` with tiny blocks, on every schedule (async with the CPU tail,
+the persistent kernel, async host launches, the paper's sweeps); every answer certified. Racecheck checks shared
 memory hazards (these kernels use none: their races are global by design, the lock-free refine, and are
 covered by the certificate), so it runs the smallest inputs.
 """
@@ -35,12 +36,14 @@ def main() -> int:
         cases.append((sp.csr_array((rng.integers(-50, 1000, r.size), (r, c)), shape=(nr, nc)), partial))
     bad = 0
     for A, partial in cases:
-        for bs in (32, 128):
-            res = matchflow.assignment(A, backend="gpu", partial=partial, block_size=bs)
+        for bs, kw in ((32, {}), (128, {"loop": "persistent"}), (64, {"loop": "host", "tail": 0}),
+                       (32, {"schedule": "sweeps"})):
+            res = matchflow.assignment(A, backend="gpu", partial=partial, block_size=bs, **kw)
             ok = verify_sparse_assignment(A, res, raise_on_error=False) == []
             bad += not ok or "gpu_fallback" in res.stats
-            print(A.shape, "partial" if partial else "full", "block", bs, "cost", res.cost, "certified", ok,
-                  "sweeps", res.stats.get("sweeps"), "fallback", res.stats.get("gpu_fallback"))
+            print(A.shape, "partial" if partial else "full", "block", bs, kw, "cost", res.cost, "certified", ok,
+                  "pushes", res.stats.get("pushes"), "tail", res.stats.get("tail_pushes"), "fallback",
+                  res.stats.get("gpu_fallback"))
     A = sp.csr_array(np.array([[1, 0, 0], [2, 0, 0], [3, 4, 5]]))
     try:
         matchflow.assignment(A, backend="gpu", block_size=32)

@@ -39,7 +39,9 @@ def _random(rng, nr, nc, density, lo, hi, perfect=True, floats=False):
 
 
 def _gpu(A, **kw):
-    """The public GPU call; from the GPU, certified, and equal in cost to the CPU twin."""
+    """The public GPU call; from the GPU, certified, and equal in cost to the CPU twin. ``tail=0`` unless
+    given: the small test inputs would otherwise be finished by the CPU tail (at most 64 units left)."""
+    kw.setdefault("tail", 0)
     res = matchflow.assignment(A, backend="gpu", **kw)
     assert res.backend == "gpu" and res.method == "cost-scaling", (res.backend, res.stats.get("gpu_fallback"))
     assert "gpu_fallback" not in res.stats
@@ -61,8 +63,19 @@ def test_options_are_checked_without_a_gpu():
         validate_cost_scaling_gpu_options(follow="yes")
     with pytest.raises(ValueError, match=r"^variant must be one of \('double-push', 'paper'\), got 'x'$"):
         validate_cost_scaling_gpu_options(variant="x")
-    with pytest.raises(ValueError, match=r"^cost_scaling_gpu: loop='persistent' is not available"):
-        validate_cost_scaling_gpu_options(loop="persistent")
+    assert validate_cost_scaling_gpu_options(loop="persistent")["schedule"] == "async"
+    with pytest.raises(ValueError, match=r"^cost_scaling_gpu: schedule='sweeps' runs host rounds; use loop='host'"):
+        validate_cost_scaling_gpu_options(loop="persistent", schedule="sweeps")
+    with pytest.raises(ValueError, match=r"^schedule must be one of \('async', 'sweeps'\), got 'x'$"):
+        validate_cost_scaling_gpu_options(schedule="x")
+    assert [validate_cost_scaling_gpu_options(**kw)["tail"] for kw in ({}, {"loop": "persistent"},
+                                                                         {"schedule": "sweeps"}, {"tail": 5})] == [
+        64, 0, 0, 5]
+    with pytest.raises(ValueError, match=r"^cost_scaling_gpu: tail=5 needs loop='host' \(the CPU finishes each "
+                       r"phase\); loop='persistent' runs tail=0$"):
+        validate_cost_scaling_gpu_options(loop="persistent", tail=5)
+    with pytest.raises(ValueError, match=r"tail"):
+        validate_cost_scaling_gpu_options(tail=-1)
     with pytest.raises(ValueError, match=r"^cost_scaling_gpu: certify=False is not available"):
         validate_cost_scaling_gpu_options(certify=False)
     with pytest.raises(ValueError, match=r"max_ops"):
@@ -87,17 +100,23 @@ def test_cpu_sparse_rejects_gpu_options():
 # ----------------------------------------------------------------------------- GPU answers
 
 
+SCHEDULES = [("async", "persistent", 0), ("async", "host", 0), ("async", "host", 5), ("sweeps", "host", 0)]
+
+
 @gpu
+@pytest.mark.parametrize("schedule,loop,tail", SCHEDULES)
 @pytest.mark.parametrize("follow", [True, False])
 @pytest.mark.parametrize("variant", ["double-push", "paper"])
 @pytest.mark.parametrize("seed", range(2))
 @pytest.mark.parametrize("hi", [1, 9, 10**6])
-def test_random_square_matches_cpu_and_scipy(seed, hi, variant, follow):
+def test_random_square_matches_cpu_and_scipy(seed, hi, variant, follow, schedule, loop, tail):
     rng = np.random.default_rng(seed)
     n = 12 if SIM else 300
     A = _random(rng, n, n, 0.3 if SIM else 0.03, 1, hi)
-    res = _gpu(A, block_size=4 if SIM else 32, variant=variant, follow=follow)
+    res = _gpu(A, block_size=4 if SIM else 32, variant=variant, follow=follow, schedule=schedule, loop=loop,
+               tail=tail)
     assert (res.stats["variant"], res.stats["follow"]) == (variant, follow)
+    assert (res.stats["schedule"], res.stats["loop"], res.stats["tail"]) == (schedule, loop, tail)
     r, c = scipy_mwfbm(A)
     assert res.cost == int(A[r, c].sum())
     assert res.stats["pushes"] >= n and res.stats["phases"] >= 1  # the work was done on the device
@@ -197,11 +216,57 @@ def test_double_push_and_path_following_do_less_work():
     rng = np.random.default_rng(3)
     n = 30 if SIM else 500
     A = _random(rng, n, n, 10 / n, 1, 10**6)
-    paper = _gpu(A, variant="paper", follow=False, block_size=32).stats
-    double = _gpu(A, variant="double-push", follow=False, block_size=32).stats
-    path = _gpu(A, variant="double-push", follow=True, block_size=32).stats
+    kw = {"block_size": 32, "schedule": "sweeps"}
+    paper = _gpu(A, variant="paper", follow=False, **kw).stats
+    double = _gpu(A, variant="double-push", follow=False, **kw).stats
+    path = _gpu(A, variant="double-push", follow=True, **kw).stats
     assert double["pushes"] < paper["pushes"]
     assert path["sweeps"] < double["sweeps"]
+
+
+@gpu
+@pytest.mark.parametrize("loop", ["persistent", "host"])
+def test_async_schedule_reads_the_device_once(loop):
+    """The async schedule detects the end of each phase on the device: one cooperative launch for the whole
+    eps loop (persistent) or two launches per phase (host), and one read of the control words in all."""
+    rng = np.random.default_rng(13)
+    n = 20 if SIM else 2000
+    A = _random(rng, n, n, 0.25 if SIM else 10 / n, 0, 10**5)
+    st = _gpu(A, block_size=4 if SIM else 64, loop=loop, tail=0).stats
+    assert st["syncs"] == 1 and "sweeps" not in st
+    assert st["launches"] == (1 if loop == "persistent" else 2 * st["phases"])
+    eps, phases = int(A.data.max() - A.data.min()) * 2 * (n + 1), 0  # shifted costs times 2(n+1), eps / 10 to 1
+    while eps > 1 or phases == 0:
+        eps, phases = max(eps // 10, 1), phases + 1
+    assert st["phases"] == phases and st["pushes"] >= n
+
+
+@gpu
+@pytest.mark.parametrize("tail", [3, 10**9])
+def test_cpu_tail_finishes_the_phases(tail):
+    """With ``tail`` the GPU refine stops when at most ``tail`` units are left in a phase and the CPU finishes
+    it (one state copy per phase); ``tail`` above n: the GPU only initialises, the CPU does every push."""
+    rng = np.random.default_rng(19)
+    n = 24 if SIM else 3000
+    A = _random(rng, n, n, 0.25 if SIM else 10 / n, 1, 10**5)
+    st = _gpu(A, block_size=4 if SIM else 64, tail=tail).stats
+    assert (st["loop"], st["tail"]) == ("host", tail) and st["syncs"] == 1 + st["phases"]
+    assert 0 <= st["tail_phases"] <= st["phases"] and st["tail_pushes"] <= st["pushes"]
+    if tail > n:  # (with tail=3 the GPU may absorb the last units before a poll sees them: no tail then)
+        assert st["tail_phases"] == st["phases"] and st["pushes"] == st["tail_pushes"] > n
+
+
+@gpu
+@pytest.mark.parametrize("loop", ["persistent", "host"])
+def test_scan_bound_stops_and_the_cpu_answers(loop):
+    """``max_rounds`` bounds each thread's scans of a phase on the async schedule: past it the solve stops
+    (never a hang) and the CPU twin answers, said in the stats; the answer is still certified."""
+    rng = np.random.default_rng(17)
+    A = _random(rng, 30, 30, 0.3, 1, 10**4)
+    res = matchflow.assignment(A, backend="gpu", block_size=4, loop=loop, max_rounds=1, tail=0)
+    assert res.backend == "cpu" and res.stats["gpu_fallback"] == "work budget (int64 prices or max_rounds)"
+    assert verify_sparse_assignment(A, res) == []
+    assert res.cost == matchflow.assignment(A, backend="cpu").cost
 
 
 @gpu
@@ -210,7 +275,8 @@ def test_repeated_runs_are_certified():
     """The lock-free refine is not deterministic: repeated solves of one input, every one certified."""
     rng = np.random.default_rng(8)
     A = _random(rng, 3000, 3000, 20 / 3000, 1, 10**4)
-    costs = {_gpu(A, block_size=bs).cost for bs in (32, 128, 256) for _ in range(2)}
+    costs = {_gpu(A, block_size=bs, loop=loop, tail=t).cost for bs in (32, 128, 256)
+             for loop, t in (("persistent", 0), ("host", 0), ("host", 64)) for _ in range(2)}
     assert len(costs) == 1
 
 

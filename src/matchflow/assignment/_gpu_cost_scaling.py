@@ -15,15 +15,26 @@ final eps-optimal perfect matching is within ``2 n eps`` of the optimum: costs a
 Options beyond the paper (measured in the simulator, where sweeps and pushes are counted, see
 docs/notes/cost_scaling.md): ``variant="double-push"`` (default; a pushing node takes Goldberg-Kennedy's
 double-push price, 3-4x fewer pushes than ``variant="paper"``, Algorithm 5.4 as published) and
-``follow=True`` (default; a thread follows the path of the unit it moves: 4 sweeps per phase instead of
-30-200).
+``follow=True`` (default; a thread follows the path of the unit it moves).
+
+Schedules (H100, 2026-11-23, ``results/cost_scaling/gpu-h100-2026-11-23b.md``): ``schedule="sweeps"`` is the
+paper's (host-launched sweeps until one finds no active node: 0.36-1.9 s at n = 1e4); ``schedule="async"``
+(default) detects the end of a phase on the device (a counter of units not yet absorbed), as one persistent
+cooperative kernel for the whole eps loop (``loop="persistent"``) or two launches per phase
+(``loop="host"``). Either way the last units of a phase move one at a time along long paths (on random
+sparse costs 14 % of the pushes happen with <= 16 units active), serial work at a GPU thread's latency:
+all on the GPU takes 4.6-5.8 s at n = 1e5 where the CPU twin takes 0.6-1.0 s. So by default (``tail=64``,
+host loop) the GPU refine stops when at most 64 units are left and the CPU finishes the phase
+(:func:`._gpu_cost_scaling_tail.tail_kernel`, the same operations in sequence) on the state copied back, then the prices go up
+again: n = 1e4 0.07 s, n = 1e5 0.6-1.0 s (the CPU twin's time), n = 1e6 (21M arcs) 11.5 s public call
+vs the CPU twin's 16.2 s; the GPU does ~75 % of the pushes in a small part of the time, the CPU tail the rest.
 
 A solve is a state object with named stages: ``start`` (scale, the column view (CSC), H2D), ``solve``
-(per phase: one init launch, then host rounds of sweep launches read every ``CHECK_EVERY`` rounds until a
-sweep finds no active node), ``certify`` (D2H; the exact integer duals of the matching by the CPU twin's
-label-correcting pass from ``floor(p / 2(n + 1))``: it ends only at an optimum) and ``finish`` (stats,
-``seconds_<stage>``). A lock-free result that the exact pass does not prove optimal, or a feasible solve
-stopped by the int64 budget, is solved again by the CPU twin (``stats["gpu_fallback"]`` says why): never
+(per phase: the init and the async refine on the device, the CPU tail; or the persistent kernel; or the
+sweeps), ``certify`` (D2H; the exact integer duals of the matching by the CPU twin's label-correcting pass
+from ``floor(p / 2(n + 1))``: it ends only at an optimum) and ``finish`` (stats, ``seconds_<stage>``). A
+lock-free result that the exact pass does not prove optimal, or a feasible solve stopped by a budget
+(int64 prices, ``max_rounds``), is solved again by the CPU twin (``stats["gpu_fallback"]`` says why): never
 a wrong answer. Not on the device (yet): the global price update (Algorithm 5.3) and arc fixing.
 """
 
@@ -37,34 +48,52 @@ import numpy as np
 from .._cuda import quiet, validate_gpu_options
 from .._validation import check_bool, check_choice, check_int, check_options
 from ._cpu_cost_scaling import BUDGET, NOT_OPTIMAL, OK, cost_scaling_solve, exact_duals_kernel
+from ._gpu_cost_scaling_tail import tail_kernel
 
 __all__ = ["validate_cost_scaling_gpu_options", "cost_scaling_gpu_solve", "DeviceCost", "upload", "solve_uploaded"]
 
 CHECK_EVERY = 4  # sweeps between host reads of the control words
 MAX_OPS = 256  # push operations of one thread per sweep (line 2's loop, bounded so a sweep ends)
 FLOOR = 1 << 61  # a feasible run keeps prices above -2**61 (see the module docstring)
-_OPTIONS = ("max_ops", "variant", "follow")
+_OPTIONS = ("max_ops", "variant", "follow", "schedule", "tail")
+TAIL = 64  # units left in a phase when the CPU finishes it (see validate_cost_scaling_gpu_options)
 VARIANTS = ("double-push", "paper")
+SCHEDULES = ("async", "sweeps")
 
 
 def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
-    """The GPU vocabulary (``loop``: "auto" or "host"; ``max_rounds``: sweeps per phase; ``block_size``;
-    ``grid_size``; ``certify`` must stay True: the exact duals are the answer's certificate) plus
-    ``max_ops`` (pushes of one node per sweep, default 64) and ``variant`` ("paper": Algorithm 5.4 as
-    published; "double-push": a pushing node also takes Goldberg-Kennedy's double-push price, see
-    ``refine_sweep_kernel``) and ``follow`` (default True: a thread follows the push-back path of the unit it
-    moves; False: each node's own thread, one sweep per step, as the paper). No GPU needed."""
+    """The GPU vocabulary (``loop``: "auto" (persistent on a device, host in the simulator), "persistent"
+    (the whole eps loop in one cooperative kernel) or "host" (launches per phase); ``max_rounds``: sweeps per
+    phase, or scans of one thread per phase on the async schedule (a safety bound: past it the solve stops
+    and the CPU twin answers); ``block_size``; ``grid_size``; ``certify`` must stay True: the exact duals are
+    the answer's certificate) plus ``schedule`` ("async", default: the threads of a co-resident grid work
+    until the phase's unit counter is 0, termination on the device; "sweeps": the paper's host-driven sweeps,
+    ``loop="host"`` only), ``max_ops`` (operations of one thread on one path before it returns to its scan)
+    and ``variant`` ("paper": Algorithm 5.4 as published; "double-push": a pushing node also takes
+    Goldberg-Kennedy's double-push price, see ``chain_dev``) and ``follow`` (default True: a thread follows
+    the push-back path of the unit it moves; False: each node's own thread, as the paper) and ``tail`` (async
+    with ``loop="host"``: when at most ``tail`` units are left in a phase, the GPU stops and the CPU finishes
+    the phase (:func:`tail_kernel`, the same operations in sequence; default :data:`TAIL`): the last units of
+    a phase move one at a time along long paths, serial work at GPU-thread latency; 0 = all on the GPU,
+    the default with ``loop="persistent"``). No GPU needed."""
     opts = dict(options)
     o = validate_gpu_options("cost_scaling_gpu", opts, block_low=1, block_default=256)
     check_options("cost_scaling_gpu", opts, _OPTIONS)
-    if o["loop"] == "persistent":
-        raise ValueError("cost_scaling_gpu: loop='persistent' is not available (the refine runs in host rounds); "
-                         "use loop='host' or 'auto'")
     if not o["certify"]:
         raise ValueError("cost_scaling_gpu: certify=False is not available (the exact duals are the certificate)")
     o["max_ops"] = check_int("max_ops", opts.get("max_ops", MAX_OPS), low=1)
     o["variant"] = check_choice("variant", opts.get("variant", "double-push"), VARIANTS)
     o["follow"] = check_bool("follow", opts.get("follow", True))
+    o["schedule"] = check_choice("schedule", opts.get("schedule", "async"), SCHEDULES)
+    if o["schedule"] == "sweeps" and o["loop"] == "persistent":
+        raise ValueError("cost_scaling_gpu: schedule='sweeps' runs host rounds; use loop='host' or 'auto' with it")
+    tail = opts.get("tail")
+    if tail is not None:
+        tail = check_int("tail", tail, low=0)
+        if tail > 0 and o["loop"] == "persistent":
+            raise ValueError(f"cost_scaling_gpu: tail={tail} needs loop='host' (the CPU finishes each phase); "
+                             "loop='persistent' runs tail=0")
+    o["tail"] = (0 if o["loop"] == "persistent" or o["schedule"] == "sweeps" else TAIL) if tail is None else tail
     return o
 
 
@@ -72,12 +101,13 @@ class DeviceCost:
     """A square sparse problem on the GPU: CSR (rows) and CSC (columns) with scaled int64 costs, plus the
     host CSR with the unscaled costs (for the exact duals). Built by :func:`upload`."""
 
-    __slots__ = ("n", "nnz", "scale", "indptr", "indices", "cost", "d", "seconds_h2d")
+    __slots__ = ("n", "nnz", "scale", "indptr", "indices", "cost", "d", "seconds_h2d", "h")
 
     def __init__(self, n: int, indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, d: dict[str, Any],
-                 scale: int, seconds_h2d: float) -> None:
+                 scale: int, seconds_h2d: float, h: dict[str, np.ndarray]) -> None:
         self.n, self.nnz, self.scale = n, int(indices.shape[0]), scale
         self.indptr, self.indices, self.cost, self.d, self.seconds_h2d = indptr, indices, cost, d, seconds_h2d
+        self.h = h  # host twins of the device arrays (int64): the CPU tail's graph
 
 
 def upload(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, n: int) -> DeviceCost:
@@ -98,7 +128,10 @@ def upload(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, n: int) ->
          "crow": cuda.to_device(pad(P.indices.astype(np.int32))),
          "ccost": cuda.to_device(pad(np.ascontiguousarray(scaled[P.data])))}
     cuda.synchronize()
-    return DeviceCost(n, indptr, indices, cost, d, scale, time.perf_counter() - t)
+    h = {"indptr": np.ascontiguousarray(indptr, np.int64), "indices": np.ascontiguousarray(indices, np.int64),
+         "cost": scaled, "cptr": P.indptr.astype(np.int64), "crow": P.indices.astype(np.int64),
+         "ccost": np.ascontiguousarray(scaled[P.data])}
+    return DeviceCost(n, indptr, indices, cost, d, scale, time.perf_counter() - t, h)
 
 
 def cost_scaling_gpu_solve(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, n: int, alpha: int = 10,
@@ -134,17 +167,21 @@ class _CostScalingRun:
         from numba import cuda  # noqa: PLC0415
 
         from .._cuda._launch import Launcher
+        from ._gpu_cost_scaling_kernels import CTL_SIZE
 
         self.dev, self.alpha, self.o = dev, int(alpha), o
         self.budget = 4 * int(max_pushes) if max_pushes < 2**60 else 2**62
         n = dev.n
         self.t0 = time.perf_counter()
         self.b = {"price": cuda.to_device(np.zeros(2 * n, np.int64)), "exc": cuda.device_array(2 * n, np.int32),
-                  "col4row": cuda.device_array(n, np.int32), "ctl": cuda.to_device(np.full(4, -1, np.int64))}
+                  "col4row": cuda.device_array(n, np.int32), "ctl": cuda.to_device(np.zeros(CTL_SIZE, np.int64))}
         self.launch = Launcher(o["block_size"])
-        self.stats: dict[str, Any] = {"seconds_h2d": dev.seconds_h2d, "loop": "host", "block_size": o["block_size"],
+        self.stats: dict[str, Any] = {"seconds_h2d": dev.seconds_h2d, "block_size": o["block_size"],
                                       "variant": o["variant"], "follow": o["follow"]}
         self.col4row = self.u = self.v = None
+        self.host_state: tuple[np.ndarray, np.ndarray] | None = None  # (col4row, price) left by the CPU tail
+        self.tail_status = OK
+        self.owner: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # the CPU tail's column senders
 
     def _sweep_grid(self) -> int:
         from .._cuda._launch import grid
@@ -152,20 +189,130 @@ class _CostScalingRun:
         g = grid(2 * self.dev.n, self.o["block_size"])
         return min(g, self.o["grid_size"]) if self.o["grid_size"] else g
 
+    def _eps_seq(self) -> tuple[int, np.ndarray]:
+        """The largest scaled cost and the phases' eps: ``cmax / alpha^k`` (integer division) down to 1."""
+        cmax = max(int(self.dev.cost.max(initial=0)) * self.dev.scale, 1)
+        seq, eps = [], cmax
+        while True:
+            eps = max(eps // self.alpha, 1)
+            seq.append(eps)
+            if eps == 1:
+                return cmax, np.array(seq, np.int64)
+
     def solve(self) -> int:
-        """The eps-scaling loop: per phase an init launch and host rounds of sweeps."""
+        """The eps-scaling loop on the chosen schedule and loop (see :func:`validate_cost_scaling_gpu_options`)."""
+        t = time.perf_counter()
+        from numba import cuda  # noqa: PLC0415
+
+        from .._cuda import is_simulator
+
+        loop = self.o["loop"]
+        if self.o["schedule"] == "sweeps":
+            loop = "host"
+        elif loop == "auto":  # the simulator mis-runs grid syncs; a CPU tail needs the host between phases
+            loop = "host" if is_simulator() or self.o["tail"] > 0 else "persistent"
+        self.stats.update(loop=loop, schedule=self.o["schedule"], tail=self.o["tail"])
+        status = self._solve_sweeps() if self.o["schedule"] == "sweeps" else self._solve_async(loop)
+        cuda.synchronize()
+        self.stats["seconds_solve"] = time.perf_counter() - t
+        return status
+
+    def _async_grid(self, kern: Any, args: tuple) -> tuple[Any, int]:
+        """The async schedule needs a co-resident grid (idle threads wait for work that only other threads
+        make): at most the occupancy bound (the cooperative count), one block in the simulator."""
+        from .._cuda import is_simulator
+        from .._cuda._launch import cooperative_kernel
+
+        want = self._sweep_grid()
+        if is_simulator():
+            return kern, 1
+        kern, gmax = cooperative_kernel(kern, args, self.o["block_size"])
+        return kern, max(1, min(want, gmax))
+
+    def _solve_async(self, loop: str) -> int:
+        """Async schedule: ``persistent`` (one cooperative launch for every phase) or ``host`` (per phase an
+        init launch and a refine launch, queued with no host read); one read of the control words at the end."""
+        from numba import cuda  # noqa: PLC0415
+
+        from . import _gpu_cost_scaling_kernels as K
+
+        b, d, n, o = self.b, self.dev.d, self.dev.n, self.o
+        cmax, seq = self._eps_seq()
+        live = cuda.to_device(np.full(seq.size, n, np.int64))
+        b["ctl"].copy_to_device(np.zeros(len(b["ctl"]), np.int64))
+        max_scans = np.int64(o["max_rounds"] or 20 * n + 100_000)
+        common = (np.int64(o["max_ops"]), np.int64(FLOOR), np.int32(o["variant"] == "double-push"))
+        tail_args = (np.int32(o["follow"]), np.int64(self.budget), max_scans)
+        if loop == "persistent":
+            args = (d["indptr"], d["indices"], d["cost"], d["cptr"], d["crow"], d["ccost"], np.int64(n),
+                    cuda.to_device(seq), b["price"], b["exc"], b["col4row"], b["ctl"], live, *common,
+                    np.int64(cmax), *tail_args)
+            kern, gs = self._async_grid(K.persistent_kernel, args)
+            kern[gs, o["block_size"]](*args)
+            self.launch.launches += 1
+        else:
+            gs, tail = 0, o["tail"]
+            if tail > 0:
+                self.stats.update(tail_pushes=0, tail_phases=0, seconds_tail=0.0)
+            for ph, eps in enumerate(seq.tolist()):
+                self.launch(K.phase_init_kernel, 2 * n, d["indptr"], d["indices"], d["cost"], np.int64(n),
+                            np.int64(eps), b["price"], b["exc"], b["col4row"], b["ctl"], np.int64(FLOOR))
+                args = (d["indptr"], d["indices"], d["cost"], d["cptr"], d["crow"], d["ccost"], np.int64(n),
+                        np.int64(eps), b["price"], b["exc"], b["col4row"], b["ctl"], live, np.int64(ph), *common,
+                        np.int64(cmax + eps), *tail_args, np.int64(tail))
+                kern, gs = self._async_grid(K.refine_async_kernel, args)
+                kern[gs, o["block_size"]](*args)
+                self.launch.launches += 1
+                if tail > 0 and self._cpu_tail(ph, eps, cmax, live, last=ph == seq.size - 1) != OK:
+                    break
+        h = b["ctl"].copy_to_host()
+        self.stats.update(phases=int(h[K.CTL_PHASES]), pushes=int(h[K.CTL_PUSHES]) + self.stats.get("tail_pushes", 0),
+                          relabels=int(h[K.CTL_RELABELS]), launches=self.launch.launches,
+                          syncs=1 + self.launch.syncs, grid_size=int(gs))
+        return int(h[K.CTL_STATUS]) if self.tail_status == OK else self.tail_status
+
+    def _cpu_tail(self, ph: int, eps: int, cmax: int, live: Any, last: bool) -> int:
+        """After a phase's GPU refine stopped at ``tail`` units or fewer: D2H of the state, the CPU finishes the
+        phase (:func:`tail_kernel`), the prices go back up for the next phase's init (the last phase's state
+        stays on the host for the certificate). One read of the control words per phase."""
+        from . import _gpu_cost_scaling_kernels as K
+
+        t = time.perf_counter()
+        b, n, hs = self.b, self.dev.n, self.dev.h
+        ctl = b["ctl"].copy_to_host()
+        self.launch.syncs += 1
+        if ctl[K.CTL_STATUS] != OK or int(live.copy_to_host()[ph]) <= 0:
+            self.stats["seconds_tail"] += time.perf_counter() - t
+            return int(ctl[K.CTL_STATUS])
+        price, exc, col4row = b["price"].copy_to_host(), b["exc"].copy_to_host(), b["col4row"].copy_to_host()
+        if self.owner is None:
+            self.owner = (np.zeros(n, np.int64), np.zeros(n, np.int64), np.full(n, -1, np.int64))
+        st, p = tail_kernel(hs["indptr"], hs["indices"], hs["cost"], hs["cptr"], hs["crow"], hs["ccost"], n,
+                            np.int64(eps), price, exc, col4row, self.o["variant"] == "double-push",
+                            np.int64(cmax + eps), np.int64(FLOOR), np.int64(self.budget), *self.owner, np.int64(ph))
+        self.stats["tail_pushes"] += int(p)
+        self.stats["tail_phases"] += 1
+        if st == OK and not last:
+            b["price"].copy_to_device(price)
+        elif st == OK:
+            self.host_state = (col4row, price)
+        self.tail_status = int(st)
+        self.stats["seconds_tail"] += time.perf_counter() - t
+        return int(st)
+
+    def _solve_sweeps(self) -> int:
+        """The paper's schedule: per phase an init launch and host rounds of sweeps."""
         from .._cuda._launch import host_rounds
         from ._gpu_cost_scaling_kernels import CTL_PUSHES, CTL_STATUS, phase_init_kernel, refine_sweep_kernel
 
-        t = time.perf_counter()
-        dev, b, d, n = self.dev, self.b, self.dev.d, self.dev.n
+        b, d, n = self.b, self.dev.d, self.dev.n
         bs, gs = self.o["block_size"], self._sweep_grid()
         max_rounds = self.o["max_rounds"] or 20 * n + 100_000  # a safety bound: past it, BUDGET (never a hang)
         ctl = b["ctl"]
-        ctl.copy_to_device(np.array([-1, 0, 0, 0], np.int64))
-        cmax = max(int(dev.cost.max(initial=0)) * dev.scale, 1)
-        eps, phases, rounds, base, status = cmax, 0, 0, 0, OK
-        seen = {"h": np.zeros(4, np.int64)}
+        ctl.copy_to_device(np.array([-1, 0, 0, 0, 0], np.int64))
+        cmax, seq = self._eps_seq()
+        phases, rounds, base, status = 0, 0, 0, OK
+        seen = {"h": np.zeros(len(ctl), np.int64)}
 
         def read(_flag: Any) -> int:
             h = ctl.copy_to_host()
@@ -175,8 +322,7 @@ class _CostScalingRun:
                 return -1  # stop the rounds; the caller reads the status
             return int(h[0]) - base
 
-        while True:
-            eps = max(eps // self.alpha, 1)
+        for eps in seq.tolist():
             phases += 1
             self.launch(phase_init_kernel, 2 * n, d["indptr"], d["indices"], d["cost"], np.int64(n),
                         np.int64(eps), b["price"], b["exc"], b["col4row"], ctl, np.int64(FLOOR))
@@ -199,20 +345,20 @@ class _CostScalingRun:
                 status = BUDGET
                 break
             base += r
-            if eps == 1:
-                break
         h = ctl.copy_to_host()
         self.stats.update(phases=phases, sweeps=rounds, pushes=int(h[2]), relabels=int(h[3]),
-                          launches=self.launch.launches, syncs=self.launch.syncs + 1,
-                          seconds_solve=time.perf_counter() - t)
+                          launches=self.launch.launches, syncs=self.launch.syncs + 1, grid_size=int(gs))
         return status
 
     def certify(self) -> int:
         """D2H, then the exact integer duals (the CPU twin's pass); NOT_OPTIMAL if they do not exist."""
         t = time.perf_counter()
         dev, n = self.dev, self.dev.n
-        x = self.b["col4row"].copy_to_host().astype(np.int64)
-        py = self.b["price"].copy_to_host()[n:]
+        if self.host_state is not None:
+            x, py = self.host_state[0].astype(np.int64), self.host_state[1][n:]
+        else:
+            x = self.b["col4row"].copy_to_host().astype(np.int64)
+            py = self.b["price"].copy_to_host()[n:]
         self.stats["seconds_d2h"] = time.perf_counter() - t
         t = time.perf_counter()
         row4col = np.full(n, -1, np.int64)
@@ -232,7 +378,8 @@ class _CostScalingRun:
         """Stats; a failed lock-free solve of a feasible problem goes to the CPU twin (said in stats)."""
         dev = self.dev
         if st == NOT_OPTIMAL or (st == BUDGET and self.budget >= 2**62):
-            reason = "not optimal (exact duals failed)" if st == NOT_OPTIMAL else "int64 price budget"
+            reason = ("not optimal (exact duals failed)" if st == NOT_OPTIMAL
+                      else "work budget (int64 prices or max_rounds)")
             ip, ix = dev.indptr.astype(np.int64), dev.indices.astype(np.int64)
             st, x, u, v, cst = cost_scaling_solve(ip, ix, np.ascontiguousarray(dev.cost, dtype=np.int64), dev.n,
                                                   self.alpha, self.budget // 4 if self.budget < 2**62 else 2**62)
@@ -243,3 +390,4 @@ class _CostScalingRun:
             self.stats["ran_on"] = "gpu"
         self.stats["seconds_gpu_total"] = time.perf_counter() - self.t0
         return st, self.col4row, self.u, self.v, self.stats
+

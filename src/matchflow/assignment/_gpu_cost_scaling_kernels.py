@@ -9,8 +9,14 @@ with ``e(x) = 1``, ``e(y) = -1`` and no flow (Algorithm 5.2). A row sends at mos
 the flow is ``col4row[x]`` (the column ``x`` sends its unit to, or -1): ``(x, y)`` is residual when
 ``col4row[x] != y``, ``(y, x)`` when ``col4row[x] == y``.
 
-A launch is one sweep over the nodes (grid-stride); the host relaunches until a sweep finds no active
-node. Each operation is the paper's: lines 6-10 (preparation: the residual arc of least ``c'_p``), line 11
+Two schedules. ``sweeps`` (the paper's): a launch is one sweep over the nodes (grid-stride); the host
+relaunches until a sweep finds no active node. ``async`` (beyond the paper): the threads of one
+co-resident grid keep scanning their nodes until the phase's ``live`` counter (units not yet absorbed by a
+deficit column: ``n`` at the start, one less per push into a column of excess -1) reaches 0, which happens
+exactly when the matching is perfect and no operation is in flight (an operation holds its claimed unit):
+termination is detected on the device, no host read per sweep. ``refine_async_kernel`` runs one phase (the
+host launches init + refine per phase and reads once at the end); ``persistent_kernel`` runs the whole
+eps loop in one cooperative launch (a grid sync after each init and each refine). Each operation is the paper's: lines 6-10 (preparation: the residual arc of least ``c'_p``), line 11
 (admissible when ``min c'_p < -p(x)``), lines 13-16 (push one unit; the excess updates are atomics) or
 line 18 (relabel ``p(x) = -(min c'_p + eps)``). A relabel is followed at once by the push on the same arc
 (the arc just became admissible: ``c_p = -eps``; the same preparation serves both, a stage-clean trace).
@@ -30,14 +36,19 @@ Kernels return status codes in ``ctl[1]``; Python raises.
 
 from __future__ import annotations
 
-from numba import cuda, int32, int64
+from numba import cuda, int32, int64, uint32
 
-__all__ = ["OK", "NO_PERFECT", "BUDGET", "CTL_STAMP", "CTL_STATUS", "CTL_PUSHES", "CTL_RELABELS", "CTL_SIZE",
-           "phase_init_kernel", "refine_sweep_kernel"]
+from .._cuda._env import is_simulator, kernel_cache
 
+__all__ = ["OK", "NO_PERFECT", "BUDGET", "CTL_STAMP", "CTL_STATUS", "CTL_PUSHES", "CTL_RELABELS", "CTL_PHASES",
+           "CTL_SIZE", "phase_init_kernel", "refine_sweep_kernel", "refine_async_kernel", "persistent_kernel"]
+
+CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 OK, NO_PERFECT, BUDGET = 0, 1, 3  # the CPU twin's codes (matchflow.assignment._cpu_cost_scaling)
-CTL_STAMP, CTL_STATUS, CTL_PUSHES, CTL_RELABELS, CTL_SIZE = 0, 1, 2, 3, 4
+CTL_STAMP, CTL_STATUS, CTL_PUSHES, CTL_RELABELS, CTL_PHASES, CTL_SIZE = 0, 1, 2, 3, 4, 5
 BIG = int64(1) << int64(62)
+NAP_MIN, NAP_MAX = 128, 16384  # ns an idle thread of the async schedule sleeps between scans (doubling)
+FLUSH = 256  # pushes a thread counts before adding them to ctl (one hot word)
 
 
 @cuda.jit(device=True, inline=True)
@@ -157,13 +168,10 @@ def col_op_dev(v, n, cptr, crow, ccost, price, col4row, exc, eps, double, floor)
     return -1, 0, 0, OK
 
 
-@cuda.jit
-def phase_init_kernel(indptr, indices, cost, n, eps, price, exc, col4row, ctl, floor):
-    """Algorithm 5.2 lines 3-6: no flow, ``e(x) = 1``, ``e(y) = -1``, ``p(x) = -min_y (c'_p(x, y) + eps)``
-    (the pseudoflow is eps-optimal). A row without arcs: NO_PERFECT."""
-    v = cuda.grid(1)
-    if v >= 2 * n:
-        return
+@cuda.jit(device=True, inline=True)
+def phase_init_dev(v, indptr, indices, cost, n, eps, price, exc, col4row, ctl, floor):
+    """Algorithm 5.2 lines 3-6 for node ``v``: no flow, ``e(x) = 1``, ``e(y) = -1``, ``p(x) = -min_y (c'_p(x, y)
+    + eps)`` (the pseudoflow is eps-optimal). A row without arcs: NO_PERFECT."""
     if v >= n:
         exc[v] = -1
         return
@@ -179,17 +187,143 @@ def phase_init_kernel(indptr, indices, cost, n, eps, price, exc, col4row, ctl, f
         cuda.atomic.max(ctl, CTL_STATUS, BUDGET)
 
 
-@cuda.jit
+@cuda.jit(device=True, inline=True)
+def chain_dev(v, n, indptr, indices, cost, cptr, crow, ccost, eps, price, exc, col4row, max_ops, floor, double,
+              gap, follow):
+    """Operate active node ``v`` (claimed unit by unit) until it is inactive or ``max_ops`` operations were
+    done. ``follow``: after a push that activates its target, claim the target and go on along the path (the
+    push-back chain of one unit), instead of leaving it to the target's own thread. ``double`` (variant
+    "double-push"): a pushing node takes the least eps-optimal price for the residual arcs it will have
+    (Algorithm 5.0's relabel formula from the same preparation): Goldberg-Kennedy's double-push prices, which
+    the paper's version reaches only through many eps-steps. Returns (pushes, relabels, units absorbed by a
+    deficit column, status)."""
+    node = v
+    ops = 0
+    pushes = 0
+    relabels = 0
+    absorbed = 0
+    while ops < max_ops:
+        if not claim_dev(exc, node):
+            if node == v:
+                break
+            node = v  # the path's node was taken by another thread: back to this thread's own node
+            continue
+        if node < n:
+            w, act, r, st = row_op_dev(node, n, indptr, indices, cost, price, col4row, exc, eps, double, gap, floor)
+            if st == OK and act == 0:
+                absorbed += 1
+        else:
+            w, act, r, st = col_op_dev(node, n, cptr, crow, ccost, price, col4row, exc, eps, double, floor)
+            if w < 0 and st == OK:
+                break  # its senders are not visible yet: later
+        relabels += r
+        if st != OK:
+            return pushes, relabels, absorbed, st
+        pushes += 1
+        ops += 1
+        if follow != 0 and act != 0:
+            node = w
+        else:
+            node = v
+    return pushes, relabels, absorbed, OK
+
+
+if is_simulator():
+    @cuda.jit(device=True, inline=True)
+    def nap_dev(ns):
+        """The simulator has no nanosleep: no pause."""
+        return 0
+else:
+    @cuda.jit(device=True, inline=True)
+    def nap_dev(ns):
+        """An idle thread's pause (``nanosleep``): fewer polls of the shared words while others work."""
+        cuda.nanosleep(uint32(ns))
+        return 0
+
+
+@cuda.jit(device=True, inline=True)
+def flush_dev(ctl, pushes, relabels, budget):
+    """Add a thread's counts to ``ctl``; True when the pushes of all threads passed ``budget``."""
+    if pushes > 0:
+        old = cuda.atomic.add(ctl, CTL_PUSHES, pushes)
+        cuda.atomic.add(ctl, CTL_RELABELS, relabels)
+        return old + pushes > budget
+    return False
+
+
+@cuda.jit(device=True, inline=True)
+def stop_dev(live, ph, ctl, st):
+    """An error status ends the phase for every thread: ``ctl`` holds it, ``live[ph]`` drops to 0."""
+    cuda.atomic.max(ctl, CTL_STATUS, st)
+    cuda.atomic.exch(live, ph, 0)
+
+
+@cuda.jit(device=True, inline=True)
+def refine_async_dev(start, stride, n, indptr, indices, cost, cptr, crow, ccost, eps, price, exc, col4row, ctl,
+                     live, ph, sh, max_ops, floor, double, gap, follow, budget, max_scans, tail):
+    """One refine phase, the async schedule: scan this thread's nodes (coherent reads of the excess), operate
+    the active ones (:func:`chain_dev`), sleep a little when none was, until ``live[ph]`` is 0 (every unit
+    absorbed: a perfect matching, no operation in flight; or an error status in ``ctl``), or at most ``tail``
+    (> 0: the host finishes the phase on the CPU from the state the kernel leaves: every chain in flight
+    completes before its thread reads the flag, so the state is a quiescent pseudoflow). Only thread 0 of a
+    block polls the global word (one poller per block, not per thread: it is one hot address); it raises the
+    block's shared flag ``sh[0]`` (reset by the caller before the phase), which the others read with a
+    shared atomic. A thread that scanned ``max_scans`` times sets BUDGET (a safety bound: never a hang)."""
+    tid = cuda.threadIdx.x
+    pushes = int64(0)
+    relabels = int64(0)
+    nap = NAP_MIN
+    scans = int64(0)
+    while True:
+        if tid == 0 and cuda.atomic.add(live, ph, 0) <= tail:
+            cuda.atomic.exch(sh, 0, 1)
+        if cuda.atomic.add(sh, 0, 0) != 0:
+            break
+        scans += 1
+        if scans > max_scans:
+            stop_dev(live, ph, ctl, BUDGET)
+            continue
+        found = 0
+        for v in range(start, 2 * n, stride):
+            if cuda.atomic.add(exc, v, 0) <= 0:
+                continue
+            found = 1
+            p, r, a, st = chain_dev(v, n, indptr, indices, cost, cptr, crow, ccost, eps, price, exc, col4row,
+                                    max_ops, floor, double, gap, follow)
+            pushes += p
+            relabels += r
+            if a > 0:
+                cuda.atomic.add(live, ph, -a)
+            if st != OK:
+                stop_dev(live, ph, ctl, st)
+                break
+        if pushes >= FLUSH or found == 0:
+            if flush_dev(ctl, pushes, relabels, budget):
+                stop_dev(live, ph, ctl, BUDGET)
+            pushes = 0
+            relabels = 0
+        if found == 0:
+            nap_dev(nap)
+            nap = min(2 * nap, NAP_MAX)
+        else:
+            nap = NAP_MIN
+    flush_dev(ctl, pushes, relabels, budget)
+
+
+@cuda.jit(cache=CACHE)
+def phase_init_kernel(indptr, indices, cost, n, eps, price, exc, col4row, ctl, floor):
+    """Algorithm 5.2 lines 3-6 (:func:`phase_init_dev`), one thread per node; nothing after an error status."""
+    v = cuda.grid(1)
+    if v >= 2 * n or ctl[CTL_STATUS] != OK:
+        return
+    phase_init_dev(v, indptr, indices, cost, n, eps, price, exc, col4row, ctl, floor)
+
+
+@cuda.jit(cache=CACHE)
 def refine_sweep_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price, exc, col4row, ctl, stamp,
                         max_ops, floor, double, gap, follow):
-    """One sweep of Algorithm 5.4: a thread takes each active node of its stride and operates it (claimed
-    unit by unit) until it is inactive or ``max_ops`` operations were done; a thread that found work stamps
-    ``ctl[CTL_STAMP] = stamp``. ``follow``: after a push that activates its target, the thread claims the
-    target and goes on along the path (the push-back chain of one unit), instead of leaving it to the
-    target's own thread in the next sweep. ``double`` (variant "double-push"): a pushing node takes the
-    least eps-optimal price for the residual arcs it will have (Algorithm 5.0's relabel formula from the
-    same preparation): Goldberg-Kennedy's double-push prices, which the paper's version reaches only
-    through many eps-steps."""
+    """One sweep of Algorithm 5.4: a thread takes each active node of its stride and operates it
+    (:func:`chain_dev`); a thread that found work stamps ``ctl[CTL_STAMP] = stamp``."""
     start = cuda.grid(1)
     stride = cuda.gridsize(1)
     pushes = int64(0)
@@ -199,33 +333,62 @@ def refine_sweep_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price,
         if exc[v] <= 0:
             continue
         ctl[CTL_STAMP] = stamp
-        node = v
-        ops = 0
-        while ops < max_ops and bad == 0:
-            if not claim_dev(exc, node):
-                if node == v:
-                    break
-                node = v  # the path's node was taken by another thread: back to this thread's own node
-                continue
-            if node < n:
-                w, act, r, st = row_op_dev(node, n, indptr, indices, cost, price, col4row, exc, eps, double, gap,
-                                           floor)
-            else:
-                w, act, r, st = col_op_dev(node, n, cptr, crow, ccost, price, col4row, exc, eps, double, floor)
-                if w < 0 and st == OK:
-                    break  # its senders are not visible yet: the next sweep
-            relabels += r
-            if st != OK:
-                bad = st
-                break
-            pushes += 1
-            ops += 1
-            if follow != 0 and act != 0:
-                node = w
-            else:
-                node = v
+        p, r, _, st = chain_dev(v, n, indptr, indices, cost, cptr, crow, ccost, eps, price, exc, col4row, max_ops,
+                                floor, double, gap, follow)
+        pushes += p
+        relabels += r
+        if st != OK:
+            bad = st
+            break
     if pushes > 0:
         cuda.atomic.add(ctl, CTL_PUSHES, pushes)
         cuda.atomic.add(ctl, CTL_RELABELS, relabels)
     if bad != 0:
         cuda.atomic.max(ctl, CTL_STATUS, bad)
+
+
+@cuda.jit(cache=CACHE)
+def refine_async_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price, exc, col4row, ctl, live, ph,
+                        max_ops, floor, double, gap, follow, budget, max_scans, tail):
+    """One refine phase on the async schedule (:func:`refine_async_dev`); the grid must be co-resident (the
+    host caps it at the occupancy bound: idle threads wait for work only other threads can make)."""
+    sh = cuda.shared.array(1, int32)
+    if cuda.threadIdx.x == 0:
+        # an earlier launch failed (the host queues the phases unread) or the phase starts at the tail: the
+        # block stops at once (one read per block: a uniform decision)
+        sh[0] = 1 if ctl[CTL_STATUS] != OK or live[ph] <= tail else 0
+    cuda.syncthreads()
+    refine_async_dev(cuda.grid(1), cuda.gridsize(1), n, indptr, indices, cost, cptr, crow, ccost, eps, price, exc,
+                     col4row, ctl, live, ph, sh, max_ops, floor, double, gap, follow, budget, max_scans, tail)
+    if cuda.grid(1) == 0:
+        cuda.atomic.max(ctl, CTL_PHASES, ph + 1)
+
+
+@cuda.jit(cache=CACHE)
+def persistent_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps_seq, price, exc, col4row, ctl, live,
+                      max_ops, floor, double, cmax, follow, budget, max_scans):
+    """The whole eps-scaling loop in one cooperative launch: per phase ``eps_seq[ph]``, the init
+    (:func:`phase_init_dev`, grid-stride), a grid sync, the status read (no thread writes it until the next
+    grid sync, so every thread takes the same branch: a thread that left the loop alone would hang the
+    others), a grid sync, the async refine, a grid sync. An error of a refine stops the next phase. ``cmax``:
+    the largest scaled cost (a single arc's double-push gap is ``cmax + eps``, as the host schedules). ``ctl[CTL_PHASES]``: phases run."""
+    g = cuda.cg.this_grid()
+    sh = cuda.shared.array(1, int32)
+    start = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    for ph in range(eps_seq.shape[0]):
+        eps = eps_seq[ph]
+        for v in range(start, 2 * n, stride):
+            phase_init_dev(v, indptr, indices, cost, n, eps, price, exc, col4row, ctl, floor)
+        g.sync()
+        bad = cuda.atomic.add(ctl, CTL_STATUS, 0) != OK  # between two grid syncs no thread writes it: all agree
+        if cuda.threadIdx.x == 0:
+            sh[0] = 0  # every thread of the block read it last before the previous phase's final grid sync
+        g.sync()
+        if bad:
+            break
+        refine_async_dev(start, stride, n, indptr, indices, cost, cptr, crow, ccost, eps, price, exc, col4row, ctl,
+                         live, ph, sh, max_ops, floor, double, cmax + eps, follow, budget, max_scans, 0)
+        if start == 0:
+            ctl[CTL_PHASES] = ph + 1
+        g.sync()
