@@ -323,9 +323,11 @@ def _wm_device_inputs() -> list:
     except Exception:  # noqa: BLE001 - cupy missing or without a usable GPU
         cupy = None
     if cupy is not None:
+        # CuPy sparse holds no integers: float64 values (exact up to 2^53); its CSR from a dense array has
+        # unsorted rows (the solver sorts a device copy)
         out += [("cupy", cupy.asarray, cupy.asnumpy),
-                ("cupy", lambda d: csp.csr_matrix(cupy.asarray(d)), cupy.asnumpy),
-                ("cupy", lambda d: csp.csc_matrix(cupy.asarray(d)), cupy.asnumpy)]
+                ("cupy", lambda d: csp.csr_matrix(cupy.asarray(d, dtype=np.float64)), cupy.asnumpy),
+                ("cupy", lambda d: csp.csc_matrix(cupy.asarray(d, dtype=np.float64)), cupy.asnumpy)]
     try:
         import torch
 

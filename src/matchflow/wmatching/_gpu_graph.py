@@ -184,6 +184,8 @@ def from_device_input(x: Any) -> tuple[DeviceWeightedGraph, str]:
     if mod.startswith("cupyx") and hasattr(x, "format"):
         if x.format not in ("csr", "csc"):
             raise NotOnDevice("CuPy COO: duplicates would be summed on the device")
+        if not x.has_sorted_indices:  # CuPy's dense -> CSR leaves rows unsorted: sort a device copy
+            x = x.sorted_indices()    # (duplicates stay, and the check sends them to the host path)
         ptr, ind, w = (_view(a) for a in (x.indptr, x.indices, x.data))  # a symmetric CSC is its CSR
         nnz = int(x.nnz)
     elif lib == "torch" and str(x.layout) != "torch.strided":
