@@ -209,9 +209,10 @@ def test_scipy_fast_path_and_general_path_agree_with_the_oracle(case, asymmetric
 
 @given(edge_lists(max_n=14), st.sampled_from(["sym", "asym", "diag", "value"]), st.integers(1, 6))
 def test_host_symmetry_check_is_exact_for_any_number_of_parts(case, kind, parts):
-    """The one-pass cursor check (parallel over parts of the rows) answers exactly "A == A.T with no
-    diagonal", for every number of parts; the scipy input's answer is the oracle's either way."""
-    from matchflow.wmatching._api import _symmetric_kernel
+    """The one-pass cursor check (parallel over parts of the rows, or one part on the calling thread)
+    answers exactly "A == A.T with no diagonal", for every number of parts; the scipy input's answer is
+    the oracle's either way."""
+    from matchflow.wmatching._api import _symmetric_kernel, _symmetric_serial_kernel
 
     n, u, v, w = case
     a = sp.coo_array((np.abs(w.astype(np.float64)) + 1, (u, v)), shape=(n, n)).tocsr()
@@ -228,6 +229,7 @@ def test_host_symmetry_check_is_exact_for_any_number_of_parts(case, kind, parts)
     want = bool(s.nnz == 0 or ((s != s.T).nnz == 0 and not s.diagonal().any())) if kind != "sym" else True
     got = bool(_symmetric_kernel(s.indptr, s.indices, s.data.astype(np.float64), parts))
     assert got == want
+    assert bool(_symmetric_serial_kernel(s.indptr, s.indices, s.data.astype(np.float64))) == want
 
 
 def test_rmat_weighted_is_a_canonical_symmetric_weighted_graph_independent_of_threads():

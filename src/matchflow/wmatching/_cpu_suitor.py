@@ -13,7 +13,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-__all__ = ["matched_weights_kernel", "greedy_kernel", "suitor_kernel", "suitor_parallel_kernel", "ld_kernel", "improve_kernel"]
+__all__ = ["matched_weights_kernel", "matched_weights_serial_kernel", "greedy_kernel", "suitor_kernel", "suitor_parallel_kernel", "ld_kernel", "improve_kernel"]
 
 
 @nb.njit(inline="always", cache=True)
@@ -226,16 +226,31 @@ def improve_kernel(ptr, ind, w, mate, max_passes):
     return count
 
 
+@nb.njit(cache=True, inline="always")
+def _matched_weight_dev(ptr, ind, w, mate, out, u):
+    """out[u] = the weight of the matched edge {u, mate[u]} when u < mate[u]; 1 if set, else 0."""
+    m = mate[u]
+    if m > u:
+        for k in range(ptr[u], ptr[u + 1]):
+            if ind[k] == m:
+                out[u] = w[k]
+                return 1
+    return 0
+
+
 @nb.njit(parallel=True, cache=True)
 def matched_weights_kernel(ptr, ind, w, mate, out):
     """out[u] = weight of the matched edge {u, mate[u]} for u < mate[u], else 0. Returns the count."""
     count = 0
     for u in nb.prange(len(ptr) - 1):
-        m = mate[u]
-        if m > u:
-            for k in range(ptr[u], ptr[u + 1]):
-                if ind[k] == m:
-                    out[u] = w[k]
-                    count += 1
-                    break
+        count += _matched_weight_dev(ptr, ind, w, mate, out, u)
+    return count
+
+
+@nb.njit(cache=True)
+def matched_weights_serial_kernel(ptr, ind, w, mate, out):
+    """:func:`matched_weights_kernel` on the calling thread (small graphs: no parallel region to start)."""
+    count = 0
+    for u in range(len(ptr) - 1):
+        count += _matched_weight_dev(ptr, ind, w, mate, out, u)
     return count
