@@ -100,18 +100,19 @@ def _lift_dev(r, n, label, count, first, nsib, parent, nscan):
 def _phase1_dev(n, s, t, indptr, head, rev, cap, excess, tol, highest, lifo, counters):
     """HPF phase 1 on the pseudoflow in ``cap``/``excess``: the level- or (``highest``) highest-labelled
     strong root first, FIFO or (``lifo``) LIFO within a label."""
-    label = np.zeros(n, dtype=np.int64)
+    it = indptr.dtype  # node and slot ids in the CSR's index type (int32 below 2**31 slots: half the cache)
+    label = np.zeros(n, dtype=it)
     count = np.zeros(n + 2, dtype=np.int64)  # nodes per label (s and t excluded)
-    parent = np.full(n, -1, dtype=np.int64)
-    parc = np.full(n, -1, dtype=np.int64)  # slot v -> parent[v]
-    first = np.full(n, -1, dtype=np.int64)  # child lists, doubly linked through the siblings
-    nsib = np.full(n, -1, dtype=np.int64)
-    psib = np.full(n, -1, dtype=np.int64)
-    nscan = np.full(n, -1, dtype=np.int64)  # the depth-first walk's next child to look at
-    cur = np.empty(n, dtype=np.int64)  # current arc of the merger scan
-    bfirst = np.full(n + 2, -1, dtype=np.int64)
-    blast = np.full(n + 2, -1, dtype=np.int64)
-    bnext = np.full(n, -1, dtype=np.int64)
+    parent = np.full(n, -1, dtype=it)
+    parc = np.full(n, -1, dtype=it)  # slot v -> parent[v]
+    first = np.full(n, -1, dtype=it)  # child lists, doubly linked through the siblings
+    nsib = np.full(n, -1, dtype=it)
+    psib = np.full(n, -1, dtype=it)
+    nscan = np.full(n, -1, dtype=it)  # the depth-first walk's next child to look at
+    cur = np.empty(n, dtype=it)  # current arc of the merger scan
+    bfirst = np.full(n + 2, -1, dtype=it)
+    blast = np.full(n + 2, -1, dtype=it)
+    bnext = np.full(n, -1, dtype=it)
     for v in range(n):
         cur[v] = indptr[v]
         if v == s or v == t:
@@ -183,7 +184,7 @@ def _phase1_dev(n, s, t, indptr, head, rev, cap, excess, tol, highest, lifo, cou
             a = cur[u]
             while a < end:
                 scans += 1
-                if label[head[a]] == lo and cap[a] > tol:
+                if cap[a] > tol and label[head[a]] == lo:
                     break
                 a += 1
             cur[u] = a
