@@ -20,11 +20,11 @@ from tests.naive import min_cut_bruteforce
 CONFIGS = [(v, b) for v in ("highest", "lowest") for b in ("lifo", "fifo")]  # root selection x bucket order
 
 
-def hpf(graph, *args, variant="highest", buckets="lifo"):
+def hpf(graph, *args, variant="highest", buckets="lifo", init="auto"):
     """max_flow(method="pseudoflow"), certified; phase 1's flow into the sink is already the maximum."""
-    r = max_flow(graph, *args, method="pseudoflow", variant=variant, buckets=buckets)
+    r = max_flow(graph, *args, method="pseudoflow", variant=variant, buckets=buckets, init=init)
     assert r.method == "pseudoflow" and r.backend == "cpu"
-    assert r.stats["variant"] == variant and r.stats["buckets"] == buckets
+    assert r.stats["variant"] == variant and r.stats["buckets"] == buckets and r.stats["init"] == init
     assert verify_flow(graph, *(args or (None, None)), r)
     assert r.stats["phase1_value"] == r.flow_value
     return r
@@ -50,10 +50,11 @@ def test_random_networks_match_bruteforce_and_scipy(net, variant, buckets):
     assert r.flow_value == scipy_maximum_flow(sp.csr_array(a), net.source, net.sink).flow_value
 
 
+@pytest.mark.parametrize("init", ["auto", "bfs", "simple"])
 @pytest.mark.parametrize(("variant", "buckets"), CONFIGS)
 @given(net=larger_networks())
-def test_larger_random_networks_match_scipy(net, variant, buckets):
-    r = hpf(net, variant=variant, buckets=buckets)
+def test_larger_random_networks_match_scipy(net, variant, buckets, init):
+    r = hpf(net, variant=variant, buckets=buckets, init=init)
     a = net.to_scipy().astype(np.int64)
     assert r.flow_value == scipy_maximum_flow(sp.csr_array(a), net.source, net.sink).flow_value
 
@@ -89,11 +90,32 @@ def test_layered_random_graph_matches_networkx(variant, buckets):
     assert r.flow_value == nx.maximum_flow_value(g, 0, 301)
 
 
+@pytest.mark.parametrize("variant", ["highest", "lowest"])
+def test_bfs_labels_traded_for_simple_ones_on_ak_and_kept_on_random_graphs(shared_data, variant):
+    # work counters: exact distances make AK's units climb the path (k^2 relabels); init="auto" gives them
+    # up early and restarts phase 1 with the simple labels; on a random graph the BFS labels stay and save
+    # most of the pushes
+    from matchflow.io import read
+
+    ak = read(shared_data / "flow" / "ak-4102.max")
+    bfs, simple, auto = (hpf(ak, variant=variant, init=i) for i in ("bfs", "simple", "auto"))
+    assert bfs.flow_value == simple.flow_value == auto.flow_value == LISTED["ak-4102"]
+    assert auto.stats["restarts"] == 1 and bfs.stats["restarts"] == simple.stats["restarts"] == 0
+    assert bfs.stats["relabels"] > 100 * simple.stats["relabels"]  # measured 16.8M vs 20.5k (highest)
+    assert auto.stats["relabels"] < 10 * simple.stats["relabels"]  # the given-up work counted: 89.5k
+    rng = np.random.default_rng(42)
+    n, m = 20000, 160000
+    net = FlowNetwork(n, 0, n - 1, rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(1, 1000, m))
+    simple, auto = hpf(net, variant=variant, init="simple"), hpf(net, variant=variant)
+    assert auto.stats["restarts"] == 0 and auto.flow_value == simple.flow_value
+    assert auto.stats["pushes"] * 10 < simple.stats["pushes"]  # measured 355 vs 66,608 (highest)
+
+
 def test_highest_label_halves_the_pushes_on_ak_type_networks():
     # the AK path's unit arcs reach a long chain: every unit walks the chain from its root (HPF's pushes
     # along the tree path); the highest-label order grows the chain tree from its far end
     net = ak_chain(300)
-    high, low = hpf(net), hpf(net, variant="lowest", buckets="fifo")
+    high, low = hpf(net, init="simple"), hpf(net, variant="lowest", buckets="fifo", init="simple")
     assert high.flow_value == low.flow_value == 300
     assert high.stats["pushes"] * 3 < low.stats["pushes"] * 2
     assert high.stats["mergers"] == low.stats["mergers"]  # measured 1,198 each; pushes 46,048 vs 91,197
@@ -124,8 +146,10 @@ def test_source_equals_sink_and_bad_options_refused():
         max_flow(np.ones((2, 2)), 0, 1, method="pseudoflow", variant="fifo")
     with pytest.raises(ValueError, match=r"buckets must be one of \('lifo', 'fifo'\), got 'stack'"):
         max_flow(np.ones((2, 2)), 0, 1, method="pseudoflow", buckets="stack")
+    with pytest.raises(ValueError, match=r"init must be one of \('auto', 'bfs', 'simple'\), got 'zero'"):
+        max_flow(np.ones((2, 2)), 0, 1, method="pseudoflow", init="zero")
     with pytest.raises(TypeError, match=r"max_flow\(method='pseudoflow'\) got unexpected option\(s\) "
-                                        r"'relabel_freq'; accepted: buckets, variant"):
+                                        r"'relabel_freq'; accepted: buckets, init, variant"):
         max_flow(np.ones((2, 2)), 0, 1, method="pseudoflow", relabel_freq=2)
     with pytest.raises(OverflowError, match=r"capacities at node 1 sum to about 9.22e\+18, beyond 2\*\*62"):
         max_flow(FlowNetwork(2, 0, 1, [0, 0], [1, 1], [2**62, 2**62]), method="pseudoflow")

@@ -23,7 +23,7 @@ from .._graph import FlowNetwork
 from .._methods import Method, MethodTable, check_method_options, place, resolve
 from .._validation import check_choice, check_real, type_name
 from ._cpu_bk import bk_kernel
-from ._cpu_pseudoflow import pseudoflow_kernel
+from ._cpu_pseudoflow import INIT_AUTO, INIT_BFS, INIT_SIMPLE, pseudoflow_kernel
 from ._cpu_push_relabel import FIFO, HIGHEST, arc_flow_kernel, push_relabel_kernel, residual_reach_kernel
 from ._gpu_push_relabel import push_relabel_gpu
 from ._result import FlowResult
@@ -93,15 +93,19 @@ def _solve_bk(net: FlowNetwork) -> tuple:
 
 HPF_VARIANTS = ("highest", "lowest")  # pseudoflow's root selection (``variant=``)
 HPF_BUCKETS = ("lifo", "fifo")  # ... and the order within one label (``buckets=``)
+# initial labels: residual distance to a deficit, 1 / 0 by the sign of the excess, or BFS with a fallback
+HPF_INITS = {"auto": INIT_AUTO, "bfs": INIT_BFS, "simple": INIT_SIMPLE}
 
 
 def _check_pseudoflow(opts: dict) -> dict:
     opts["variant"] = check_choice("variant", opts.get("variant", HPF_VARIANTS[0]), HPF_VARIANTS)
     opts["buckets"] = check_choice("buckets", opts.get("buckets", HPF_BUCKETS[0]), HPF_BUCKETS)
+    opts["init"] = check_choice("init", opts.get("init", "auto"), HPF_INITS)
     return opts
 
 
-def _solve_pseudoflow(net: FlowNetwork, variant: str = HPF_VARIANTS[0], buckets: str = HPF_BUCKETS[0]) -> tuple:
+def _solve_pseudoflow(net: FlowNetwork, variant: str = HPF_VARIANTS[0], buckets: str = HPF_BUCKETS[0],
+                      init: str = "auto") -> tuple:
     """CPU pseudoflow (HPF); returns (flow_value, per-arc flow, residual caps, tol, stats)."""
     is_int = net.capacities.dtype.kind in "iu"
     work = np.float64 if not is_int else np.int64
@@ -110,15 +114,15 @@ def _solve_pseudoflow(net: FlowNetwork, variant: str = HPF_VARIANTS[0], buckets:
     tol = 0.0 if is_int else FLOAT_RTOL * float(cap.max(initial=0.0))
     excess = np.zeros(net.n, dtype=work)
     status, value1, c = pseudoflow_kernel(net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, excess,
-                                          cap0, tol, variant == "highest", buckets == "lifo", 1.0)
+                                          cap0, tol, variant == "highest", buckets == "lifo", HPF_INITS[init], 1.0)
     if status != 0:
         raise RuntimeError(f"pseudoflow kernel status {status} (phase 2 found no maximum flow): please report "
                            "this input")
     flow = arc_flow_kernel(net.arc, net.cap, cap, net.m)
     stats = {"pushes": int(c[0]), "mergers": int(c[1]), "relabels": int(c[2]), "gaps": int(c[3]),
-             "arc_scans": int(c[4]), "phase2_pushes": int(c[5]), "phase2_relabels": int(c[6]),
-             "phase2_global_relabels": int(c[7]), "phase1_value": int(value1) if is_int else float(value1), "variant": variant,
-             "buckets": buckets}
+             "arc_scans": int(c[4]), "restarts": int(c[5]), "phase2_pushes": int(c[6]),
+             "phase2_relabels": int(c[7]), "phase2_global_relabels": int(c[8]), "phase1_value": int(value1) if is_int else float(value1), "variant": variant,
+             "buckets": buckets, "init": init}
     return excess[net.sink], flow, cap, tol, stats
 
 
@@ -160,7 +164,8 @@ TABLE = MethodTable(
     methods=(Method("push-relabel", cpu=_solve_push_relabel, gpu=push_relabel_gpu, options=("relabel_freq", "variant"),
                     check=_check_push_relabel, auto_gpu=lambda p: _gpu_rule(p) is not None),
              Method("boykov-kolmogorov", cpu=_solve_bk),
-             Method("pseudoflow", cpu=_solve_pseudoflow, options=("variant", "buckets"), check=_check_pseudoflow)),
+             Method("pseudoflow", cpu=_solve_pseudoflow, options=("variant", "buckets", "init"),
+                    check=_check_pseudoflow)),
     cpu_rule=lambda net: "boykov-kolmogorov" if _grid_cut_shaped(net) else "push-relabel",
     gpu_rule=_gpu_rule,
 )

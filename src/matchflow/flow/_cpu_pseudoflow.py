@@ -1,28 +1,31 @@
-"""Hochbaum's pseudoflow algorithm (HPF), level-label variant with FIFO root buckets (Hochbaum 2008,
-"The pseudoflow algorithm: a new algorithm for the maximum-flow problem"; Chandran & Hochbaum 2009,
-"A computational study of the pseudoflow and push-relabel algorithms for the maximum flow problem").
+"""Hochbaum's pseudoflow algorithm (HPF; Hochbaum 2008, "The pseudoflow algorithm: a new algorithm for
+the maximum-flow problem"; Chandran & Hochbaum 2009, "A computational study of the pseudoflow and
+push-relabel algorithms for the maximum flow problem"), highest- or lowest-label, LIFO or FIFO buckets.
 
 Phase 1 works on the graph without ``s`` and ``t``: every source arc and every sink arc starts saturated,
 so a node holds an *excess* (positive) or a *deficit* (negative). The nodes form a forest of *normalized
 trees*: only a root holds excess; a tree is *strong* when its root's excess is positive (> ``tol``),
-*weak* otherwise. Each strong root carries a label; the level-labelled strong root (FIFO within a
-label) is processed: a depth-first walk of its tree over the nodes of the root's label looks for a
-residual arc to a node of label ``l - 1`` (a weak node: *merger*). A merger re-hangs the strong tree from
-that node (the path to the old root reverses) and pushes the root's excess up to the weak tree's root;
-an arc that cannot carry the whole excess is saturated and cut (*split*: its lower end becomes a strong
-root). A node whose subtree holds no node of its label and which has no merger arc is relabelled
-(``l + 1``). Phase 1 ends when no strong root is left below ``n`` or when the label just below the
-level strong label is empty (a gap): the strong nodes are then the source side of a minimum cut.
+*weak* otherwise. Strong roots wait in buckets by label. The highest- (or lowest-) labelled strong root is
+processed: a depth-first walk of its tree over the nodes of the root's label ``l`` looks for a residual
+arc to a node of label ``l - 1`` (*merger*). A merger re-hangs the strong tree from that node (the path to
+the old root reverses) and pushes the root's excess up to the other tree's root; an arc that cannot carry
+the whole excess is saturated and cut (*split*: its lower end becomes a strong root). A node whose
+children hold no node of its label and which has no merger arc is relabelled (``l + 1``). A label below
+the strong roots' left empty is a *gap*: the lowest-label variant stops there; the highest-label one
+lifts the trees above it to label ``n`` (done) and goes on until no strong root is left.
 
 Phase 2 turns the pseudoflow into a feasible maximum flow: deficits sit only at nodes whose sink arcs
 started saturated (a weak root is never anything else), so their sink arcs give the deficit back; the
-excess left on the strong side returns to ``s`` by the FIFO push-relabel of
-:mod:`._cpu_push_relabel` (HPF's recoverFlow decomposes the flow instead; both give a maximum flow).
+excess left on the strong side returns to ``s`` by the FIFO push-relabel of :mod:`._cpu_push_relabel`
+(HPF's recoverFlow decomposes the flow instead; both give a maximum flow). That push-relabel searches
+from ``t`` as well, so a phase 1 that stopped short would still end in a maximum flow: ``phase1_value``
+(the flow into ``t`` after phase 1) is reported so the tests can check that phase 1 alone was maximal.
 
 Residual capacities in the shared CSR layout (``indptr``, ``head``, ``rev``, ``cap``): a tree arc is the
 slot ``parc[v]`` from ``v`` to its parent, the direction in which excess moves to the root; no arc lists
-are kept (the CSR scan checks the residual capacity and the label). Labels are nondecreasing from each
-tree's root to its leaves, so a node of label ``l - 1`` is never in the strong tree being processed.
+are kept (the merger scan checks the residual capacity, then the label; ``cur[v]`` resumes it until
+``v`` is relabelled). Labels never decrease from a tree's root to its leaves, so a node of label
+``l - 1`` is never in the strong tree being processed (no cycle can form).
 """
 
 from __future__ import annotations
@@ -32,7 +35,15 @@ import numpy as np
 
 from ._cpu_push_relabel import _fifo_dev
 
-__all__ = ["pseudoflow_kernel"]
+__all__ = ["pseudoflow_kernel", "INIT_AUTO", "INIT_BFS", "INIT_SIMPLE"]
+
+INIT_AUTO, INIT_BFS, INIT_SIMPLE = 0, 1, 2  # pseudoflow_kernel's initial labels
+# INIT_AUTO: BFS labels until phase 1 has done AUTO_RELABELS * (mergers + n) relabels, then phase 1 again from
+# the start with the simple labels (a reset in place would break the trees' label order). Measured (results/flow/cpu-general-2026-11-23b.md): with BFS labels the random, level
+# and DIMACS graphs end at 0.02-1.4 relabels per (merger + node), gw1 at 3.5, and run 1-3x faster than with
+# simple labels on the random and level graphs (random 1.6M arcs: 4k pushes instead of 630k); ak-4102 ends at
+# 410, where exact distances make every unit climb the path (k^2 relabels: 0.5 s against 0.03 s)
+AUTO_RELABELS = 4
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -97,9 +108,11 @@ def _lift_dev(r, n, label, count, first, nsib, parent, nscan):
 
 
 @numba.njit(cache=True, nogil=True)
-def _phase1_dev(n, s, t, indptr, head, rev, cap, excess, tol, highest, lifo, counters):
-    """HPF phase 1 on the pseudoflow in ``cap``/``excess``: the level- or (``highest``) highest-labelled
-    strong root first, FIFO or (``lifo``) LIFO within a label."""
+def _phase1_dev(n, s, t, indptr, head, rev, cap, excess, tol, highest, lifo, bfs, adaptive, counters):
+    """HPF phase 1 on the pseudoflow in ``cap``/``excess``: the lowest- or (``highest``) highest-labelled
+    strong root first, FIFO or (``lifo``) LIFO within a label; initial labels by a breadth-first search
+    (``bfs``) or 1 / 0 by the sign of the excess. ``adaptive``: returns False (given up; ``cap`` and ``excess``
+    mid-way) once the relabels pass ``AUTO_RELABELS * (mergers + n)``; True when done."""
     it = indptr.dtype  # node and slot ids in the CSR's index type (int32 below 2**31 slots: half the cache)
     label = np.zeros(n, dtype=it)
     count = np.zeros(n + 2, dtype=np.int64)  # nodes per label (s and t excluded)
@@ -115,17 +128,48 @@ def _phase1_dev(n, s, t, indptr, head, rev, cap, excess, tol, highest, lifo, cou
     bnext = np.full(n, -1, dtype=it)
     for v in range(n):
         cur[v] = indptr[v]
+    if bfs:  # labels = residual distance to the nearest deficit (n: none reachable, done)
+        label[:] = n
+        queue = nscan  # free until the first root is processed
+        qt = 0
+        for v in range(n):
+            if v != s and v != t and excess[v] < 0:
+                label[v] = 0
+                queue[qt] = v
+                qt += 1
+        qh = 0
+        while qh < qt:
+            v = queue[qh]
+            qh += 1
+            d = label[v] + 1
+            for b in range(indptr[v], indptr[v + 1]):
+                u = head[b]
+                if label[u] == n and u != s and u != t and cap[rev[b]] > tol:
+                    label[u] = d
+                    queue[qt] = u
+                    qt += 1
+        nscan[:] = -1
+    level = 1  # the lowest strong label (lowest-label variant) or the highest (highest-label variant)
+    for v in range(n):
         if v == s or v == t:
             label[v] = -2  # never l - 1: the terminals take no part in phase 1
-        elif excess[v] > tol:
-            label[v] = 1
-            count[1] += 1
-            _bucket_add_dev(v, 1, bfirst, blast, bnext, lifo)
-        else:
-            count[0] += 1
+            continue
+        if not bfs:
+            label[v] = 1 if excess[v] > tol else 0
+        d = label[v]
+        if d < n:
+            count[d] += 1
+            if excess[v] > tol:
+                _bucket_add_dev(v, d, bfirst, blast, bnext, lifo)
+                if highest:
+                    level = max(level, d)
     pushes = mergers = relabels = gaps = scans = 0
-    level = 1  # the lowest strong label (lowest-label variant) or the highest (highest-label variant)
     while True:
+        if adaptive and relabels > AUTO_RELABELS * (mergers + n):
+            counters[4] += scans  # the work given up stays counted
+            counters[0] += pushes
+            counters[2] += relabels
+            return False
         r = -1
         if highest:
             while level >= 1:
@@ -271,9 +315,10 @@ def _phase1_dev(n, s, t, indptr, head, rev, cap, excess, tol, highest, lifo, cou
     counters[2] += relabels
     counters[3] += gaps
     counters[4] += scans
+    return True
 
 @numba.njit(cache=True, nogil=True)
-def pseudoflow_kernel(n, s, t, indptr, head, rev, cap, excess, cap0, tol, highest, lifo, relabel_freq):
+def pseudoflow_kernel(n, s, t, indptr, head, rev, cap, excess, cap0, tol, highest, lifo, init, relabel_freq):
     """HPF on residual capacities ``cap`` (modified in place; ``cap0`` the capacities at zero flow).
 
     Returns ``(status, value_phase1, counters)``: status 0: ``excess`` is a maximum flow's (only ``s``
@@ -282,7 +327,7 @@ def pseudoflow_kernel(n, s, t, indptr, head, rev, cap, excess, cap0, tol, highes
     (the minimum cut's capacity: phase 2 only returns excess to ``s``). ``counters``: pushes, mergers,
     relabels, gaps, arc scans (phase 1), then phase 2's pushes, relabels, global relabels.
     """
-    counters = np.zeros(8, dtype=np.int64)
+    counters = np.zeros(9, dtype=np.int64)  # phase 1: pushes, mergers, relabels, gaps, scans, restarts
     for a in range(indptr[s], indptr[s + 1]):  # saturate the source's arcs
         c = cap[a]
         if c > 0:
@@ -299,7 +344,16 @@ def pseudoflow_kernel(n, s, t, indptr, head, rev, cap, excess, cap0, tol, highes
             cap[b] += c
             excess[u] -= c
             excess[t] += c
-    _phase1_dev(n, s, t, indptr, head, rev, cap, excess, tol, highest, lifo, counters)
+    if init == INIT_AUTO:  # BFS labels while they pay, else phase 1 again from the start with simple labels
+        cap_start = cap.copy()
+        excess_start = excess.copy()
+        if not _phase1_dev(n, s, t, indptr, head, rev, cap, excess, tol, highest, lifo, True, True, counters):
+            cap[:] = cap_start
+            excess[:] = excess_start
+            counters[5] += 1
+            _phase1_dev(n, s, t, indptr, head, rev, cap, excess, tol, highest, lifo, False, False, counters)
+    else:
+        _phase1_dev(n, s, t, indptr, head, rev, cap, excess, tol, highest, lifo, init == INIT_BFS, False, counters)
     for b in range(indptr[t], indptr[t + 1]):  # deficits: give back flow on their sink arcs
         a = rev[b]
         u = head[b]
@@ -317,7 +371,7 @@ def pseudoflow_kernel(n, s, t, indptr, head, rev, cap, excess, cap0, tol, highes
     value1 = excess[t]
     c2 = np.zeros(4, dtype=np.int64)
     status = _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, c2, True)
-    counters[5] = c2[0]
-    counters[6] = c2[1]
-    counters[7] = c2[2]
+    counters[6] = c2[0]
+    counters[7] = c2[1]
+    counters[8] = c2[2]
     return (2 if status != 0 else 0), value1, counters
