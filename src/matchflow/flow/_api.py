@@ -151,8 +151,10 @@ def _gpu_rule(problem: FlowNetwork | GridProblem) -> str | None:
 
 def _grid_cut_shaped(net: FlowNetwork | GridProblem) -> bool:
     """``method="auto"`` on the CPU: Boykov-Kolmogorov where ``s`` and ``t`` together touch at least half
-    the vertices (the t-links of a vision energy, every ``grid_cut``), push-relabel elsewhere; measured
-    in docs/notes/flow.md."""
+    the vertices (the t-links of a vision energy, every ``grid_cut``), pseudoflow elsewhere; measured
+    in docs/notes/flow.md and results/flow/cpu-general-2026-11-23b.md (BK beat our HPF on every grid there,
+    1.1-1.8x on the same arc lists; HPF beat our push-relabel 3-7x on the AK networks and 2x on the wide level
+    graph, and was level with it elsewhere)."""
     if isinstance(net, GridProblem):
         return True
     ip = net.indptr
@@ -166,7 +168,7 @@ TABLE = MethodTable(
              Method("boykov-kolmogorov", cpu=_solve_bk),
              Method("pseudoflow", cpu=_solve_pseudoflow, options=("variant", "buckets", "init"),
                     check=_check_pseudoflow)),
-    cpu_rule=lambda net: "boykov-kolmogorov" if _grid_cut_shaped(net) else "push-relabel",
+    cpu_rule=lambda net: "boykov-kolmogorov" if _grid_cut_shaped(net) else "pseudoflow",
     gpu_rule=_gpu_rule,
 )
 METHODS = TABLE.names
@@ -204,19 +206,24 @@ def max_flow(graph: Any, source: int | None = None, sink: int | None = None, *, 
         below ``FLOAT_RTOL`` x the largest capacity counted as zero (``result.tol``).
     method : ``"auto"``, ``"push-relabel"`` (CPU: HIPR's highest-label with gap and global relabelling,
         or FIFO with global relabelling: option ``variant``; GPU: Hong's lock-free
-        push-relabel with He & Hong's global relabel on the device) or ``"boykov-kolmogorov"`` (search
-        trees, CPU). ``"auto"`` on the CPU: Boykov-Kolmogorov where the source and sink are adjacent to at
-        least half the vertices (grid / vision cuts), push-relabel elsewhere.
+        push-relabel with He & Hong's global relabel on the device), ``"boykov-kolmogorov"`` (search
+        trees, CPU) or ``"pseudoflow"`` (Hochbaum's HPF, CPU). ``"auto"`` on the CPU: Boykov-Kolmogorov where
+        the source and sink are adjacent to at least half the vertices (grid / vision cuts), pseudoflow
+        elsewhere.
     backend : ``"cpu"``, ``"gpu"`` or ``"auto"`` (the GPU only where measured faster: ``_gpu_rule``).
     **options : CPU push-relabel: ``relabel_freq`` (global relabel after ``relabel_freq * (n + m)`` relabel
-        arc scans, default 1) and ``variant`` (``"highest"``, the default, or ``"fifo"``). GPU: ``loop``, ``certify``, ``max_rounds``, ``block_size``, ``grid_size``, ``cycle``,
+        arc scans, default 1) and ``variant`` (``"highest"``, the default, or ``"fifo"``). CPU pseudoflow:
+        ``variant`` (``"highest"``, the default, or ``"lowest"`` label first), ``buckets`` (``"lifo"``, the
+        default, or ``"fifo"``), ``init`` (``"auto"``, the default: breadth-first labels unless they cost too
+        many relabels, then ``"simple"`` ones; or either of ``"bfs"``, ``"simple"``). GPU: ``loop``, ``certify``, ``max_rounds``, ``block_size``, ``grid_size``, ``cycle``,
         ``check_every`` (``matchflow.flow._gpu_push_relabel.validate_flow_gpu_options``).
 
     Returns
     -------
     FlowResult with ``flow_value``, ``flow`` (per input arc), ``source_side``, ``cut_edges``,
     ``method``, ``backend``, ``seconds``, ``tol`` and ``stats`` (work counters: pushes, relabels,
-    global_relabels, gaps, variant for push-relabel; augmentations, orphans, growth_scans for Boykov-Kolmogorov).
+    global_relabels, gaps, variant for push-relabel; augmentations, orphans, growth_scans for Boykov-Kolmogorov;
+    pushes, mergers, relabels, gaps, arc_scans, restarts, phase2_* and phase1_value for pseudoflow).
     """
     row, backend = resolve(TABLE, method, backend)
     net = _as_network(graph, source, sink)
@@ -249,7 +256,7 @@ def maximum_flow(csgraph: Any, source: int, sink: int, *, method: str = "dinic")
 
     ``csgraph`` must be a square CSR matrix/array of capacities (SciPy's errors otherwise; float
     capacities are accepted here, unlike SciPy). ``method``: SciPy's ``"dinic"``/``"edmonds_karp"``
-    (both run our push-relabel: the value is the same, the flow may differ) or ours.
+    (both run our ``method="auto"``: the value is the same, the flow may differ) or ours.
     """
     if method not in SCIPY_METHODS + METHODS:
         raise ValueError(f"{method} method is not supported yet.")
