@@ -214,3 +214,15 @@ def test_dense_random_capacities_all_variants_agree(seed, n):
     a = rng.integers(0, 6, (n, n)) * (rng.random((n, n)) < 0.3)
     values = {hpf(a, 0, n - 1, variant=v, buckets=b).flow_value for v, b in CONFIGS}
     assert values == {scipy_maximum_flow(sp.csr_array(a.astype(np.int32)), 0, n - 1).flow_value}
+
+
+def test_auto_picks_pseudoflow_on_general_graphs_and_bk_on_grid_cuts(shared_data):
+    from matchflow.flow import grid_network
+    from matchflow.io import read
+
+    r = max_flow(read(shared_data / "flow" / "ak-4102.max"))
+    assert r.method == "pseudoflow" and r.stats["variant"] == "highest" and r.stats["init"] == "auto"
+    rng = np.random.default_rng(1)
+    grid = grid_network(rng.integers(0, 9, (10, 10)), rng.integers(0, 9, (10, 10)), 3, connectivity=4)
+    assert max_flow(grid).method == "boykov-kolmogorov"
+    assert hpf(grid).flow_value == max_flow(grid).flow_value  # pseudoflow on a grid network when asked
