@@ -214,6 +214,168 @@ def first_call_seconds() -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
+# ---------------------------------------------------------------- general graphs: HPF vs push-relabel
+def ak_network(k: int):
+    """Cherkassky & Goldberg's AK network as in ``ak-4102.max`` (4k + 6 nodes, 6k + 7 arcs, s = 0, t = 1, value
+    2k + 3). Part 1: a path p_0..p_k (capacities k+1 down to 2), a unit arc from every p_i to a hub, then a
+    chain of k arcs (capacity k+1) to t; part 2: a path of 2k+2 nodes (capacity k) with nested unit shortcuts
+    q_j -> q_(2k+1-j)."""
+    big = 10**6
+    p = np.arange(2, k + 3)
+    chain = np.arange(k + 3, 2 * k + 4)
+    q = np.arange(2 * k + 4, 4 * k + 6)
+    i = np.arange(k)
+    tl = np.concatenate([[0], p[:-1], p, [p[-1]], chain[:-1], [chain[-1], 0], q[:-1], q[:k], [q[-1]]])
+    hd = np.concatenate([[p[0]], p[1:], np.full(k + 1, chain[0]), [chain[-1]], chain[1:], [1, q[0]], q[1:],
+                         q[2 * k + 1 - i], [1]])
+    cp = np.concatenate([[big], k + 1 - i, np.ones(k + 1, np.int64), [1], np.full(k, k + 1), [big, big],
+                         np.full(2 * k + 1, k), np.ones(k, np.int64), [big]]).astype(np.int64)
+    return 4 * k + 6, 0, 1, tl, hd, cp
+
+
+def level_network(levels: int, width: int, seed: int, deg: int = 3, maxcap: int = 10000):
+    """A random level graph in the style of the Washington generator's RLG family (Cherkassky & Goldberg's
+    Wash-Long / Wash-Wide): ``levels`` x ``width`` nodes, each with ``deg`` arcs to random nodes of the next
+    level (capacities 1..maxcap), s to every node of the first level, the last level to t."""
+    rng = np.random.default_rng(seed)
+    n = levels * width + 2
+    node = np.arange(2, n).reshape(levels, width)
+    tl = np.repeat(node[:-1].ravel(), deg)
+    pick = rng.integers(0, width, (levels - 1, width * deg))
+    hd = np.take_along_axis(np.broadcast_to(node[1:], (levels - 1, width)), pick, axis=1).ravel()
+    cp = rng.integers(1, maxcap + 1, len(tl))
+    big = maxcap * deg
+    tl = np.concatenate([np.zeros(width, np.int64), tl, node[-1]])
+    hd = np.concatenate([node[0], hd, np.ones(width, np.int64)])
+    cp = np.concatenate([np.full(width, big), cp, np.full(width, big)]).astype(np.int64)
+    return n, 0, 1, tl, hd, cp
+
+
+def run_matchflow_method(method, **opts):
+    def run(n, s, t, tl, hd, cp):
+        from matchflow import FlowNetwork, max_flow
+        from matchflow.flow import verify_flow
+
+        net, b = _t(lambda: FlowNetwork(n, s, t, tl, hd, cp))
+        r, dt = _t(lambda: max_flow(net, method=method, **opts))
+        verify_flow(net, None, None, r)  # the certificate (untimed)
+        return r.flow_value, {"build": b, "solve": dt, "total": b + dt, "method": r.method, "stats": r.stats}
+
+    return run
+
+
+GENERAL_SOLVERS = {"matchflow": run_matchflow, "mf_push_relabel": run_matchflow_method("push-relabel"),
+                   "mf_hpf": run_matchflow_method("pseudoflow"),
+                   "mf_hpf_lowest": run_matchflow_method("pseudoflow", variant="lowest", buckets="fifo"),
+                   "thinhpf": run_thinhpf, "ortools": run_ortools, "pymaxflow_bk": run_bk, "scipy_dinic": run_scipy}
+
+
+def main_general(args) -> int:
+    """``--general``: matchflow's CPU methods on the general inputs beside thinhpf (pseudoflow, C++), OR-Tools,
+    PyMaxflow (BK), SciPy (small inputs); ``--grids`` adds the grid graphs as arc lists (our BK vs our HPF on
+    the same network, and grid_cut)."""
+    import os
+
+    from matchflow import FlowNetwork, max_flow
+    from matchflow.io import read
+
+    data = os.environ.get("MATCHFLOW_DATA", str(REPO.parent / "shared" / "data"))
+    only = [o for o in args.only.split(",") if o]
+    run_start = time.perf_counter()
+    for m in ("push-relabel", "pseudoflow", "boykov-kolmogorov"):
+        max_flow(FlowNetwork(3, 0, 2, [0, 1], [1, 2], [1, 1]), method=m)  # compile (first call measured apart)
+    inputs = [(name, "dimacs", lambda name=name: (lambda g: (g.n, g.source, g.sink, g.tails, g.heads,
+                                                             g.capacities))(read(f"{data}/flow/{name}.max")))
+              for name in ("netgen-2", "gl1", "gw1", "wlm3", "ak-4102")]
+    inputs += [(f"ak k={k}", "ak", lambda k=k: ak_network(k)) for k in (1000, 4102, 8000, 16000)]
+    inputs += [(f"level {lv}x{w}", "level", lambda lv=lv, w=w: level_network(lv, w, 5))
+               for lv, w in ((64, 4096), (4096, 64), (256, 256))]
+    rng = np.random.default_rng(42)
+    for n, deg in ((20000, 8), (200000, 8)):
+        arrs = (n, 0, n - 1, rng.integers(0, n, n * deg), rng.integers(0, n, n * deg), rng.integers(1, 1000, n * deg))
+        inputs.append((f"random n={n} m={n * deg}", "random", lambda arrs=arrs: arrs))
+    if args.grids:
+        for shape, conn, kind in (((512, 512), 4, "random"), ((1000, 1000), 4, "random"), ((512, 512), 8, "image"),
+                                  ((64, 64, 64), 6, "blobs")):
+            if kind == "image":
+                from skimage import data as skdata
+
+                grid = grid_arrays(shape, conn, 7, "image", skdata.camera())
+            else:
+                grid = blobs3d(shape, 5) if kind == "blobs" else grid_arrays(shape, conn, 7)
+            inputs.append((f"grid {'x'.join(map(str, shape))} {conn}-conn {kind}", "grid",
+                           lambda grid=grid, conn=conn: grid_as_arcs(*grid, conn)))
+    records = []
+    for name, kind, make in inputs:
+        if only and not any(o in name for o in only):
+            continue
+        arrs = make()
+        n, m = arrs[0], len(arrs[3])
+        big = m > 500000 or (kind == "ak" and arrs[0] > 40000)
+        res = {}
+        for sname, fn in GENERAL_SOLVERS.items():
+            if sname == "thinhpf" and arrs[5].max() >= 2**31:
+                continue  # int32 only
+            if sname == "scipy_dinic" and (m > 200000 or kind == "ak" and n > 20000):
+                continue  # tens of seconds
+            if sname == "matchflow" and kind == "grid":
+                continue  # auto is BK there: mf_bk below
+            if sname in ("pymaxflow_bk", "mf_hpf_lowest") and kind == "level" and m > 200000:
+                continue  # level 256x256 (196k arcs) took 19.6 s and 5.7 s
+            res[sname] = _best(lambda fn=fn: fn(*arrs), 1 if big else args.repeat)
+        if kind == "grid":
+            res["mf_bk"] = _best(lambda: run_matchflow_method("boykov-kolmogorov")(*arrs), args.repeat)
+        vals = {k: v for k, (v, _) in res.items()}
+        ref = vals["mf_push_relabel"]
+        rec = {"input": name, "kind": kind, "size": f"{n} nodes, {m} arcs", "flow_value": ref,
+               "values_agree": all(v == ref for v in vals.values()), "values": vals,
+               "times": {k: d["total"] for k, (_, d) in res.items()},
+               "solve": {k: d["solve"] for k, (_, d) in res.items()},
+               "detail": {k: d for k, (_, d) in res.items()}}
+        records.append(rec)
+        print(name, {k: round(v, 4) for k, v in rec["times"].items()}, "agree" if rec["values_agree"] else vals,
+              flush=True)
+    run_minutes = (time.perf_counter() - run_start) / 60
+    meta = machine_info()
+    meta.update({"benchmark": "bench_flow --general", "solvers": list(GENERAL_SOLVERS) + ["mf_bk"],
+                 "repeat": args.repeat, "run_minutes": run_minutes,
+                 "note": "2-core machine shared with other jobs; best of --repeat runs (1 for inputs over 500k arcs); "
+                 "every matchflow answer certified (verify_flow), all solvers' values compared"})
+    for mod in ("maxflow", "ortools", "thinhpf"):
+        try:
+            meta["versions"][mod] = getattr(__import__(mod), "__version__", "installed")
+        except Exception:
+            pass
+    cols = list(GENERAL_SOLVERS) + (["mf_bk"] if args.grids else [])
+    hdr = ["input", "size", "flow value", "agree"] + [f"{c} (s)" for c in cols] + ["HPF / thinhpf", "HPF / PR"]
+    rows = []
+    for r in records:
+        t = r["times"]
+        cells = [f"{t[c]:.3g}" if c in t else "-" for c in cols]
+        vs_thin = f"{t['mf_hpf'] / t['thinhpf']:.2f}" if "thinhpf" in t else "-"
+        rows.append([r["input"], r["size"], r["flow_value"], "yes" if r["values_agree"] else "NO"] + cells
+                    + [vs_thin, f"{t['mf_hpf'] / t['mf_push_relabel']:.2f}"])
+    gm = {c: geomean(r["times"]["thinhpf"] / r["times"][c] for r in records if c in r["times"] and "thinhpf" in
+                     r["times"]) for c in cols}
+    md = ("# Max-flow, CPU, general graphs: pseudoflow (HPF) beside highest-label push-relabel and the peers\n\n"
+          "Times: build + solve seconds (best of the repeats; 1 run above 500k arcs); matchflow columns = the public "
+          "call from host arrays (FlowNetwork + max_flow(method=...)): `matchflow` is method='auto', `mf_hpf` "
+          "pseudoflow (highest label, LIFO buckets: the default), `mf_hpf_lowest` (lowest label, FIFO), "
+          "`mf_push_relabel` HIPR-style highest-label push-relabel. thinhpf = Hochbaum's HPF in C++ (defaults: "
+          "highest label, LIFO), build = add_edges, solve = mincut + compute_maxflow. HPF / thinhpf and HPF / PR: "
+          "ratios of mf_hpf's total time (< 1: ours faster). Every matchflow answer certified (verify_flow); "
+          "'agree': every solver's flow value equal. 2 shared cores: times are noisy. '-': not run (thinhpf: "
+          "capacities beyond int32; SciPy: over 200k arcs or AK above k=4102, tens of seconds; PyMaxflow and the "
+          "lowest-label HPF on the level graphs above 200k arcs: 19.6 s and 5.7 s on 256x256 already).\n\n"
+          + md_table(hdr, rows)
+          + f"\n\nWhole run: {run_minutes:.1f} min. Geometric-mean speed relative to thinhpf (higher is faster): "
+          + ", ".join(f"{c} {v:.2f}" for c, v in gm.items()) + "\n")
+    jp, mp = write_results("flow", args.stem, meta, records, md)
+    print(md)
+    print(jp, mp)
+    return 0
+
+
 # ---------------------------------------------------------------- GPU mode
 def image_like(shape, seed, conn):
     """A synthetic segmentation (a disc and a square on a noisy background), integer capacities."""
@@ -440,11 +602,15 @@ def main(argv=None) -> int:
     p.add_argument("--only", default="", help="comma list of substrings of the input names to run")
     p.add_argument("--no-fresh", action="store_true", help="--gpu: skip the first-call-in-a-fresh-process form")
     p.add_argument("--no-cpu", action="store_true", help="--gpu: skip our CPU path on grids")
+    p.add_argument("--general", action="store_true", help="general graphs: our HPF and push-relabel vs peers")
+    p.add_argument("--grids", action="store_true", help="--general: the grids as arc lists too")
     p.add_argument("--stem", default="cpu", help="CPU mode: results/flow/<stem>.json/.md (a partial --only run: "
                    "another stem)")
     args = p.parse_args(argv)
     if args.gpu:
         return main_gpu(args)
+    if args.general:
+        return main_general(args)
     data = os.environ.get("MATCHFLOW_DATA", str(REPO.parent / "shared" / "data"))
     from matchflow.io import read
 

@@ -23,6 +23,7 @@ from .._graph import FlowNetwork
 from .._methods import Method, MethodTable, check_method_options, place, resolve
 from .._validation import check_choice, check_real, type_name
 from ._cpu_bk import bk_kernel
+from ._cpu_pseudoflow import INIT_AUTO, INIT_BFS, INIT_SIMPLE, pseudoflow_kernel
 from ._cpu_push_relabel import FIFO, HIGHEST, arc_flow_kernel, push_relabel_kernel, residual_reach_kernel
 from ._gpu_push_relabel import push_relabel_gpu
 from ._result import FlowResult
@@ -90,6 +91,41 @@ def _solve_bk(net: FlowNetwork) -> tuple:
     return total[0], flow, cap, tol, stats
 
 
+HPF_VARIANTS = ("highest", "lowest")  # pseudoflow's root selection (``variant=``)
+HPF_BUCKETS = ("lifo", "fifo")  # ... and the order within one label (``buckets=``)
+# initial labels: residual distance to a deficit, 1 / 0 by the sign of the excess, or BFS with a fallback
+HPF_INITS = {"auto": INIT_AUTO, "bfs": INIT_BFS, "simple": INIT_SIMPLE}
+
+
+def _check_pseudoflow(opts: dict) -> dict:
+    opts["variant"] = check_choice("variant", opts.get("variant", HPF_VARIANTS[0]), HPF_VARIANTS)
+    opts["buckets"] = check_choice("buckets", opts.get("buckets", HPF_BUCKETS[0]), HPF_BUCKETS)
+    opts["init"] = check_choice("init", opts.get("init", "auto"), HPF_INITS)
+    return opts
+
+
+def _solve_pseudoflow(net: FlowNetwork, variant: str = HPF_VARIANTS[0], buckets: str = HPF_BUCKETS[0],
+                      init: str = "auto") -> tuple:
+    """CPU pseudoflow (HPF); returns (flow_value, per-arc flow, residual caps, tol, stats)."""
+    is_int = net.capacities.dtype.kind in "iu"
+    work = np.float64 if not is_int else np.int64
+    cap0 = net.cap.astype(work, copy=False)
+    cap = cap0.copy()
+    tol = 0.0 if is_int else FLOAT_RTOL * float(cap.max(initial=0.0))
+    excess = np.zeros(net.n, dtype=work)
+    status, value1, c = pseudoflow_kernel(net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, excess,
+                                          cap0, tol, variant == "highest", buckets == "lifo", HPF_INITS[init], 1.0)
+    if status != 0:
+        raise RuntimeError(f"pseudoflow kernel status {status} (phase 2 found no maximum flow): please report "
+                           "this input")
+    flow = arc_flow_kernel(net.arc, net.cap, cap, net.m)
+    stats = {"pushes": int(c[0]), "mergers": int(c[1]), "relabels": int(c[2]), "gaps": int(c[3]),
+             "arc_scans": int(c[4]), "restarts": int(c[5]), "phase2_pushes": int(c[6]),
+             "phase2_relabels": int(c[7]), "phase2_global_relabels": int(c[8]), "phase1_value": int(value1) if is_int else float(value1), "variant": variant,
+             "buckets": buckets, "init": init}
+    return excess[net.sink], flow, cap, tol, stats
+
+
 @dataclass(frozen=True)
 class GridProblem:
     """What the method rules read for ``grid_cut``: the grid's shape and connectivity (no network built)."""
@@ -116,8 +152,10 @@ def _gpu_rule(problem: FlowNetwork | GridProblem) -> str | None:
 
 def _grid_cut_shaped(net: FlowNetwork | GridProblem) -> bool:
     """``method="auto"`` on the CPU: Boykov-Kolmogorov where ``s`` and ``t`` together touch at least half
-    the vertices (the t-links of a vision energy, every ``grid_cut``), push-relabel elsewhere; measured
-    in docs/notes/flow.md."""
+    the vertices (the t-links of a vision energy, every ``grid_cut``), pseudoflow elsewhere; measured
+    in docs/notes/flow.md and results/flow/cpu-general-2026-11-23b.md (BK beat our HPF on every grid there,
+    1.1-1.8x on the same arc lists; HPF beat our push-relabel 3-7x on the AK networks and 2x on the wide level
+    graph, and was level with it elsewhere)."""
     if isinstance(net, GridProblem):
         return True
     ip = net.indptr
@@ -128,8 +166,10 @@ TABLE = MethodTable(
     family="max_flow",
     methods=(Method("push-relabel", cpu=_solve_push_relabel, gpu=push_relabel_gpu, options=("relabel_freq", "variant"),
                     check=_check_push_relabel, auto_gpu=lambda p: _gpu_rule(p) is not None),
-             Method("boykov-kolmogorov", cpu=_solve_bk)),
-    cpu_rule=lambda net: "boykov-kolmogorov" if _grid_cut_shaped(net) else "push-relabel",
+             Method("boykov-kolmogorov", cpu=_solve_bk),
+             Method("pseudoflow", cpu=_solve_pseudoflow, options=("variant", "buckets", "init"),
+                    check=_check_pseudoflow)),
+    cpu_rule=lambda net: "boykov-kolmogorov" if _grid_cut_shaped(net) else "pseudoflow",
     gpu_rule=_gpu_rule,
 )
 METHODS = TABLE.names
@@ -167,19 +207,24 @@ def max_flow(graph: Any, source: int | None = None, sink: int | None = None, *, 
         below ``FLOAT_RTOL`` x the largest capacity counted as zero (``result.tol``).
     method : ``"auto"``, ``"push-relabel"`` (CPU: HIPR's highest-label with gap and global relabelling,
         or FIFO with global relabelling: option ``variant``; GPU: Hong's lock-free
-        push-relabel with He & Hong's global relabel on the device) or ``"boykov-kolmogorov"`` (search
-        trees, CPU). ``"auto"`` on the CPU: Boykov-Kolmogorov where the source and sink are adjacent to at
-        least half the vertices (grid / vision cuts), push-relabel elsewhere.
+        push-relabel with He & Hong's global relabel on the device), ``"boykov-kolmogorov"`` (search
+        trees, CPU) or ``"pseudoflow"`` (Hochbaum's HPF, CPU). ``"auto"`` on the CPU: Boykov-Kolmogorov where
+        the source and sink are adjacent to at least half the vertices (grid / vision cuts), pseudoflow
+        elsewhere.
     backend : ``"cpu"``, ``"gpu"`` or ``"auto"`` (the GPU only where measured faster: ``_gpu_rule``).
     **options : CPU push-relabel: ``relabel_freq`` (global relabel after ``relabel_freq * (n + m)`` relabel
-        arc scans, default 1) and ``variant`` (``"highest"``, the default, or ``"fifo"``). GPU: ``loop``, ``certify``, ``max_rounds``, ``block_size``, ``grid_size``, ``cycle``,
+        arc scans, default 1) and ``variant`` (``"highest"``, the default, or ``"fifo"``). CPU pseudoflow:
+        ``variant`` (``"highest"``, the default, or ``"lowest"`` label first), ``buckets`` (``"lifo"``, the
+        default, or ``"fifo"``), ``init`` (``"auto"``, the default: breadth-first labels unless they cost too
+        many relabels, then ``"simple"`` ones; or either of ``"bfs"``, ``"simple"``). GPU: ``loop``, ``certify``, ``max_rounds``, ``block_size``, ``grid_size``, ``cycle``,
         ``check_every`` (``matchflow.flow._gpu_push_relabel.validate_flow_gpu_options``).
 
     Returns
     -------
     FlowResult with ``flow_value``, ``flow`` (per input arc), ``source_side``, ``cut_edges``,
     ``method``, ``backend``, ``seconds``, ``tol`` and ``stats`` (work counters: pushes, relabels,
-    global_relabels, gaps, variant for push-relabel; augmentations, orphans, growth_scans for Boykov-Kolmogorov).
+    global_relabels, gaps, variant for push-relabel; augmentations, orphans, growth_scans for Boykov-Kolmogorov;
+    pushes, mergers, relabels, gaps, arc_scans, restarts, phase2_* and phase1_value for pseudoflow).
     """
     row, backend = resolve(TABLE, method, backend)
     net = _as_network(graph, source, sink)
@@ -212,7 +257,7 @@ def maximum_flow(csgraph: Any, source: int, sink: int, *, method: str = "dinic")
 
     ``csgraph`` must be a square CSR matrix/array of capacities (SciPy's errors otherwise; float
     capacities are accepted here, unlike SciPy). ``method``: SciPy's ``"dinic"``/``"edmonds_karp"``
-    (both run our push-relabel: the value is the same, the flow may differ) or ours.
+    (both run our ``method="auto"``: the value is the same, the flow may differ) or ours.
     """
     if method not in SCIPY_METHODS + METHODS:
         raise ValueError(f"{method} method is not supported yet.")
