@@ -33,7 +33,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ._cpu_push_relabel import _fifo_dev
+from ._cpu_push_relabel import _fifo_dev, saturate_source_dev
 
 __all__ = ["pseudoflow_kernel", "INIT_AUTO", "INIT_BFS", "INIT_SIMPLE"]
 
@@ -328,13 +328,7 @@ def pseudoflow_kernel(n, s, t, indptr, head, rev, cap, excess, cap0, tol, highes
     relabels, gaps, arc scans (phase 1), then phase 2's pushes, relabels, global relabels.
     """
     counters = np.zeros(9, dtype=np.int64)  # phase 1: pushes, mergers, relabels, gaps, scans, restarts
-    for a in range(indptr[s], indptr[s + 1]):  # saturate the source's arcs
-        c = cap[a]
-        if c > 0:
-            cap[a] = 0
-            cap[rev[a]] += c
-            excess[head[a]] += c
-            excess[s] -= c
+    saturate_source_dev(s, indptr, head, rev, cap, excess)
     for b in range(indptr[t], indptr[t + 1]):  # ... and the sink's
         a = rev[b]
         u = head[b]

@@ -73,6 +73,18 @@ def _push_dev(a, u, v, cap, rev, excess):
     excess[v] += d
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def saturate_source_dev(s, indptr, head, rev, cap, excess):
+    """The initial preflow: every arc out of ``s`` saturated, its capacity moved to the head's excess."""
+    for a in range(indptr[s], indptr[s + 1]):
+        c = cap[a]
+        if c > 0:
+            cap[a] = 0
+            cap[rev[a]] += c
+            excess[head[a]] += c
+            excess[s] -= c
+
+
 @numba.njit(cache=True, nogil=True)
 def _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counters, from_t):
     """FIFO push-relabel from the current preflow until only s and t hold excess (labels up to 2n).
@@ -284,13 +296,7 @@ def push_relabel_kernel(n, s, t, indptr, head, rev, cap, excess, relabel_freq, t
     flow's (only ``s`` and ``t`` hold nonzero excess), 1: a label passed 2n (a bug guard).
     """
     counters = np.zeros(4, dtype=np.int64)
-    for a in range(indptr[s], indptr[s + 1]):  # saturate the source's arcs
-        c = cap[a]
-        if c > 0:
-            cap[a] = 0
-            cap[rev[a]] += c
-            excess[head[a]] += c
-            excess[s] -= c
+    saturate_source_dev(s, indptr, head, rev, cap, excess)
     if variant == 1:
         _highest_label_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counters)
     status = _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counters, variant != 1)
