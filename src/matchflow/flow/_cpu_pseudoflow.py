@@ -33,7 +33,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ._cpu_push_relabel import _fifo_dev, saturate_source_dev
+from ._cpu_push_relabel import _fifo_dev, residual_bfs_dev, saturate_source_dev
 
 __all__ = ["pseudoflow_kernel", "INIT_AUTO", "INIT_BFS", "INIT_SIMPLE"]
 
@@ -137,17 +137,7 @@ def _phase1_dev(n, s, t, indptr, head, rev, cap, excess, tol, highest, lifo, bfs
                 label[v] = 0
                 queue[qt] = v
                 qt += 1
-        qh = 0
-        while qh < qt:
-            v = queue[qh]
-            qh += 1
-            d = label[v] + 1
-            for b in range(indptr[v], indptr[v + 1]):
-                u = head[b]
-                if label[u] == n and u != s and u != t and cap[rev[b]] > tol:
-                    label[u] = d
-                    queue[qt] = u
-                    qt += 1
+        residual_bfs_dev(qt, n, s, t, indptr, head, rev, cap, label, queue, tol)
         nscan[:] = -1
     level = 1  # the lowest strong label (lowest-label variant) or the highest (highest-label variant)
     for v in range(n):

@@ -27,13 +27,12 @@ __all__ = ["arc_flow_kernel", "push_relabel_kernel", "residual_reach_kernel", "F
 FIFO, HIGHEST = 0, 1  # push_relabel_kernel's variant codes
 
 
-@numba.njit(cache=True, nogil=True)
-def _bfs_dev(root, base, n, s, indptr, head, rev, cap, label, queue, tol):
-    """Backward BFS from ``root`` (label ``base``) over residual arcs into unlabelled (2n) vertices."""
-    label[root] = base
+@numba.njit(cache=True, nogil=True, inline="always")
+def residual_bfs_dev(qt, unset, skip1, skip2, indptr, head, rev, cap, label, queue, tol):
+    """Backward BFS in the residual graph from the labelled vertices ``queue[:qt]``: a vertex still at
+    ``unset`` (other than ``skip1``/``skip2``) with a residual arc into a reached vertex u gets label[u] + 1.
+    Returns how many vertices were reached (``queue[:count]``)."""
     qh = 0
-    qt = 1
-    queue[0] = root
     while qh < qt:
         u = queue[qh]
         qh += 1
@@ -41,11 +40,19 @@ def _bfs_dev(root, base, n, s, indptr, head, rev, cap, label, queue, tol):
         for a in range(indptr[u], indptr[u + 1]):
             v = head[a]
             # residual arc v -> u is rev[a]
-            if label[v] == 2 * n and v != s and cap[rev[a]] > tol:
+            if label[v] == unset and v != skip1 and v != skip2 and cap[rev[a]] > tol:
                 label[v] = du
                 queue[qt] = v
                 qt += 1
     return qt
+
+
+@numba.njit(cache=True, nogil=True)
+def _bfs_dev(root, base, n, s, indptr, head, rev, cap, label, queue, tol):
+    """Backward BFS from ``root`` (label ``base``) over residual arcs into unlabelled (2n) vertices."""
+    label[root] = base
+    queue[0] = root
+    return residual_bfs_dev(1, 2 * n, s, s, indptr, head, rev, cap, label, queue, tol)
 
 
 @numba.njit(cache=True, nogil=True)
