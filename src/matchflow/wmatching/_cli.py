@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 
 import numpy as np
+
+from .._cli_out import emit
 
 __all__ = ["add_parser"]
 
@@ -51,13 +52,10 @@ def run(args: argparse.Namespace) -> int:
             for a, b in res.edges.tolist():
                 f.write(f"{a + 1} {b + 1} {wmap[(a, b)]}\n")
         out["written"] = str(args.out)
-    if args.json:
-        print(json.dumps(out, indent=1, default=str))
-    else:
-        print(f"{args.file}: n = {out['n']}")
-        print(f"  weight        {res.weight!r}  (cardinality {res.cardinality})")
-        print(f"  method        {res.method} on {res.backend}, {res.seconds:.4g} s")
-        cert = "1/2 certificate holds" if rep.half_approximate else "; ".join(rep.problems) or "valid"
-        print(f"  certificate   valid={rep.valid}, {cert}; optimum <= {rep.upper_bound!r} "
-              f"(ratio >= {rep.ratio:.4f})")
+    cert = "1/2 certificate holds" if rep.half_approximate else "; ".join(rep.problems) or "valid"
+    emit(out, args.json, f"{args.file}: n = {out['n']}", [
+        ("weight", f"{res.weight!r}  (cardinality {res.cardinality})"),
+        ("method", f"{res.method} on {res.backend}, {res.seconds:.4g} s"),
+        ("certificate", f"valid={rep.valid}, {cert}; optimum <= {rep.upper_bound!r} (ratio >= {rep.ratio:.4f})"),
+    ])
     return 0 if rep.valid else 1
