@@ -1,21 +1,24 @@
 """GPU push-relabel max-flow (host driver): Hong's lock-free push-relabel with He & Hong's hybrid
 scheme (Łupińska, Section 4, Algorithms 4.5-4.8), the global relabel on the device.
 
-A solve is a state object with named stages: ``start`` (H2D, the preflow), ``solve`` (host rounds:
-``cycle`` lock-free passes, then a global relabel; phase 1 until no vertex below the gap holds excess,
-phase 2 -- general graphs only -- returns the excess that cannot reach the sink to the source, so the
-answer is a flow), ``finish`` (D2H, per-arc flow, stats). ``grid_cut_gpu`` runs phase 1 on a grid
-with implicit neighbours (:mod:`._gpu_grid`): the labels and the flow value need no phase 2; its
-``loop="persistent"`` is the whole loop in one cooperative kernel.
+A solve is a state object with named stages: ``start`` (H2D, the preflow), ``solve`` (phase 1 until no
+vertex below the gap holds excess, phase 2 -- general graphs only -- returns the excess that cannot reach
+the sink to the source, so the answer is a flow), ``finish`` (D2H, per-arc flow, stats).
+``loop="persistent"`` (the default on a GPU) runs the whole loop of both phases -- global relabels,
+gap relabelling, active counts, lock-free passes -- in ONE cooperative kernel
+(``csr_solve_persistent_kernel``) with one host read at the end; ``loop="host"`` runs host rounds
+(``Rounds``: a push launch of ``cycle`` passes, one launch per BFS level, host reads between).
+``grid_cut_gpu`` runs phase 1 on a grid with implicit neighbours (:mod:`._gpu_grid`) with the same
+options and ``Rounds``.
 
-Beyond the paper: the global relabel runs on the device (a level-synchronous backward BFS on a
-frontier queue; the host reads the frontier size every ``check_every`` levels) instead of on the CPU;
-the stop test ``e(s) + e(t) = ExcessTotal`` is evaluated as "no vertex below the gap holds excess"
-(the same condition, counted by the relabel's last kernel); and the violating arcs are not cancelled
-(Algorithm 4.6 lines 1-6): the exact BFS heights are valid by construction, and a cancel that moves
-more than ``e(x)`` would leave deficits. ``loop="persistent"`` (the default on a GPU) runs every level of one global relabel's BFS in
-ONE cooperative kernel (grid syncs between levels) instead of one launch per level (``loop="host"``);
-the pushes stay one launch per round. The push step itself (``excess_dev``, ``push_dev``) is shared
+Beyond the paper: the global relabel runs on the device (a level-synchronous backward BFS on a frontier
+queue); the stop test ``e(s) + e(t) = ExcessTotal`` is evaluated as "no vertex below the gap holds
+excess" (the same condition); the violating arcs are not cancelled (Algorithm 4.6 lines 1-6: the exact
+BFS heights are valid by construction, and a cancel that moves more than ``e(x)`` would leave deficits);
+and the persistent loop relabels globally after work proportional to ``n + m`` (``relabel_freq``, HIPR's
+measure: a push or relabel at ``x`` costs ``deg(x) + 1`` arc scans), checked every ``cycle`` passes,
+instead of after a fixed CYCLE: the adversarial AK networks need thousands of passes between relabels
+whose BFS is thousands of levels deep. The push step itself (``excess_dev``, ``push_dev``) is shared
 with the grid kernels.
 """
 
@@ -31,21 +34,22 @@ from .._cuda import is_simulator, quiet, validate_gpu_options
 from .._graph import FlowNetwork
 from .._validation import check_int, check_options
 
-__all__ = ["validate_flow_gpu_options", "push_relabel_gpu", "CYCLE", "CHECK_EVERY"]
+__all__ = ["validate_flow_gpu_options", "push_relabel_gpu", "CYCLE", "CHECK_EVERY", "RELABEL_FREQ"]
 
 CYCLE = 32  # lock-free passes per round (the paper's CYCLE counts iterations of one thread; 7000 there)
 CHECK_EVERY = 8  # BFS levels between host reads of the frontier size
 BFS_BLOCKS = 1024  # blocks of a BFS level launch (grid-stride over the frontier)
+RELABEL_FREQ = 2.0  # loop="persistent" on networks: a global relabel after RELABEL_FREQ * (n + m) arc scans
 _OPTIONS = ("cycle", "check_every")
 
 
 def validate_flow_gpu_options(opts: dict[str, Any]) -> dict[str, Any]:
-    """The GPU vocabulary (``loop``: "persistent" -- general networks: every BFS level of a global relabel in
-    one cooperative launch; grid cuts: the whole solve in one cooperative launch --, "host" -- one launch per
-    BFS level and per round --, or "auto": persistent on a GPU, host in the simulator;
-    ``certify``; ``max_rounds``; ``block_size``, a power
-    of two in [32, 1024], default 256; ``grid_size``: cap on the push kernel's blocks) plus ``cycle``
-    (lock-free passes per round, default 32) and ``check_every`` (BFS levels per host read, default 8)."""
+    """The GPU vocabulary (``loop``: "persistent" -- the whole solve in one cooperative launch --, "host" --
+    one launch per BFS level and per round --, or "auto": persistent on a GPU, host in the simulator;
+    ``certify``; ``max_rounds``; ``block_size``, a power of two in [32, 1024], default 256; ``grid_size``:
+    cap on the push kernel's blocks) plus ``cycle`` (lock-free passes per round; networks with
+    ``loop="persistent"``: passes between checks of the round's work; default 32) and ``check_every``
+    (BFS levels per host read, default 8). Networks also take ``relabel_freq`` (:func:`push_relabel_gpu`)."""
     opts = dict(opts)
     out = validate_gpu_options("push-relabel (GPU)", opts, block_low=32)
     check_options("push-relabel (GPU)", opts, _OPTIONS)
@@ -98,26 +102,6 @@ class Rounds:
             if self.read(self.cnt, level % 3) == 0:
                 return level
 
-    def bfs_coop(self, kern: Any, args: tuple, need_level: bool) -> int | None:
-        """One cooperative launch of ``kern(*args, lvl)`` running every BFS level (``loop="persistent"``);
-        returns the first empty level when ``need_level`` (a host read), else None. Falls back to
-        ``loop="host"`` (returns -1) when not one block of ``block_size`` threads fits an SM."""
-        from .._cuda._launch import cooperative_kernel  # noqa: PLC0415
-
-        args = args + (self.lvl,)
-        if is_simulator():
-            spec, gsize = kern, 1
-        else:
-            spec, gmax = cooperative_kernel(kern, args, self.bs)
-            if gmax < 1:
-                self.o["loop"] = self.stats["loop"] = "host"
-                return -1
-            gsize = min(gmax, self.bfs_blocks)
-        spec[gsize, self.bs](*args)
-        self.stats["kernel_launches"] += 1
-        self.stats["bfs_launches"] = self.stats.get("bfs_launches", 0) + 1
-        return int(self.read(self.lvl)) if need_level else None
-
     def active(self, finish: Any, *args: Any) -> int:
         """The relabel's last kernel (gap relabelling) and the count of vertices still active."""
         self.out.copy_to_device(np.zeros(1, np.int64))
@@ -144,10 +128,16 @@ class Rounds:
 
 def push_relabel_gpu(net: FlowNetwork, **options: Any) -> tuple:
     """The GPU twin of the ``push-relabel`` row: ``(flow_value, per-arc flow, residual caps, tol, stats)``
-    like the CPU solve (``_api._solve_push_relabel``); options: :func:`validate_flow_gpu_options`."""
+    like the CPU solve (``_api._solve_push_relabel``); options: :func:`validate_flow_gpu_options` and
+    ``relabel_freq`` (``loop="persistent"``: a global relabel after ``relabel_freq * (n + m)`` arc scans of
+    pushes and relabels, as the CPU's; default ``RELABEL_FREQ``)."""
+    from .._validation import check_real  # noqa: PLC0415
     from ._api import FLOAT_RTOL  # noqa: PLC0415
 
+    options = dict(options)
+    freq = check_real("relabel_freq", options.pop("relabel_freq", RELABEL_FREQ), low=0.0, low_inclusive=False)
     o = validate_flow_gpu_options(options)
+    o["relabel_freq"] = freq
     require_gpu("max_flow(method='push-relabel', backend='gpu')")
     if 2 * net.n + 2 >= 2**31:
         raise ValueError(f"graph is too large for 32-bit heights: n = {net.n}")
@@ -201,23 +191,17 @@ class _CSRRun:
         R, n, s, t = self.R, np.int64(self.n), np.int64(self.net.source), np.int64(self.net.sink)
         R.launch(K.relabel_init_kernel, R.over(n), n, s, t, np.int64(0), self.h, R.queue, R.cnt, self.unset)
 
-        def levels(lv: int, hoff: int, need: bool) -> int | None:
-            if self.o["loop"] == "persistent":
-                end = R.bfs_coop(K.bfs_persistent_kernel, (n, np.int64(lv), np.int64(hoff), self.indptr, self.head,
-                                 self.rev, self.cap, self.h, R.queue, R.cnt, self.tol, self.unset), need)
-                if end != -1:
-                    return end
-
+        def levels(lv: int, hoff: int) -> int:
             def one_level(level: np.int64) -> None:
                 R.launch(K.bfs_level_kernel, R.bfs_blocks, n, level, np.int64(hoff), self.indptr, self.head, self.rev,
                          self.cap, self.h, R.queue, R.cnt, self.tol, self.unset)
 
             return R.bfs(one_level, lv)
 
-        level = levels(0, 0, phase == 2)
+        level = levels(0, 0)
         if phase == 2:
             R.launch(K.seed_kernel, 1, n, s, np.int64(level), R.queue, R.cnt)
-            levels(level, n - level, False)
+            levels(level, n - level)
         hgap = np.int64(n if phase == 1 else 2 * n)
         return R.active(K.finish_relabel_kernel, n, s, t, hgap, self.unset, self.h, self.excess, self.tol)
 
@@ -230,17 +214,59 @@ class _CSRRun:
                  np.int64(self.o["cycle"]), self.indptr, self.head, self.rev, self.cap, self.excess, self.h, self.tol,
                  R.counters)
 
+    def _persistent(self) -> bool:
+        """``loop="persistent"``: both phases in one cooperative launch and one host read; False when not
+        one block fits an SM (the caller then runs host rounds)."""
+        from numba import cuda  # noqa: PLC0415
+
+        from .._cuda._launch import cooperative_kernel  # noqa: PLC0415
+        from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
+
+        R, n, net = self.R, self.n, self.net
+        limit = self.o["max_rounds"] or max(10_000, 4 * n)
+        work = max(1, int(self.o["relabel_freq"] * (n + len(net.head))))
+        out = cuda.to_device(np.zeros(K.OUT_SIZE, np.int64))
+        self.value = cuda.to_device(np.zeros(1, self.work))
+        args = (np.int64(n), np.int64(net.source), np.int64(net.sink), np.int64(self.o["cycle"]), np.int64(work),
+                np.int64(limit), self.indptr, self.head, self.rev, self.cap, self.excess, self.h, R.queue, R.cnt,
+                self.tol, self.unset, out, self.value, R.counters)
+        kern = K.csr_solve_persistent_kernel
+        if is_simulator():
+            spec, gsize = kern, 1
+        else:
+            spec, gmax = cooperative_kernel(kern, args, R.bs)
+            if gmax < 1:
+                return False
+            gsize = min(gmax, R.push_blocks)
+        spec[gsize, R.bs](*args)
+        res = out.copy_to_host()
+        st = R.stats
+        st["kernel_launches"] += 1
+        st["host_syncs"] += 1
+        st["grid_size"], st["relabel_freq"], st["work_per_relabel"] = gsize, self.o["relabel_freq"], work
+        st["rounds"], st["bfs_levels"], st["rounds_phase1"] = int(res[K.S_ROUNDS]), int(res[K.S_LEVELS]), \
+            int(res[K.S_ROUNDS1])
+        st["global_relabels"], st["passes"] = int(res[K.S_RELABELS]), int(res[K.S_PASSES])
+        if res[K.S_ACTIVE]:
+            raise RuntimeError(f"push-relabel (GPU): {int(res[K.S_ACTIVE])} vertices still active after "
+                               f"max_rounds={limit} rounds (raise max_rounds)")
+        return True
+
     def solve(self) -> None:
         from numba import cuda  # noqa: PLC0415
 
         R = self.R
         t0 = time.perf_counter()
-        R.run(lambda: self._push(1), lambda: self._relabel(1), "push-relabel (GPU), phase 1")
-        R.stats["rounds_phase1"] = R.stats["rounds"]
-        R.stats["value_phase1"] = self.read_value()
-        cuda.synchronize()
-        R.stats["seconds_phase1"] = time.perf_counter() - t0
-        R.run(lambda: self._push(2), lambda: self._relabel(2), "push-relabel (GPU), phase 2")
+        if self.o["loop"] == "persistent" and self.n and self._persistent():
+            R.stats["value_phase1"] = self.value.copy_to_host()[0]
+        else:
+            self.o["loop"] = R.stats["loop"] = "host"
+            R.run(lambda: self._push(1), lambda: self._relabel(1), "push-relabel (GPU), phase 1")
+            R.stats["rounds_phase1"] = R.stats["rounds"]
+            R.stats["value_phase1"] = self.read_value()
+            cuda.synchronize()
+            R.stats["seconds_phase1"] = time.perf_counter() - t0
+            R.run(lambda: self._push(2), lambda: self._relabel(2), "push-relabel (GPU), phase 2")
         cuda.synchronize()
         R.stats["seconds_solve"] = time.perf_counter() - t0
 

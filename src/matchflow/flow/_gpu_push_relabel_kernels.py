@@ -13,6 +13,11 @@
   ``finish_relabel_kernel`` (gap relabelling: unreached vertices get ``hgap``; counts the vertices still
   active, the He & Hong stop test e(s) + e(t) = ExcessTotal read as "no active vertex is left").
 
+``csr_solve_persistent_kernel`` (``loop="persistent"``) is the whole hybrid loop of both phases in ONE
+cooperative launch: the same steps (``vertex_step_dev``, ``level_dev``) separated by grid syncs, grid-wide
+sums by ``grid_total_dev``, status in ``out`` (vertices still active after ``max_rounds`` rounds: the host
+raises).
+
 BFS queues: one array of 2n, level ``L`` reads half ``L % 2`` and appends to the other; its size lives
 in ``cnt[L % 3]``, the next level's in ``cnt[(L + 1) % 3]``, and thread 0 clears ``cnt[(L + 2) % 3]``
 (read by the previous launch), so the host never resets a counter between levels.
@@ -26,8 +31,8 @@ from .._cuda._device import block_sum_dev
 from .._cuda._env import kernel_cache
 
 __all__ = ["preflow_kernel", "push_kernel", "relabel_init_kernel", "seed_kernel", "bfs_level_kernel",
-           "bfs_persistent_kernel", "finish_relabel_kernel", "excess_dev", "push_dev", "frontier_dev", "level_dev",
-           "BLOCK_SUM"]
+           "finish_relabel_kernel", "csr_solve_persistent_kernel", "excess_dev", "push_dev", "vertex_step_dev",
+           "frontier_dev", "level_dev", "grid_total_dev", "bfs_dev", "BLOCK_SUM", "OUT_SIZE"]
 
 BLOCK_SUM = 1024  # shared slots of the block reductions (the largest block)
 CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
@@ -70,6 +75,32 @@ def preflow_kernel(s, indptr, head, rev, cap, excess):
             cuda.atomic.add(excess, head[a], c)
 
 
+@cuda.jit(device=True, inline=True)
+def vertex_step_dev(x, n, s, t, hmax, indptr, head, rev, cap, excess, h, tol):
+    """Algorithm 4.5 at vertex ``x``: 1 after a push, 2 after a relabel (or a drop: no residual arc left,
+    a float residue below ``tol``), else 0 (``x`` not active)."""
+    if x == s or x == t or h[x] >= hmax:
+        return 0
+    ex = excess_dev(excess, x, tol)
+    if ex <= tol:
+        return 0
+    hmin = 4 * n
+    amin = -1
+    for a in range(indptr[x], indptr[x + 1]):
+        if cap[a] > tol:
+            hy = h[head[a]]
+            if hy < hmin:
+                hmin = hy
+                amin = a
+    if amin < 0:
+        h[x] = 2 * n  # no residual arc left (float residue below tol): drop it
+        return 2
+    if h[x] > hmin:
+        return push_dev(cap, amin, rev[amin], excess, x, head[amin], ex)
+    h[x] = hmin + 1
+    return 2
+
+
 @cuda.jit(cache=CACHE)
 def push_kernel(n, s, t, hmax, cycle, indptr, head, rev, cap, excess, h, tol, counters):
     """Algorithm 4.5, ``cycle`` passes over this thread's vertices; adds its pushes and relabels to
@@ -81,24 +112,9 @@ def push_kernel(n, s, t, hmax, cycle, indptr, head, rev, cap, excess, h, tol, co
     for _ in range(cycle):
         x = start
         while x < n:
-            if x != s and x != t and h[x] < hmax:
-                ex = excess_dev(excess, x, tol)
-                if ex > tol:
-                    hmin = 4 * n
-                    amin = -1
-                    for a in range(indptr[x], indptr[x + 1]):
-                        if cap[a] > tol:
-                            hy = h[head[a]]
-                            if hy < hmin:
-                                hmin = hy
-                                amin = a
-                    if amin < 0:
-                        h[x] = 2 * n  # no residual arc left (float residue below tol): drop it
-                    elif h[x] > hmin:
-                        pushes += push_dev(cap, amin, rev[amin], excess, x, head[amin], ex)
-                    else:
-                        h[x] = hmin + 1
-                        relabels += 1
+            r = vertex_step_dev(x, n, s, t, hmax, indptr, head, rev, cap, excess, h, tol)
+            pushes += r & 1
+            relabels += r >> 1
             x += stride
     if pushes:
         cuda.atomic.add(counters, 0, pushes)
@@ -163,21 +179,6 @@ def bfs_level_kernel(n, level, hoff, indptr, head, rev, cap, h, queue, cnt, tol,
 
 
 @cuda.jit(cache=CACHE)
-def bfs_persistent_kernel(n, level, hoff, indptr, head, rev, cap, h, queue, cnt, tol, unset, out):
-    """Every level of one backward BFS in ONE cooperative launch (``loop="persistent"``): the levels of
-    ``bfs_level_kernel`` separated by grid syncs (after a sync plain reads see the previous level's
-    writes); the frontier of level ``L`` has height ``L + hoff``. ``out[0]``: the first empty level."""
-    g = cuda.cg.this_grid()
-    i0 = cuda.grid(1)
-    stride = cuda.gridsize(1)
-    while level_dev(i0, stride, level, level + 1 + hoff, n, indptr, head, rev, cap, h, queue, cnt, tol, unset) > 0:
-        g.sync()
-        level += 1
-    if i0 == 0:
-        out[0] = level
-
-
-@cuda.jit(cache=CACHE)
 def finish_relabel_kernel(n, s, t, hgap, unset, h, excess, tol, out):
     """Gap relabelling (unreached vertices get ``hgap``) and ``out[0] +=`` the vertices still active."""
     sh = cuda.shared.array(BLOCK_SUM, dtype=int64)
@@ -191,3 +192,135 @@ def finish_relabel_kernel(n, s, t, hgap, unset, h, excess, tol, out):
     tot = block_sum_dev(sh, act, cuda.threadIdx.x, cuda.blockDim.x)
     if cuda.threadIdx.x == 0 and tot:
         cuda.atomic.add(out, 0, tot)
+
+
+# ------------------------------------------------------------------ the whole loop in one cooperative launch
+S_ROUNDS, S_LEVELS, S_ACTIVE, S_ROUNDS1, S_RELABELS, S_PASSES = 3, 4, 5, 6, 7, 8  # out[]: results of the solve
+OUT_SIZE = 9  # out[0:3]: the rotating slots of grid_total_dev
+
+
+@cuda.jit(device=True, inline=True)
+def grid_total_dev(g, sh, val, out, ph, i0, tid, bdim):
+    """The sum of ``val`` over the grid, returned to every thread (reduction number ``ph``): block sums
+    added to ``out[ph % 3]``, thread 0 clears ``out[(ph + 1) % 3]`` (last read in reduction ``ph - 2``:
+    every thread passed the grid sync of ``ph - 1`` since) before the grid sync, read after it."""
+    tot = block_sum_dev(sh, val, tid, bdim)
+    if tid == 0 and tot:
+        cuda.atomic.add(out, ph % 3, tot)
+    if i0 == 0:
+        out[(ph + 1) % 3] = 0
+    g.sync()
+    return cuda.atomic.add(out, ph % 3, 0)  # a coherent read (at L2)
+
+
+@cuda.jit(device=True, inline=True)
+def bfs_dev(g, i0, stride, level, hoff, n, indptr, head, rev, cap, h, queue, cnt, tol, unset):
+    """Backward BFS levels from ``level`` (its frontier seeded, height ``level + hoff``), grid syncs between
+    levels, until a frontier is empty; returns that level (every ``cnt`` slot is 0 then)."""
+    while level_dev(i0, stride, level, level + 1 + hoff, n, indptr, head, rev, cap, h, queue, cnt, tol, unset) > 0:
+        g.sync()
+        level += 1
+    return level
+
+
+@cuda.jit(cache=CACHE)
+def csr_solve_persistent_kernel(n, s, t, cycle, work_limit, max_rounds, indptr, head, rev, cap, excess, h, queue, cnt,
+                                tol, unset, out, value, counters):
+    """He & Hong's hybrid loop (Algorithms 4.6-4.8) in ONE cooperative launch (``loop="persistent"``), no
+    host read inside. A round: global relabel (heights UNSET, ``h(t) = 0``, ``h(s) = n``; backward BFS
+    from ``t``; phase 2 continues it from ``s`` at height ``n``; unreached vertices get the gap height
+    ``hgap`` = n (phase 1) or 2n (phase 2)), the count of vertices still active (below the gap with excess:
+    the stop test e(s) + e(t) = ExcessTotal), then lock-free passes (Algorithm 4.5) in chunks of ``cycle``,
+    until the round's work (a push or relabel at ``x`` costs ``deg(x) + 1`` arc scans, HIPR's measure)
+    reaches ``work_limit`` or a chunk does nothing. Phase 1 ends with no active vertex (``value[0]`` =
+    e(t): the flow value), phase 2 (the excess that cannot reach ``t`` back to ``s``) likewise; or stop
+    after ``max_rounds`` rounds with ``out[S_ACTIVE]`` > 0. ``out`` zeros on entry."""
+    g = cuda.cg.this_grid()
+    sh = cuda.shared.array(BLOCK_SUM, dtype=int64)
+    i0 = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    tid = cuda.threadIdx.x
+    bdim = cuda.blockDim.x
+    pushes = 0
+    relabels = 0
+    levels = 0
+    rnd = 0
+    rounds1 = 0
+    ph = 0
+    phase = 1
+    nrel = 0
+    passes = 0
+    active = 0
+    while True:
+        hgap = n if phase == 1 else 2 * n
+        v = i0
+        while v < n:
+            h[v] = 0 if v == t else (n if v == s else unset)
+            v += stride
+        if i0 == 0:
+            queue[0] = t
+            cnt[0] = 1
+            cnt[1] = 0
+        g.sync()
+        level = bfs_dev(g, i0, stride, 0, 0, n, indptr, head, rev, cap, h, queue, cnt, tol, unset)
+        levels += level
+        if phase == 2:  # the excess that cannot reach t flows back to s: BFS on from s at height n
+            g.sync()
+            if i0 == 0:
+                queue[(level % 2) * n] = s
+                cnt[level % 3] = 1
+                cnt[(level + 1) % 3] = 0
+            g.sync()
+            end = bfs_dev(g, i0, stride, level, n - level, n, indptr, head, rev, cap, h, queue, cnt, tol, unset)
+            levels += end - level
+        act = 0
+        v = i0
+        while v < n:
+            if h[v] == unset:
+                h[v] = hgap  # gap relabelling
+            elif v != s and v != t and h[v] < hgap and excess[v] > tol:
+                act += 1
+            v += stride
+        active = grid_total_dev(g, sh, act, out, ph, i0, tid, bdim)
+        ph += 1
+        nrel += 1
+        if active == 0:
+            if phase == 2:
+                break
+            phase = 2
+            rounds1 = rnd
+            if i0 == 0:
+                value[0] = excess[t]
+            continue
+        if rnd >= max_rounds:
+            break
+        work = 0
+        while True:
+            w = 0
+            for _ in range(cycle):
+                x = i0
+                while x < n:
+                    r = vertex_step_dev(x, n, s, t, hgap, indptr, head, rev, cap, excess, h, tol)
+                    if r:
+                        pushes += r & 1
+                        relabels += r >> 1
+                        w += indptr[x + 1] - indptr[x] + 1
+                    x += stride
+            passes += cycle
+            tot = grid_total_dev(g, sh, w, out, ph, i0, tid, bdim)
+            ph += 1
+            work += tot
+            if tot == 0 or work >= work_limit:
+                break
+        rnd += 1
+    if pushes:
+        cuda.atomic.add(counters, 0, pushes)
+    if relabels:
+        cuda.atomic.add(counters, 1, relabels)
+    if i0 == 0:
+        out[S_ROUNDS] = rnd
+        out[S_LEVELS] = levels
+        out[S_ACTIVE] = active
+        out[S_ROUNDS1] = rounds1
+        out[S_RELABELS] = nrel
+        out[S_PASSES] = passes
