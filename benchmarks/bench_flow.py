@@ -588,6 +588,143 @@ def main_gpu(args) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- GPU mode, general graphs (--gpu-general)
+GPU_GENERAL_FREQS = (0.25, 0.5, 1.0, 2.0)  # relabel_freq sweep of the persistent loop
+
+
+def general_gpu_inputs(data: str, only: list[str]) -> list[tuple[str, object]]:
+    """The DIMACS files, AK k=8000, the Washington-style level graphs, random n=200k m=1.6M and one
+    large random graph (n = 1.25M, m = 10M): ``(name, make)`` with ``make() -> (n, s, t, tl, hd, cp)``."""
+    from matchflow.io import read
+
+    def dimacs(name):
+        g = read(f"{data}/flow/{name}.max")
+        return g.n, g.source, g.sink, g.tails, g.heads, g.capacities
+
+    def rand(n, deg, seed=42):
+        rng = np.random.default_rng(seed)
+        return n, 0, n - 1, rng.integers(0, n, n * deg), rng.integers(0, n, n * deg), rng.integers(1, 1000, n * deg)
+
+    ins = [(nm, lambda nm=nm: dimacs(nm)) for nm in ("netgen-2", "gl1", "gw1", "wlm3", "ak-4102")]
+    ins += [("ak k=8000", lambda: ak_network(8000))]
+    ins += [(f"level {lv}x{w}", lambda lv=lv, w=w: level_network(lv, w, 5)) for lv, w in ((64, 4096), (4096, 64),
+                                                                                          (256, 256))]
+    ins += [("random n=200000 m=1600000", lambda: rand(200_000, 8)), ("random n=1250000 m=10000000",
+                                                                      lambda: rand(1_250_000, 8))]
+    return [(nm, mk) for nm, mk in ins if not only or any(o in nm for o in only)]
+
+
+def main_gpu_general(args) -> int:
+    """``--gpu-general``: the GPU push-relabel (``loop="persistent"``: the whole loop in one cooperative
+    kernel) on general networks against our CPU pseudoflow and push-relabel in the same process; three
+    forms (the solve stage on device data, the public call from host arrays, the first call in a fresh
+    process), ``--reps`` certified runs per input (at least 3; fewer than ``--reps`` where they took over
+    ``--rep-seconds``), a ``relabel_freq`` sweep (where a solve takes < 0.5 s)."""
+    import datetime
+    import os
+    from pathlib import Path
+
+    from numba import cuda
+
+    from matchflow import FlowNetwork, max_flow
+    from matchflow.flow import verify_flow
+
+    data = os.environ.get("MATCHFLOW_DATA", str(REPO.parent / "shared" / "data"))
+    gpu_name = getattr(cuda.get_current_device(), "name", "simulator")
+    gpu_name = gpu_name.decode() if isinstance(gpu_name, bytes) else gpu_name
+    tag = "h200" if "H200" in gpu_name else ("h100" if "H100" in gpu_name else "gpu")
+    only = [o for o in args.only.split(",") if o]
+    max_flow(FlowNetwork(3, 0, 2, [0, 1], [1, 2], [1, 1]), backend="gpu")  # compile (the fresh form apart)
+    for m in ("pseudoflow", "push-relabel"):
+        max_flow(FlowNetwork(3, 0, 2, [0, 1], [1, 2], [1, 1]), method=m, backend="cpu")
+    records = []
+    for name, make in general_gpu_inputs(data, only):
+        try:
+            arrs = make()
+            n, m = arrs[0], len(arrs[3])
+            big = m > 500_000
+            cpu = {meth: _best(lambda meth=meth: run_matchflow_method(meth)(*arrs), 1 if big else 3)
+                   for meth in ("pseudoflow", "push-relabel")}
+            ref = cpu["pseudoflow"][0]
+            host, solve, build, vals = [], [], [], set()
+            t_in = time.perf_counter()
+            while len(host) < args.reps and (len(host) < 3 or time.perf_counter() - t_in < args.rep_seconds):
+                t0 = time.perf_counter()
+                net = FlowNetwork(*arrs)
+                t1 = time.perf_counter()
+                r = max_flow(net, method="push-relabel", backend="gpu")
+                t2 = time.perf_counter()
+                host.append(t2 - t0)
+                build.append(t1 - t0)
+                solve.append(r.stats["seconds_solve"])
+                assert verify_flow(net, None, None, r)
+                vals.add(r.flow_value)
+            sweep = {}
+            for f in GPU_GENERAL_FREQS if min(solve) < 0.5 else ():
+                ts = [_t(lambda f=f: max_flow(net, method="push-relabel", backend="gpu", relabel_freq=f)) for _ in
+                      range(2)]
+                sweep[str(f)] = {"solve": min(rr.stats["seconds_solve"] for rr, _ in ts),
+                                 "global_relabels": ts[0][0].stats["global_relabels"],
+                                 "bfs_levels": ts[0][0].stats["bfs_levels"], "passes": ts[0][0].stats["passes"]}
+                vals.add(ts[0][0].flow_value)
+            fresh = None
+            if name == "gl1" and not args.no_fresh:
+                fresh = _fresh_process("import time; t0 = time.perf_counter(); import matchflow; "
+                                       "from matchflow.io import read; r = matchflow.max_flow(read("
+                                       f"{data + '/flow/gl1.max'!r}), backend='gpu'); print(time.perf_counter() - t0)")
+            st = {k: r.stats.get(k) for k in ("loop", "grid_size", "rounds", "rounds_phase1", "global_relabels",
+                                              "bfs_levels", "passes", "pushes", "relabels", "kernel_launches",
+                                              "seconds_h2d", "seconds_d2h")}
+            rec = {"input": name, "size": f"{n} nodes, {m} arcs", "flow_value": ref, "values_agree": vals == {ref},
+                   "certified_runs": len(host), "cpu_pseudoflow": cpu["pseudoflow"][1]["total"],
+                   "cpu_push_relabel": cpu["push-relabel"][1]["total"],
+                   "gpu_device": {"best": min(solve), "median": float(np.median(solve))},
+                   "gpu_host": {"best": min(host), "median": float(np.median(host))},
+                   "build": min(build), "gpu_first_call": fresh, "stats": st, "relabel_freq_sweep": sweep}
+            records.append(rec)
+            print("RECORD", json.dumps(rec, default=str), flush=True)
+        except Exception:
+            import traceback
+
+            print("FAILED", name, flush=True)
+            traceback.print_exc()
+    meta = machine_info()
+    meta.update({"benchmark": "bench_flow --gpu-general", "gpu": gpu_name, "reps": args.reps,
+                 "note": "GPU push-relabel (persistent loop) vs our CPU path on the device machine's CPU"})
+    hdr = ["input", "size", "flow value", "agree", "runs (certified)", "CPU pseudoflow (s)", "CPU push-relabel (s)",
+           "GPU solve, device data (s)", "GPU host arrays best (s)", "GPU host median (s)", "best CPU / GPU host",
+           "global relabels", "BFS levels", "passes"]
+    rows = []
+    for r in records:
+        cbest = min(r["cpu_pseudoflow"], r["cpu_push_relabel"])
+        s = r["stats"]
+        rows.append([r["input"], r["size"], r["flow_value"], "yes" if r["values_agree"] else "NO",
+                     r["certified_runs"], r["cpu_pseudoflow"], r["cpu_push_relabel"], r["gpu_device"]["best"],
+                     r["gpu_host"]["best"], r["gpu_host"]["median"], f"{cbest / r['gpu_host']['best']:.2f}x",
+                     s["global_relabels"], s["bfs_levels"], s["passes"]])
+    md = (f"# Max-flow on general networks, GPU ({gpu_name}): the persistent loop\n\n"
+          f"Up to {args.reps} runs per input (fewer where they did not fit {args.rep_seconds:g} s), every run certified "
+          "(verify_flow) and equal in flow value to our CPU pseudoflow. 'device data': the solve stage alone "
+          "(no H2D / D2H, no per-arc flow); 'host arrays': FlowNetwork(arrays) + max_flow(method='push-relabel', "
+          "backend='gpu') (build included, as in the CPU columns: FlowNetwork + max_flow, best of 3, 1 above 500k "
+          "arcs). Ratio > 1: the GPU is faster.\n\n" + md_table(hdr, rows) + "\n")
+    fresh = [r for r in records if r["gpu_first_call"] is not None]
+    if fresh:
+        md += f"\nFirst call in a fresh process (import, JIT / cache load, gl1): {fresh[0]['gpu_first_call']:.2f} s.\n"
+    md += ("\n## relabel_freq (global relabel after relabel_freq * (n + m) arc scans and >= BFS-depth passes), "
+           "solve stage, best of 2 (s) [global relabels / BFS levels / passes]\n\n"
+           + md_table(["input"] + [f"relabel_freq={f}" for f in GPU_GENERAL_FREQS],
+                      [[r["input"]] + [(f"{w['solve']:.4g} [{w['global_relabels']} / {w['bfs_levels']} / "
+                                        f"{w['passes']}]") if (w := r["relabel_freq_sweep"].get(str(f))) else "-"
+                                       for f in GPU_GENERAL_FREQS] for r in records]) + "\n")
+    out = Path(args.out) if args.out else None
+    jp, mp = write_results("flow", f"gpu-general-{tag}-{datetime.date.today().isoformat()}{args.suffix}", meta,
+                           records, md, out)
+    print(md)
+    print(jp, mp)
+    return 0
+
+
 def main(argv=None) -> int:
     import os
 
@@ -595,6 +732,9 @@ def main(argv=None) -> int:
     p.add_argument("--quick", action="store_true")
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--gpu", action="store_true", help="the GPU push-relabel against our CPU path")
+    p.add_argument("--gpu-general", action="store_true", help="general networks: the GPU persistent loop vs our CPU")
+    p.add_argument("--rep-seconds", type=float, default=8.0, help="--gpu-general: time cap of the repeats per input")
+    p.add_argument("--suffix", default="", help="--gpu-general: results file name suffix (e.g. e)")
     p.add_argument("--out", default=None, help="results folder (default: results/)")
     p.add_argument("--reps", type=int, default=20, help="--gpu: certified repeated runs per input")
     p.add_argument("--cycles", default="", help="--gpu: comma list of cycle values to time as well")
@@ -607,6 +747,8 @@ def main(argv=None) -> int:
     p.add_argument("--stem", default="cpu", help="CPU mode: results/flow/<stem>.json/.md (a partial --only run: "
                    "another stem)")
     args = p.parse_args(argv)
+    if args.gpu_general:
+        return main_gpu_general(args)
     if args.gpu:
         return main_gpu(args)
     if args.general:

@@ -22,8 +22,8 @@ SIM = is_simulator()
 device_only = pytest.mark.skipif(SIM, reason="too slow in the CUDA simulator")
 gpu = pytest.mark.gpu
 SMALL = {"block_size": 32, "cycle": 2, "check_every": 2}  # many blocks, many rounds on small inputs
-# the two BFS drivers: one cooperative launch per global relabel, or one launch per level (the simulator)
-LOOPS = ("host",) if SIM else ("persistent", "host")
+# the two drivers: the whole solve in one cooperative launch (the simulator: one block), or host rounds
+LOOPS = ("persistent", "host")
 
 
 def gpu_flow(net, **opts):
@@ -102,16 +102,32 @@ def test_boykov_kolmogorov_has_no_gpu_twin():
 
 @gpu
 @device_only
-@pytest.mark.parametrize("name", sorted(set(LISTED) - {"ak-4102"}))  # ak-4102: > 60 s on an H100 (host rounds)
+@pytest.mark.parametrize("name", sorted(LISTED))
 def test_shared_instances_listed_value_repeated(shared_data, name):
     from matchflow.io import read
 
     net = read(shared_data / "flow" / f"{name}.max")
-    for rep in range(3):  # lock-free: repeated runs, every one certified
-        r = gpu_flow(net, block_size=(64, 128, 256)[rep], cycle=(4, 16, 32)[rep], check_every=8,
-                     loop=("host", "persistent", "persistent")[rep])
-        assert r.flow_value == LISTED[name]
-        assert r.stats["global_relabels"] >= 1 and r.stats["pushes"] >= 1
+    for rep in range(4):  # lock-free: repeated runs, every one certified; the whole loop in one launch
+        r = gpu_flow(net, block_size=(32, 64, 256, 1024)[rep], cycle=(2, 8, 32, 4)[rep],
+                     relabel_freq=(0.5, 0.25, 2.0, 1.0)[rep], loop="persistent")
+        assert r.flow_value == LISTED[name] and r.stats["loop"] == "persistent"
+        assert r.stats["global_relabels"] >= 2 and r.stats["pushes"] >= 1
+        assert r.stats["kernel_launches"] <= 2 and r.stats["host_syncs"] == 1  # preflow + the solve, one read
+    if name != "ak-4102":  # host rounds: O(n) rounds of ~5000 BFS launches there (minutes)
+        assert gpu_flow(net, loop="host", check_every=8, cycle=16).flow_value == LISTED[name]
+
+
+@gpu
+@device_only
+def test_ak_network_finishes_in_few_global_relabels(shared_data):
+    """ak-4102 (BFS ~5000 levels deep, ~16k passes): the relabels wait for as many passes as the BFS had
+    levels, so the solve takes few of them (host rounds with CYCLE passes took > 60 s)."""
+    from matchflow.io import read
+
+    net = read(shared_data / "flow" / "ak-4102.max")
+    r = gpu_flow(net, block_size=256, cycle=32)
+    assert r.flow_value == LISTED["ak-4102"] and r.stats["loop"] == "persistent"
+    assert r.stats["global_relabels"] <= 40 and r.stats["bfs_levels"] <= 40 * 2 * net.n
 
 
 @st.composite
@@ -152,6 +168,28 @@ def test_edge_cases_unreachable_zero_parallel_selfloops_empty_int32(loop):
     r = gpu_flow(FlowNetwork(3, 0, 2, [0, 1, 2], [1, 2, 0], np.array([7, 5, 1], np.int32)))
     assert r.flow_value == 5 and r.flow.dtype == np.int32
     assert gpu_flow(FlowNetwork(3, 2, 0, [2, 1], [1, 0], [2**40, 2**41])).flow_value == 2**40  # int64 exact
+
+
+@gpu
+@pytest.mark.parametrize("loop", LOOPS)
+def test_max_rounds_raises_a_clear_error_never_hangs(loop):
+    # phase 1 takes the 3 units to t in one round at most; phase 2 must return the other 7 to s: round 2
+    net = FlowNetwork(3, 0, 2, [0, 1], [1, 2], [10, 3])
+    with pytest.raises(RuntimeError, match=r"push-relabel \(GPU\).*: 1 vertices still active after max_rounds=1 "
+                                           r"rounds \(raise max_rounds\)"):
+        max_flow(net, method="push-relabel", backend="gpu", loop=loop, max_rounds=1, block_size=32, cycle=1)
+    r = gpu_flow(net, loop=loop, max_rounds=2)
+    assert r.flow_value == 3 and r.stats["rounds"] == 2 and r.stats["rounds_phase1"] == 1
+
+
+def test_relabel_freq_checked_without_a_gpu():
+    from matchflow.flow._gpu_push_relabel import push_relabel_gpu
+
+    net = FlowNetwork(3, 0, 2, [0, 1], [1, 2], [1, 1])
+    with pytest.raises(ValueError, match=r"relabel_freq must be > 0.0, got 0.0"):
+        push_relabel_gpu(net, relabel_freq=0)
+    with pytest.raises(TypeError, match=r"relabel_freq must be a real number, got 'x'"):
+        push_relabel_gpu(net, relabel_freq="x")
 
 
 @gpu

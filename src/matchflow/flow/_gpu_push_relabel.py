@@ -16,9 +16,10 @@ queue); the stop test ``e(s) + e(t) = ExcessTotal`` is evaluated as "no vertex b
 excess" (the same condition); the violating arcs are not cancelled (Algorithm 4.6 lines 1-6: the exact
 BFS heights are valid by construction, and a cancel that moves more than ``e(x)`` would leave deficits);
 and the persistent loop relabels globally after work proportional to ``n + m`` (``relabel_freq``, HIPR's
-measure: a push or relabel at ``x`` costs ``deg(x) + 1`` arc scans), checked every ``cycle`` passes,
-instead of after a fixed CYCLE: the adversarial AK networks need thousands of passes between relabels
-whose BFS is thousands of levels deep. The push step itself (``excess_dev``, ``push_dev``) is shared
+measure: a push or relabel at ``x`` costs ``deg(x) + 1`` arc scans) and at least as many passes as the
+last BFS had levels, checked every ``cycle`` passes, instead of after a fixed CYCLE: ak-4102 needs ~16k
+passes in all and its BFS is ~5000 levels deep (a host emulation of the loop: 7 global relabels instead
+of 580 with the work rule alone). The push step itself (``excess_dev``, ``push_dev``) is shared
 with the grid kernels.
 """
 
@@ -39,7 +40,7 @@ __all__ = ["validate_flow_gpu_options", "push_relabel_gpu", "CYCLE", "CHECK_EVER
 CYCLE = 32  # lock-free passes per round (the paper's CYCLE counts iterations of one thread; 7000 there)
 CHECK_EVERY = 8  # BFS levels between host reads of the frontier size
 BFS_BLOCKS = 1024  # blocks of a BFS level launch (grid-stride over the frontier)
-RELABEL_FREQ = 2.0  # loop="persistent" on networks: a global relabel after RELABEL_FREQ * (n + m) arc scans
+RELABEL_FREQ = 0.5  # loop="persistent" on networks: a global relabel after RELABEL_FREQ * (n + m) arc scans
 _OPTIONS = ("cycle", "check_every")
 
 
@@ -235,6 +236,9 @@ class _CSRRun:
             spec, gsize = kern, 1
         else:
             spec, gmax = cooperative_kernel(kern, args, R.bs)
+            if gmax < 1:  # not one block of block_size threads fits an SM: cap the registers (spills)
+                spec, gmax = cooperative_kernel(kern, args, R.bs, max_registers=min(255, 65536 // R.bs))
+                R.stats["max_registers"] = min(255, 65536 // R.bs)
             if gmax < 1:
                 return False
             gsize = min(gmax, R.push_blocks)

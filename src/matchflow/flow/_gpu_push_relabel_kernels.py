@@ -231,8 +231,9 @@ def csr_solve_persistent_kernel(n, s, t, cycle, work_limit, max_rounds, indptr, 
     from ``t``; phase 2 continues it from ``s`` at height ``n``; unreached vertices get the gap height
     ``hgap`` = n (phase 1) or 2n (phase 2)), the count of vertices still active (below the gap with excess:
     the stop test e(s) + e(t) = ExcessTotal), then lock-free passes (Algorithm 4.5) in chunks of ``cycle``,
-    until the round's work (a push or relabel at ``x`` costs ``deg(x) + 1`` arc scans, HIPR's measure)
-    reaches ``work_limit`` or a chunk does nothing. Phase 1 ends with no active vertex (``value[0]`` =
+    until a chunk does nothing or both the round's work (a push or relabel at ``x`` costs ``deg(x) + 1``
+    arc scans, HIPR's measure) reached ``work_limit`` and its passes the depth of the relabel's BFS (a level
+    costs about what a pass does: deep BFS, e.g. the AK networks', are not repeated after little work). Phase 1 ends with no active vertex (``value[0]`` =
     e(t): the flow value), phase 2 (the excess that cannot reach ``t`` back to ``s``) likewise; or stop
     after ``max_rounds`` rounds with ``out[S_ACTIVE]`` > 0. ``out`` zeros on entry."""
     g = cuda.cg.this_grid()
@@ -262,8 +263,8 @@ def csr_solve_persistent_kernel(n, s, t, cycle, work_limit, max_rounds, indptr, 
             cnt[0] = 1
             cnt[1] = 0
         g.sync()
-        level = bfs_dev(g, i0, stride, 0, 0, n, indptr, head, rev, cap, h, queue, cnt, tol, unset)
-        levels += level
+        depth = bfs_dev(g, i0, stride, 0, 0, n, indptr, head, rev, cap, h, queue, cnt, tol, unset)
+        level = depth
         if phase == 2:  # the excess that cannot reach t flows back to s: BFS on from s at height n
             g.sync()
             if i0 == 0:
@@ -271,8 +272,8 @@ def csr_solve_persistent_kernel(n, s, t, cycle, work_limit, max_rounds, indptr, 
                 cnt[level % 3] = 1
                 cnt[(level + 1) % 3] = 0
             g.sync()
-            end = bfs_dev(g, i0, stride, level, n - level, n, indptr, head, rev, cap, h, queue, cnt, tol, unset)
-            levels += end - level
+            depth = bfs_dev(g, i0, stride, level, n - level, n, indptr, head, rev, cap, h, queue, cnt, tol, unset)
+        levels += depth
         act = 0
         v = i0
         while v < n:
@@ -295,6 +296,7 @@ def csr_solve_persistent_kernel(n, s, t, cycle, work_limit, max_rounds, indptr, 
         if rnd >= max_rounds:
             break
         work = 0
+        done = 0
         while True:
             w = 0
             for _ in range(cycle):
@@ -306,12 +308,13 @@ def csr_solve_persistent_kernel(n, s, t, cycle, work_limit, max_rounds, indptr, 
                         relabels += r >> 1
                         w += indptr[x + 1] - indptr[x] + 1
                     x += stride
-            passes += cycle
+            done += cycle
             tot = grid_total_dev(g, sh, w, out, ph, i0, tid, bdim)
             ph += 1
             work += tot
-            if tot == 0 or work >= work_limit:
+            if tot == 0 or (work >= work_limit and done >= depth):
                 break
+        passes += done
         rnd += 1
     if pushes:
         cuda.atomic.add(counters, 0, pushes)
