@@ -76,7 +76,37 @@ def test_auto_rule_gpu_only_for_large_grids():
     assert _gpu_rule(GridProblem((512, 512), 4)) == "push-relabel" and GPU_GRID_MIN == 512 * 512
     assert _gpu_rule(GridProblem((64, 64, 64), 6)) == "push-relabel"
     assert _gpu_rule(GridProblem((100, 100), 8)) is None
-    assert _gpu_rule(FlowNetwork(3, 0, 2, [0, 1], [1, 2], [1, 1])) is None  # general graphs: the CPU
+    assert _gpu_rule(FlowNetwork(3, 0, 2, [0, 1], [1, 2], [1, 1])) is None  # small networks: the CPU
+
+
+def test_auto_rule_gpu_for_networks_of_1_5m_arcs_not_grid_shaped():
+    from matchflow.flow._api import _gpu_rule
+    from matchflow.flow._gpu_push_relabel import GPU_NETWORK_MIN_ARCS
+
+    assert GPU_NETWORK_MIN_ARCS == 1_500_000
+    net = _random_network(200_000, GPU_NETWORK_MIN_ARCS)
+    assert _gpu_rule(net) == "push-relabel"
+    assert _gpu_rule(_random_network(200_000, GPU_NETWORK_MIN_ARCS - 1)) is None
+    n = 1000  # s and t touch every vertex (a vision energy as arcs): grid-cut shaped, not measured: the CPU
+    rng = np.random.default_rng(2)
+    tl = np.concatenate([np.zeros(n, np.int64), np.arange(n), rng.integers(0, n, GPU_NETWORK_MIN_ARCS)])
+    hd = np.concatenate([np.arange(n), np.full(n, n - 1), rng.integers(0, n, GPU_NETWORK_MIN_ARCS)])
+    assert _gpu_rule(FlowNetwork(n, 0, n - 1, tl, hd, np.ones(len(tl), np.int64))) is None
+
+
+def _random_network(n, m, seed=3):
+    rng = np.random.default_rng(seed)
+    return FlowNetwork(n, 0, n - 1, rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(1, 1000, m))
+
+
+@gpu
+@device_only
+def test_auto_backend_picks_the_gpu_on_a_large_random_network():
+    net = _random_network(200_000, 1_600_000)
+    r = max_flow(net)
+    assert r.backend == "gpu" and r.method == "push-relabel" and r.stats["loop"] == "persistent"
+    assert verify_flow(net, None, None, r)
+    assert r.flow_value == max_flow(net, backend="cpu").flow_value
 
 
 @gpu

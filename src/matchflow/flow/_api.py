@@ -139,13 +139,24 @@ GPU_GRID_MIN = 512 * 512  # grid_cut, backend="auto": the GPU from this many gri
 
 def _gpu_rule(problem: FlowNetwork | GridProblem) -> str | None:
     """``backend="auto"``: the GPU push-relabel only where it was measured faster end to end
-    (H100, the public call from host arrays, results/flow/gpu-h100-2026-11-23b.md; CPU: our BK on a 2-core
-    host): grid cuts (or batches of grids) of >= 512² points in all: 512² image-like 5.5 ms vs 89 ms, 1000²
-    random 37 ms vs 1.7 s, a batch of 256 64² images 15 ms vs 0.98 s, 4-16 MP and 200³ volumes 87-239x;
-    smaller grids were not measured (launch-bound: kept on the CPU). General networks stay on the CPU: on the
-    DIMACS instances the GPU was 50-500x slower (gl1 0.28 s vs 1.8 ms, loop="host"; ak-4102 did not finish in
-    60 s; results/flow/gpu-h100-2026-11-23*.md)."""
-    if isinstance(problem, GridProblem) and int(np.prod(problem.shape)) >= GPU_GRID_MIN:
+    (H100, the public call from host arrays, against our best CPU method on the same host).
+
+    Grid cuts (or batches of grids) of >= 512² points in all (results/flow/gpu-h100-2026-11-23b.md; CPU: our
+    BK on a 2-core host): 512² image-like 5.5 ms vs 89 ms, 1000² random 37 ms vs 1.7 s, a batch of 256 64²
+    images 15 ms vs 0.98 s, 4-16 MP and 200³ volumes 87-239x; smaller grids were not measured (launch-bound:
+    kept on the CPU). General networks (the persistent loop, results/flow/gpu-general-h100-2026-11-23e.md;
+    CPU: our pseudoflow and push-relabel on the device host's Xeon, the faster of the two): networks of >=
+    ``GPU_NETWORK_MIN_ARCS`` (1.5M) arcs that are not grid-cut shaped: random n=200k m=1.6M 0.21 s vs 0.34 s,
+    n=1.25M m=10M 1.99 s vs 2.61 s (the solve alone 24 / 57 ms: the rest is FlowNetwork's build and the
+    per-arc flow on the host). Below, the CPU: the DIMACS files 4-26 ms vs 0.3-3 ms, ak-4102 0.26 s vs
+    0.064 s, level graphs of 196k-786k arcs 0.27-1.37x (deep ones lose: BFS thousands of levels deep). Deep
+    networks above 1.5M arcs and grid-shaped CSR networks were not measured on the GPU: the rule may pick the
+    GPU for a deep one where it loses."""
+    if isinstance(problem, GridProblem):
+        return "push-relabel" if int(np.prod(problem.shape)) >= GPU_GRID_MIN else None
+    from ._gpu_push_relabel import GPU_NETWORK_MIN_ARCS  # noqa: PLC0415
+
+    if problem.m >= GPU_NETWORK_MIN_ARCS and not _grid_cut_shaped(problem):
         return "push-relabel"
     return None
 

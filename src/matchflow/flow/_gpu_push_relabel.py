@@ -35,12 +35,13 @@ from .._cuda import is_simulator, quiet, validate_gpu_options
 from .._graph import FlowNetwork
 from .._validation import check_int, check_options
 
-__all__ = ["validate_flow_gpu_options", "push_relabel_gpu", "CYCLE", "CHECK_EVERY", "RELABEL_FREQ"]
+__all__ = ["validate_flow_gpu_options", "push_relabel_gpu", "CYCLE", "CHECK_EVERY", "RELABEL_FREQ", "GPU_NETWORK_MIN_ARCS"]
 
 CYCLE = 32  # lock-free passes per round (the paper's CYCLE counts iterations of one thread; 7000 there)
 CHECK_EVERY = 8  # BFS levels between host reads of the frontier size
 BFS_BLOCKS = 1024  # blocks of a BFS level launch (grid-stride over the frontier)
 RELABEL_FREQ = 0.5  # loop="persistent" on networks: a global relabel after RELABEL_FREQ * (n + m) arc scans
+GPU_NETWORK_MIN_ARCS = 1_500_000  # max_flow, backend="auto": the GPU from this many arcs on (_api._gpu_rule)
 _OPTIONS = ("cycle", "check_every")
 
 
