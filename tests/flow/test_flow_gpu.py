@@ -22,8 +22,10 @@ SIM = is_simulator()
 device_only = pytest.mark.skipif(SIM, reason="too slow in the CUDA simulator")
 gpu = pytest.mark.gpu
 SMALL = {"block_size": 32, "cycle": 2, "check_every": 2}  # many blocks, many rounds on small inputs
-# the two drivers: the whole solve in one cooperative launch (the simulator: one block), or host rounds
-LOOPS = ("persistent", "host")
+# the two drivers: the whole solve in one cooperative launch, or host rounds (grids in the simulator: host only;
+# networks: both, the persistent loop on one block)
+LOOPS = ("host",) if SIM else ("persistent", "host")
+NET_LOOPS = ("persistent", "host")
 
 
 def gpu_flow(net, **opts):
@@ -171,7 +173,7 @@ def networks(draw, max_n=10, floats=False):
 
 
 @gpu
-@pytest.mark.parametrize("loop", LOOPS)
+@pytest.mark.parametrize("loop", NET_LOOPS)
 @settings(max_examples=10 if SIM else 20)
 @given(net=networks())
 def test_random_networks_match_the_cpu_twin(net, loop):
@@ -187,7 +189,7 @@ def test_float_networks_certified_within_tolerance(net):
 
 
 @gpu
-@pytest.mark.parametrize("loop", LOOPS)
+@pytest.mark.parametrize("loop", NET_LOOPS)
 def test_edge_cases_unreachable_zero_parallel_selfloops_empty_int32(loop):
     gpu_flow = _with_loop(loop)
     assert gpu_flow(FlowNetwork(4, 0, 3, [0, 1], [1, 2], [5, 5])).flow_value == 0  # unreachable sink
@@ -201,7 +203,7 @@ def test_edge_cases_unreachable_zero_parallel_selfloops_empty_int32(loop):
 
 
 @gpu
-@pytest.mark.parametrize("loop", LOOPS)
+@pytest.mark.parametrize("loop", NET_LOOPS)
 def test_max_rounds_raises_a_clear_error_never_hangs(loop):
     # phase 1 takes the 3 units to t in one round at most; phase 2 must return the other 7 to s: round 2
     net = FlowNetwork(3, 0, 2, [0, 1], [1, 2], [10, 3])
@@ -247,7 +249,7 @@ def test_layered_and_adversarial_networks_repeated():
     net = FlowNetwork(n, 0, n - 1, tl, hd, rng.integers(1, 50, len(tl)))
     want = max_flow(net, backend="cpu").flow_value
     for bs in (32, 64, 256, 1024):
-        for loop in LOOPS:
+        for loop in NET_LOOPS:
             assert gpu_flow(net, block_size=bs, cycle=8, loop=loop).flow_value == want
 
 
