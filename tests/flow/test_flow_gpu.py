@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from cases import MATCHING_CASES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -231,6 +232,39 @@ def test_huge_capacities_refused_not_wrapped():
         max_flow(net, backend="gpu")
     with pytest.raises(OverflowError, match=r"beyond 2\*\*62"):
         grid_cut(np.full((2, 2), 2**60), np.ones((2, 2), np.int64), 1, connectivity=4, backend="gpu")
+
+
+def _matching_network(g):
+    """The unit-capacity network of a bipartite graph: s -> rows -> columns -> t (max flow = max matching)."""
+    g = g.tocoo()
+    nr, nc = g.shape
+    s, t = nr + nc, nr + nc + 1
+    tl = np.concatenate([np.full(nr, s), g.row, nr + np.arange(nc)]).astype(np.int64)
+    hd = np.concatenate([np.arange(nr), nr + g.col, np.full(nc, t)]).astype(np.int64)
+    return FlowNetwork(nr + nc + 2, s, t, tl, hd, np.ones(len(tl), np.int64))
+
+
+def _named_cases():
+    for case in MATCHING_CASES:  # the simulator: the small ones only
+        small = sum(case.graph().shape) <= 40
+        yield pytest.param(case, id=case.name, marks=() if small else device_only)
+
+
+@gpu
+@pytest.mark.parametrize("loop", NET_LOOPS)
+@pytest.mark.parametrize("case", list(_named_cases()))
+def test_named_cases_as_unit_networks_match_scipy_matching(case, loop):
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+
+    g = case.graph()
+    want = 0
+    if g.shape[0] and g.shape[1] and g.nnz:
+        canon = g.copy()
+        canon.sum_duplicates()
+        want = int((maximum_bipartite_matching(canon, perm_type="column") >= 0).sum())
+    net = _matching_network(g)
+    r = gpu_flow(net, loop=loop)
+    assert r.flow_value == want == max_flow(net, backend="cpu").flow_value
 
 
 @gpu
