@@ -131,10 +131,13 @@ def _auto_may_use_gpu() -> bool:
     return gpu_available() and not is_simulator() and "simulator" not in gpu_reason()
 
 
-def place(table: MethodTable, row: Method | None, backend: str, problem: Callable[[], Any]) -> tuple[Method, str]:
+def place(table: MethodTable, row: Method | None, backend: str, problem: Callable[[], Any],
+          options: dict | None = None) -> tuple[Method, str]:
     """The row and the device (``"cpu"``/``"gpu"``) that run, after :func:`resolve`.
 
-    ``problem()`` builds what the rules read (called at most once, only when a rule needs it).
+    ``problem()`` builds what the rules read (called at most once, only when a rule needs it). With
+    ``backend="auto"``, ``options`` that the CPU method accepts keep the call on the CPU (they were written
+    for it: a CPU-only option such as ``variant=`` must not meet the GPU solver because a size rule fired).
     """
     problem = functools.cache(problem)
     if row is None:
@@ -143,14 +146,19 @@ def place(table: MethodTable, row: Method | None, backend: str, problem: Callabl
             return table.row(name), "gpu"
         if backend == "auto" and _auto_may_use_gpu():
             name = table.gpu_rule(problem())
-            if name is not None:
+            if name is not None and not _cpu_options(table, table.row(name), options):
                 return table.row(name), "gpu"
         return table.row(table.cpu_rule(problem())), "cpu"
     if backend == "auto":
         on_gpu = (row.gpu is not None and row.auto_gpu is not None and _auto_may_use_gpu()
-                  and row.auto_gpu(problem()))
+                  and not _cpu_options(table, row, options) and row.auto_gpu(problem()))
         return row, "gpu" if on_gpu else "cpu"
     return row, backend
+
+
+def _cpu_options(table: MethodTable, row: Method, options: dict | None) -> bool:
+    """Options were given and the CPU twin of ``row`` accepts every one of them."""
+    return bool(options) and row.cpu is not None and set(options) <= set(row.options + table.common)
 
 
 def check_method_options(table: MethodTable, row: Method, device: str, options: dict) -> dict:

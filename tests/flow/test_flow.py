@@ -291,3 +291,35 @@ def test_dropin_errors_are_scipys():
         maximum_flow(a, 0, 2, method="foo")
     # beyond SciPy: float capacities are solved
     assert maximum_flow(a.astype(np.float64), 0, 2).flow_value == pytest.approx(5.0)
+
+
+def test_auto_backend_keeps_cpu_options_on_the_cpu(monkeypatch):
+    """backend="auto" on a (pretended) GPU machine: a network the size rule sends to the GPU runs there
+    without options, but a CPU-only option (``variant="highest"``) keeps the call on the CPU instead of reaching the
+    GPU solver, which would refuse it; the GPU stand-in records where each call went."""
+    from matchflow import _methods
+    from matchflow._methods import Method
+    from matchflow.flow import _api, _gpu_push_relabel
+
+    calls = []
+    pr = TABLE.row("push-relabel")
+
+    def gpu_stand_in(net, **options):
+        calls.append(options)
+        return pr.cpu(net)
+
+    table = TABLE.with_method(Method(pr.name, cpu=pr.cpu, gpu=gpu_stand_in, options=pr.options, check=pr.check,
+                                     auto_gpu=pr.auto_gpu))
+    monkeypatch.setattr(_methods, "_auto_may_use_gpu", lambda: True)
+    monkeypatch.setattr(_api, "TABLE", table)
+    monkeypatch.setattr(_gpu_push_relabel, "GPU_NETWORK_MIN_ARCS", 500)
+    rng = np.random.default_rng(7)
+    net = FlowNetwork(200, 0, 199, rng.integers(0, 200, 600), rng.integers(0, 200, 600), rng.integers(1, 9, 600))
+    want = scipy_maximum_flow(sp.csr_array((net.capacities, (net.tails, net.heads)), shape=(200, 200)).astype(np.int32),
+                              0, 199).flow_value
+    for method in ("auto", "push-relabel"):
+        r = max_flow(net, method=method)
+        assert (r.backend, r.method, r.flow_value) == ("gpu", "push-relabel", want)
+        r = max_flow(net, method=method, variant="highest")
+        assert r.backend == "cpu" and r.flow_value == want and verify_flow(net, None, None, r)
+    assert calls == [{}, {}]

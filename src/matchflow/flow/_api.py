@@ -239,7 +239,7 @@ def max_flow(graph: Any, source: int | None = None, sink: int | None = None, *, 
     """
     row, backend = resolve(TABLE, method, backend)
     net = _as_network(graph, source, sink)
-    row, device = place(TABLE, row, backend, lambda: net)
+    row, device = place(TABLE, row, backend, lambda: net, options)
     opts = check_method_options(TABLE, row, device, options)
     t0 = time.perf_counter()
     check_overflow(net)

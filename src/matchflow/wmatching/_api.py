@@ -321,7 +321,7 @@ def weighted_matching(
         lib, graph, backend, fallback = _library(graph), host_copy(graph), "gpu", res
     g, edges, pending = _prepare(graph, weight, bipartite)
     t_prep = time.perf_counter()
-    row, device = place(TABLE, row, backend, lambda: g)
+    row, device = place(TABLE, row, backend, lambda: g, options)
     opts = check_method_options(TABLE, row, device, options)
     done = None
     if device == "gpu":
