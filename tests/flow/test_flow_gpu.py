@@ -95,6 +95,27 @@ def test_auto_rule_gpu_for_networks_of_1_5m_arcs_not_grid_shaped():
     tl = np.concatenate([np.zeros(n, np.int64), np.arange(n), rng.integers(0, n, GPU_NETWORK_MIN_ARCS)])
     hd = np.concatenate([np.arange(n), np.full(n, n - 1), rng.integers(0, n, GPU_NETWORK_MIN_ARCS)])
     assert _gpu_rule(FlowNetwork(n, 0, n - 1, tl, hd, np.ones(len(tl), np.int64))) is None
+    assert _gpu_rule(_layered_network(2000, 100, GPU_NETWORK_MIN_ARCS)) is None  # deep: the CPU
+
+
+def test_sink_depth_is_the_backward_bfs_depth():
+    from matchflow.flow._api import GPU_NETWORK_MAX_DEPTH, sink_depth
+
+    assert sink_depth(_layered_network(50, 4, 400)) == 50 and GPU_NETWORK_MAX_DEPTH == 64
+    assert sink_depth(FlowNetwork(4, 0, 3, [0, 1, 2], [1, 2, 3], [1, 0, 1])) == 1  # a zero arc is no arc
+    assert sink_depth(FlowNetwork(3, 0, 2, [0], [1], [5])) == 0  # nothing reaches the sink
+
+
+def _layered_network(levels, width, m, seed=5):
+    """s -> layer 0 -> ... -> layer levels-1 -> t, m random arcs between consecutive layers."""
+    rng = np.random.default_rng(seed)
+    n = levels * width + 2
+    lay = rng.integers(0, levels - 1, m)
+    tl = np.concatenate([np.zeros(width, np.int64), 1 + lay * width + rng.integers(0, width, m),
+                         1 + (levels - 1) * width + np.arange(width)])
+    hd = np.concatenate([1 + np.arange(width), 1 + (lay + 1) * width + rng.integers(0, width, m),
+                         np.full(width, n - 1)])
+    return FlowNetwork(n, 0, n - 1, tl, hd, np.ones(len(tl), np.int64))
 
 
 def _random_network(n, m, seed=3):

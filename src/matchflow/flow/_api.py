@@ -24,7 +24,7 @@ from .._methods import Method, MethodTable, check_method_options, place, resolve
 from .._validation import check_choice, check_real, type_name
 from ._cpu_bk import bk_kernel
 from ._cpu_pseudoflow import INIT_AUTO, INIT_BFS, INIT_SIMPLE, pseudoflow_kernel
-from ._cpu_push_relabel import FIFO, HIGHEST, arc_flow_kernel, push_relabel_kernel, residual_reach_kernel
+from ._cpu_push_relabel import FIFO, HIGHEST, _bfs_dev, arc_flow_kernel, push_relabel_kernel, residual_reach_kernel
 from ._gpu_push_relabel import push_relabel_gpu
 from ._result import FlowResult
 
@@ -150,15 +150,31 @@ def _gpu_rule(problem: FlowNetwork | GridProblem) -> str | None:
     n=1.25M m=10M 1.99 s vs 2.61 s (the solve alone 24 / 57 ms: the rest is FlowNetwork's build and the
     per-arc flow on the host). Below, the CPU: the DIMACS files 4-26 ms vs 0.3-3 ms, ak-4102 0.26 s vs
     0.064 s, level graphs of 196k-786k arcs 0.27-1.37x (deep ones lose: BFS thousands of levels deep). Deep
-    networks above 1.5M arcs and grid-shaped CSR networks were not measured on the GPU: the rule may pick the
-    GPU for a deep one where it loses."""
+    networks above 1.5M arcs and grid-shaped CSR networks were not measured on the GPU, so the rule also asks
+    for a shallow network: the sink's residual BFS at zero flow at most ``GPU_NETWORK_MAX_DEPTH`` levels deep
+    (one CPU pass over the arcs, a few % of the call; the random networks measured: 8-12 levels per global
+    relabel; the deep ones that lost: ~300 (256x256 level graph) to 3,000 (4096x64) levels per relabel)."""
     if isinstance(problem, GridProblem):
         return "push-relabel" if int(np.prod(problem.shape)) >= GPU_GRID_MIN else None
     from ._gpu_push_relabel import GPU_NETWORK_MIN_ARCS  # noqa: PLC0415
 
-    if problem.m >= GPU_NETWORK_MIN_ARCS and not _grid_cut_shaped(problem):
+    if (problem.m >= GPU_NETWORK_MIN_ARCS and not _grid_cut_shaped(problem)
+            and sink_depth(problem) <= GPU_NETWORK_MAX_DEPTH):
         return "push-relabel"
     return None
+
+
+GPU_NETWORK_MAX_DEPTH = 64  # backend="auto": deeper networks stay on the CPU (the GPU BFS is a grid sync per level)
+
+
+def sink_depth(net: FlowNetwork) -> int:
+    """Levels of the backward BFS from the sink over the arcs with capacity (zero flow; the source skipped)."""
+    n = net.n
+    label = np.full(n, 2 * n, dtype=np.int64)
+    queue = np.empty(n, dtype=np.int64)
+    count = _bfs_dev(net.sink, 0, n, net.source, net.indptr, net.head, net.rev, net.cap, label, queue,
+                     net.cap.dtype.type(0))
+    return int(label[queue[count - 1]])
 
 
 def _grid_cut_shaped(net: FlowNetwork | GridProblem) -> bool:
