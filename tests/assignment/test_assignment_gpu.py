@@ -64,7 +64,7 @@ def test_block_size_rejected(bad):
     ({"certify": 1}, TypeError, r"certify must be True or False, got 1"),
     ({"max_rounds": 0}, ValueError, r"max_rounds must be >= 1, got 0"),
     ({"grid_size": 0}, ValueError, r"grid_size must be >= 1, got 0"),
-    ({"colour": "red"}, TypeError, r"hungarian_gpu got unexpected option\(s\) 'colour'; accepted: slack_dtype"),
+    ({"colour": "red"}, TypeError, r"hungarian_gpu got unexpected option\(s\) 'colour'; accepted: float_range, float_route, slack_dtype"),
     ({"loop": "host", "mode": "host"}, ValueError, r"hungarian_gpu: give loop= only \(mode= is its deprecated "
                                                    r"alias\), not both"),
 ])
@@ -143,7 +143,54 @@ def test_random_float_vs_scipy(dtype, ties):
     if ties:
         C = np.round(C) / 4  # many exactly equal entries
     res = _lopes(C.astype(dtype), block_size=64)
-    assert res.stats["certificate_min_reduced_cost"] >= -1e-6
+    assert res.stats["float_route"] == "repair" and res.stats["gap_bound"] <= 1e-9
+    assert "resolved_by" not in res.stats  # the GPU's own answer, proved by the sound float certificate
+    old = _lopes(C.astype(dtype), block_size=64, float_route="slack")  # the float64-slack kernel, still there
+    assert old.stats["certificate_min_reduced_cost"] >= -1e-6 and "float_route" not in old.stats
+
+
+@gpu_mark
+@pytest.mark.parametrize("float_range", [0.05, 1.0, 10.0, 200.0])
+@pytest.mark.parametrize("n", [64, 257])
+def test_float_route_any_pre_solve_range_is_repaired_to_the_optimum(n, float_range):
+    """The integer pre-solve only warm-starts the repair: a coarse range (many ties in the integer matrix)
+    leaves free rows and augmentations to the float JV repair, a fine one almost none; every answer is
+    the float optimum, proved on the caller's costs."""
+    rng = np.random.default_rng(n + int(100 * float_range))
+    C = rng.random((n, n)) * 1e3 + 5.0
+    res = _lopes(C, block_size=32, float_range=float_range)
+    st_ = res.stats
+    assert st_["float_route"] == "repair" and st_["float_range"] == float_range and st_["exact"] is not None
+    assert 0 <= st_["free_after_arr"] <= st_["free_after_int"] <= n
+    assert st_["augmentations"] == st_["free_after_arr"]  # one shortest augmenting path per row left free
+    assert "resolved_by" not in st_ and res.backend == "gpu"
+
+
+@gpu_mark
+def test_float_route_forbidden_maximize_and_huge_ratios():
+    """Forbidden pairs (big M in the prepared matrix squashes the integer pre-solve), maximising, costs
+    spanning 1e-12..1e12: the repair still reaches the optimum the CPU finds."""
+    rng = np.random.default_rng(31)
+    n = 90
+    C = rng.random((n, n)) * 50
+    F = np.where(rng.random((n, n)) < 0.2, np.inf, C)
+    np.fill_diagonal(F, C.diagonal())  # feasible
+    _lopes(F, block_size=32)
+    _lopes(C, maximize=True, block_size=32)
+    W = 10.0 ** rng.uniform(-12, 12, size=(n, n))
+    res = _lopes(W, block_size=32)
+    assert res.stats["float_route"] == "repair"
+
+
+def test_float_route_options_rejected():
+    with pytest.raises(ValueError, match=r"float_route must be one of \('repair', 'slack'\), got 'fast'"):
+        validate_hungarian_options(float_route="fast")
+    with pytest.raises(ValueError, match=r"float_range must be > 0.0, got 0.0"):
+        validate_hungarian_options(float_range=0)
+    with pytest.raises(TypeError, match=r"float_range must be a real number, got 'x' of type str"):
+        validate_hungarian_options(float_range="x")
+    o = validate_hungarian_options()
+    assert (o["float_route"], o["float_range"]) == ("repair", 10.0)
 
 
 @gpu_mark

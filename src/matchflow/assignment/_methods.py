@@ -85,9 +85,12 @@ def _munkres(prep):
 
 def _hungarian_gpu(prep, **options):
     """Lopes et al. on the GPU (``_gpu_hungarian.hungarian_gpu`` validates its options)."""
-    from ._gpu_hungarian import hungarian_gpu
+    from ._gpu_hungarian import hungarian_gpu, hungarian_gpu_float, validate_hungarian_options
 
     C = prep.C
+    if not prep.is_int and validate_hungarian_options(**options)["float_route"] == "repair":
+        # floats: integer pre-solve on the GPU + exact JV repair on the float costs (the caller certifies)
+        return hungarian_gpu_float(C, big_m=prep.big_m, **options)
     if prep.is_int and C.size and int(C.max()) * 8 * (prep.n + 2) <= 2**30:
         C = C.astype(np.int32)  # int32 cannot overflow on this matrix (same rule as int64)
     col4row, u, v, stats = hungarian_gpu(np.ascontiguousarray(C), **options)
