@@ -334,3 +334,15 @@ def test_device_resident_matrix_stays_on_the_device():
         assert red.min() >= 0 and np.all(red[r, c] == 0)
         resf = matchflow.assignment(make(C.astype(np.float64)), backend="gpu", **KW)
         assert "direct" not in resf.stats and resf.cost == best
+
+
+def test_auto_rule_sends_floats_to_the_gpu_only_from_the_measured_size():
+    """``method="auto"`` places float costs on the GPU from GPU_MIN_N_FLOAT (the float route measured faster
+    than the CPU JV end to end there), from the shape alone; integers keep their range rule."""
+    from matchflow.assignment._methods import GPU_MIN_N_FLOAT, Problem, gpu_measured_faster
+
+    for dt in (np.float64, np.float32):
+        assert gpu_measured_faster(Problem((GPU_MIN_N_FLOAT, GPU_MIN_N_FLOAT), np.dtype(dt), range_=1.0))
+        assert not gpu_measured_faster(Problem((GPU_MIN_N_FLOAT - 1, 10), np.dtype(dt), range_=1.0))
+    assert not gpu_measured_faster(Problem((8192, 8192), np.dtype(np.int64), range_=100 * 8192))
+    assert gpu_measured_faster(Problem((8192, 8192), np.dtype(np.int32), range_=8192))

@@ -23,10 +23,13 @@ import numpy as np
 from .._methods import Method, MethodTable
 from .._validation import check_int, check_real
 
-__all__ = ["TABLE", "Problem", "gpu_measured_faster", "GPU_MIN_N", "GPU_MAX_RANGE_PER_N"]
+__all__ = ["TABLE", "Problem", "gpu_measured_faster", "GPU_MIN_N", "GPU_MAX_RANGE_PER_N", "GPU_MIN_N_FLOAT"]
 
 GPU_MIN_N = 1024
 GPU_MAX_RANGE_PER_N = 10.0
+# float costs (issue 9's float route: integer pre-solve on the GPU + JV repair on the host), from n = 4096:
+# see gpu_measured_faster for the numbers
+GPU_MIN_N_FLOAT = 4096
 
 
 @dataclass(frozen=True)
@@ -54,9 +57,16 @@ class Problem:
 
 def gpu_measured_faster(p: Problem) -> bool:
     """The GPU Hungarian was measured faster end to end: integer costs, max(shape) >= GPU_MIN_N,
-    cost range <= GPU_MAX_RANGE_PER_N * max(shape)."""
+    cost range <= GPU_MAX_RANGE_PER_N * max(shape); float costs (float16/32/64) from max(shape) >=
+    GPU_MIN_N_FLOAT, read from the shape alone (no pass over the matrix).
+
+    Floats, public call from host arrays, uniform costs (H100, results/gpu_e2e/assignment-h100-2026-11-23e.md):
+    MEASURED_FLOAT_RULE."""
     n = max(p.shape) if len(p.shape) else 0
-    return np.dtype(p.dtype).kind in "iub" and n >= GPU_MIN_N and p.cost_range <= GPU_MAX_RANGE_PER_N * n
+    kind = np.dtype(p.dtype).kind
+    if kind == "f":
+        return n >= GPU_MIN_N_FLOAT
+    return kind in "iub" and n >= GPU_MIN_N and p.cost_range <= GPU_MAX_RANGE_PER_N * n
 
 
 def _jv(prep, **options):
