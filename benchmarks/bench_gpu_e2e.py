@@ -248,7 +248,14 @@ def _float_case(matchflow, cupy, C: np.ndarray, n: int, dt: str, reps: int, cpu_
         dC = cupy.asarray(C)
         t_dev, rd = med(lambda: matchflow.assignment(dC, backend="gpu"), 1)
         agree.append(rel(rd.cost))
+    from matchflow.assignment._prepare import granularity_exponent_kernel
+    from matchflow.assignment._verify import granularity
+
+    t_gn, _ = med(lambda: granularity(C), 1)  # the float certificate's granularity pass (inside the public call)
+    granularity_exponent_kernel(C[:2, :2])  # compile / cache load
+    t_gk, _ = med(lambda: granularity_exponent_kernel(C), 1)  # the one-pass kernel offered in its place
     rec = dict(n=n, dtype=dt, backend=res.backend, resolved_by=sa.get("resolved_by"),
+               granularity_numpy_ms=ms(t_gn), granularity_kernel_ms=ms(t_gk),
                max_rel_cost_difference=max(agree) if agree else None,
                cpu_ms=ms(t_cpu), before_ms=ms(t_before), after_ms=ms(t_after),
                device_input_ms=ms(t_dev), gap_bound=sa["gap_bound"], exact=sa["exact"],
@@ -392,13 +399,14 @@ def markdown_float(flrecs: list[dict], srecs: list[dict], irecs: list[dict], ffr
                          r["after_ms"], s.get("seconds_h2d"),
                          s.get("seconds_scale"), s.get("seconds_int"), s.get("seconds_tight"), s.get("seconds_repair"),
                          r["free_after_int"], r["free_after_arr"], r["augmentations"], r["gap_bound"],
-                         r["device_input_ms"]])
+                         r["device_input_ms"], r["granularity_numpy_ms"], r["granularity_kernel_ms"]])
         parts.append("## assignment(C float, backend='gpu'): uniform [0, 1) (ms, median)\n\n" + HYLAC_NOTE + "\n\n"
                      + md_table(["n", "dtype", "ran on", "max rel. cost diff. (CPU, before, CuPy)", "CPU call (JV)",
                                  "BEFORE (float64 slack)", "AFTER total", "H2D + max",
                                  "scale to int32", "integer solve + certify", "tight rows", "host repair (JV)",
                                  "rows freed", "free after ARR", "augmentations", "gap bound (sound)",
-                                 "CuPy input (host path)"], rows))
+                                 "CuPy input (host path)", "of AFTER: certificate granularity (NumPy)",
+                                 "granularity kernel"], rows))
     if irecs:
         rows = [[r["n"], r["range"], r["after_ms"], r["after_stages_ms"].get("seconds_h2d"),
                  r["after_stages_ms"].get("seconds_solve"), r["after_stages_ms"].get("seconds_certify"),
