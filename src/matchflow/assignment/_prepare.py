@@ -158,26 +158,39 @@ def polish_duals_kernel(A, col_of_row, u, v, rows_equal):
 
 
 @numba.njit(cache=True)
-def granularity_exponent_kernel(a):
-    """One pass over a 2-D float matrix: the smallest ``k`` such that ``2**k`` divides some finite non-zero
-    entry exactly, i.e. ``log2`` of :func:`._verify.granularity` (the largest power of two dividing every
-    finite entry); ``2**30`` when there is none. No temporaries (the NumPy version allocates ~5 n^2 words)."""
+def _granularity_bits_kernel(bits, mbits, emask, ebias):
+    """Over IEEE bit patterns (``uint64`` of float64 or ``uint32`` of float32, flat): the smallest ``k`` such
+    that ``2**k`` is the lowest set bit of some finite non-zero entry's value; ``2**30`` when there is none."""
     best = 1 << 30
-    for i in range(a.shape[0]):
-        for j in range(a.shape[1]):
-            x = np.float64(a[i, j])
-            if x == 0.0 or x - x != 0:
-                continue
-            m, e = math.frexp(abs(x))
-            mant = np.int64(math.ldexp(m, 53))  # exact: the 53-bit integer mantissa
-            tz = 0
-            while (mant & 1) == 0:
-                mant >>= 1
-                tz += 1
-            k = e - 53 + tz
-            if k < best:
-                best = k
+    mmask = (1 << mbits) - 1
+    for t in range(bits.size):
+        b = np.int64(bits[t])
+        e = (b >> mbits) & emask
+        m = b & mmask
+        if e == emask or (e == 0 and m == 0):  # inf / nan (forbidden), zero
+            continue
+        if e == 0:  # subnormal: m * 2**(1 - ebias - mbits)
+            k = 1 - ebias - mbits
+        else:
+            m |= 1 << mbits
+            k = e - ebias - mbits
+        while (m & 1) == 0:
+            m >>= 1
+            k += 1
+        if k < best:
+            best = k
     return best
+
+
+def granularity_exponent_kernel(a: np.ndarray) -> int:
+    """``log2`` of :func:`._verify.granularity` (the largest power of two dividing every finite entry) in one
+    pass over the bit patterns, no temporaries (the NumPy version allocates ~5 n^2 words: 0.5 s of the
+    public float call at n = 4096 on the H100 host); ``2**30`` when no entry is finite and non-zero."""
+    a = np.ascontiguousarray(a)
+    if a.dtype == np.float32:
+        return int(_granularity_bits_kernel(a.reshape(-1).view(np.uint32), 23, 0xFF, 127))
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    return int(_granularity_bits_kernel(a.reshape(-1).view(np.uint64), 52, 0x7FF, 1023))
 
 
 class InfeasibleError(ValueError):
