@@ -284,7 +284,9 @@ def float_granularity_records(sizes: list[int], dtypes: list[str], reps: int, cp
     rng = np.random.default_rng(2027)
     recs = []
     try:
-        matchflow.assignment(rng.random((256, 256)), backend="gpu")
+        for dt in dtypes:  # warm-up: compile / cache load, both dtypes, both backends
+            matchflow.assignment(rng.random((256, 256)).astype(dt), backend="gpu")
+            matchflow.assignment(rng.random((256, 256)).astype(dt), backend="cpu")
         for n in sizes:
             for dt in dtypes:
                 C = rng.random((n, n)).astype(dt)
