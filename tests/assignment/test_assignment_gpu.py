@@ -359,7 +359,9 @@ def test_granularity_kernel_matches_the_certificate_granularity(dtype):
     rng = np.random.default_rng(41)
     mats = [rng.random((30, 20)), np.round(rng.random((9, 9)) * 64) / 8, np.full((3, 3), 5e-324),
             np.array([[1e300, 3.0], [np.inf, 0.0]]), np.zeros((4, 4)), rng.integers(-9, 9, (6, 6)) * 2.0**-40,
-            np.array([[np.inf, 2.0**-1074 * 6]])]
+            np.array([[np.inf, 2.0**-1074 * 6]]),
+            rng.choice([-1.0, 1.0], (20, 20)) * rng.random((20, 20)) * 10.0 ** rng.uniform(-300, 300, (20, 20)),
+            np.array([[2.0**-1074 * 3, 1.5, -np.inf], [2.0**-1022, 0.0, 3.0 * 2.0**-1060]])]
     for a in mats:
         with np.errstate(over="ignore"):
             a = np.asarray(a, dtype=dtype)

@@ -160,20 +160,21 @@ def polish_duals_kernel(A, col_of_row, u, v, rows_equal):
 @numba.njit(cache=True)
 def _granularity_bits_kernel(bits, mbits, emask, ebias):
     """Over IEEE bit patterns (``uint64`` of float64 or ``uint32`` of float32, flat): the smallest ``k`` such
-    that ``2**k`` is the lowest set bit of some finite non-zero entry's value; ``2**30`` when there is none."""
-    best = 1 << 30
-    mmask = (1 << mbits) - 1
+    that ``2**k`` is the lowest set bit of some finite non-zero entry's value; ``2**30`` when there is none.
+    One branch-free pass ORs the integer mantissas per biased exponent; the lowest set bit of each OR is the
+    lowest over its entries (zeros add nothing; infinities and NaNs sit in exponent ``emask``, skipped)."""
+    orv = np.zeros(emask + 1, dtype=np.int64)
+    mmask = (np.int64(1) << mbits) - 1
     for t in range(bits.size):
         b = np.int64(bits[t])
         e = (b >> mbits) & emask
-        m = b & mmask
-        if e == emask or (e == 0 and m == 0):  # inf / nan (forbidden), zero
+        orv[e] |= (b & mmask) | (np.int64(e != 0) << mbits)  # the implicit leading bit of normal numbers
+    best = 1 << 30
+    for e in range(emask):
+        m = orv[e]
+        if m == 0:
             continue
-        if e == 0:  # subnormal: m * 2**(1 - ebias - mbits)
-            k = 1 - ebias - mbits
-        else:
-            m |= 1 << mbits
-            k = e - ebias - mbits
+        k = max(e, 1) - ebias - mbits  # subnormals (e = 0) share the scale of e = 1
         while (m & 1) == 0:
             m >>= 1
             k += 1
