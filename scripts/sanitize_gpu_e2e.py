@@ -23,3 +23,7 @@ print("device dense", r.cardinality == want)
 C = rng.integers(0, 100, size=(96, 96)).astype(np.int32)
 res = matchflow.assignment(C, backend="gpu", block_size=32)
 print("assignment", res.cost == matchflow.assignment(C, backend="cpu").cost, res.stats.get("certified"))
+# the float route (issue 9): scale-to-int32 kernel, integer pre-solve, tight-rows kernel, host JV repair
+F = rng.random((80, 80))
+rf = matchflow.assignment(F, backend="gpu", block_size=32)
+print("assignment float", rf.backend, rf.stats.get("float_route"), abs(rf.cost - matchflow.assignment(F, backend="cpu").cost) < 1e-12)

@@ -64,7 +64,7 @@ def test_block_size_rejected(bad):
     ({"certify": 1}, TypeError, r"certify must be True or False, got 1"),
     ({"max_rounds": 0}, ValueError, r"max_rounds must be >= 1, got 0"),
     ({"grid_size": 0}, ValueError, r"grid_size must be >= 1, got 0"),
-    ({"colour": "red"}, TypeError, r"hungarian_gpu got unexpected option\(s\) 'colour'; accepted: slack_dtype"),
+    ({"colour": "red"}, TypeError, r"hungarian_gpu got unexpected option\(s\) 'colour'; accepted: float_range, float_route, slack_dtype"),
     ({"loop": "host", "mode": "host"}, ValueError, r"hungarian_gpu: give loop= only \(mode= is its deprecated "
                                                    r"alias\), not both"),
 ])
@@ -143,7 +143,54 @@ def test_random_float_vs_scipy(dtype, ties):
     if ties:
         C = np.round(C) / 4  # many exactly equal entries
     res = _lopes(C.astype(dtype), block_size=64)
-    assert res.stats["certificate_min_reduced_cost"] >= -1e-6
+    assert res.stats["float_route"] == "repair" and res.stats["gap_bound"] <= 1e-9
+    assert "resolved_by" not in res.stats  # the GPU's own answer, proved by the sound float certificate
+    old = _lopes(C.astype(dtype), block_size=64, float_route="slack")  # the float64-slack kernel, still there
+    assert old.stats["certificate_min_reduced_cost"] >= -1e-6 and "float_route" not in old.stats
+
+
+@gpu_mark
+@pytest.mark.parametrize("float_range", [0.05, 1.0, 10.0, 200.0])
+@pytest.mark.parametrize("n", [64, 257])
+def test_float_route_any_pre_solve_range_is_repaired_to_the_optimum(n, float_range):
+    """The integer pre-solve only warm-starts the repair: a coarse range (many ties in the integer matrix)
+    leaves free rows and augmentations to the float JV repair, a fine one almost none; every answer is
+    the float optimum, proved on the caller's costs."""
+    rng = np.random.default_rng(n + int(100 * float_range))
+    C = rng.random((n, n)) * 1e3 + 5.0
+    res = _lopes(C, block_size=32, float_range=float_range)
+    st_ = res.stats
+    assert st_["float_route"] == "repair" and st_["float_range"] == float_range and st_["exact"] is not None
+    assert 0 <= st_["free_after_arr"] <= st_["free_after_int"] <= n
+    assert st_["augmentations"] == st_["free_after_arr"]  # one shortest augmenting path per row left free
+    assert "resolved_by" not in st_ and res.backend == "gpu"
+
+
+@gpu_mark
+def test_float_route_forbidden_maximize_and_huge_ratios():
+    """Forbidden pairs (big M in the prepared matrix squashes the integer pre-solve), maximising, costs
+    spanning 1e-12..1e12: the repair still reaches the optimum the CPU finds."""
+    rng = np.random.default_rng(31)
+    n = 90
+    C = rng.random((n, n)) * 50
+    F = np.where(rng.random((n, n)) < 0.2, np.inf, C)
+    np.fill_diagonal(F, C.diagonal())  # feasible
+    _lopes(F, block_size=32)
+    _lopes(C, maximize=True, block_size=32)
+    W = 10.0 ** rng.uniform(-12, 12, size=(n, n))
+    res = _lopes(W, block_size=32)
+    assert res.stats["float_route"] == "repair"
+
+
+def test_float_route_options_rejected():
+    with pytest.raises(ValueError, match=r"float_route must be one of \('repair', 'slack'\), got 'fast'"):
+        validate_hungarian_options(float_route="fast")
+    with pytest.raises(ValueError, match=r"float_range must be > 0.0, got 0.0"):
+        validate_hungarian_options(float_range=0)
+    with pytest.raises(TypeError, match=r"float_range must be a real number, got 'x' of type str"):
+        validate_hungarian_options(float_range="x")
+    o = validate_hungarian_options()
+    assert (o["float_route"], o["float_range"]) == ("repair", 10.0)
 
 
 @gpu_mark
@@ -287,3 +334,37 @@ def test_device_resident_matrix_stays_on_the_device():
         assert red.min() >= 0 and np.all(red[r, c] == 0)
         resf = matchflow.assignment(make(C.astype(np.float64)), backend="gpu", **KW)
         assert "direct" not in resf.stats and resf.cost == best
+
+
+def test_auto_rule_sends_floats_to_the_gpu_only_from_the_measured_size():
+    """``method="auto"`` places float costs on the GPU from GPU_MIN_N_FLOAT (the float route measured faster
+    than the CPU JV end to end there), from the shape alone; integers keep their range rule."""
+    from matchflow.assignment._methods import GPU_MIN_N_FLOAT, Problem, gpu_measured_faster
+
+    for dt in (np.float64, np.float32):
+        assert gpu_measured_faster(Problem((GPU_MIN_N_FLOAT, GPU_MIN_N_FLOAT), np.dtype(dt), range_=1.0))
+        assert not gpu_measured_faster(Problem((GPU_MIN_N_FLOAT - 1, 10), np.dtype(dt), range_=1.0))
+    assert not gpu_measured_faster(Problem((8192, 8192), np.dtype(np.int64), range_=100 * 8192))
+    assert gpu_measured_faster(Problem((8192, 8192), np.dtype(np.int32), range_=8192))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_granularity_kernel_matches_the_certificate_granularity(dtype):
+    """The one-pass granularity kernel (offered to the float certificate, whose NumPy version is 0.3 s of the
+    public float call at n = 4096) agrees with ``_verify.granularity`` on random, dyadic, subnormal, huge,
+    zero and forbidden entries."""
+    from matchflow.assignment._prepare import granularity_exponent_kernel
+    from matchflow.assignment._verify import granularity
+
+    rng = np.random.default_rng(41)
+    mats = [rng.random((30, 20)), np.round(rng.random((9, 9)) * 64) / 8, np.full((3, 3), 5e-324),
+            np.array([[1e300, 3.0], [np.inf, 0.0]]), np.zeros((4, 4)), rng.integers(-9, 9, (6, 6)) * 2.0**-40,
+            np.array([[np.inf, 2.0**-1074 * 6]]),
+            rng.choice([-1.0, 1.0], (20, 20)) * rng.random((20, 20)) * 10.0 ** rng.uniform(-300, 300, (20, 20)),
+            np.array([[2.0**-1074 * 3, 1.5, -np.inf], [2.0**-1022, 0.0, 3.0 * 2.0**-1060]])]
+    for a in mats:
+        with np.errstate(over="ignore"):
+            a = np.asarray(a, dtype=dtype)
+        g = granularity(a)
+        k = granularity_exponent_kernel(a)
+        assert (k == 1 << 30 and g == np.inf) or g == 2.0**k, (a, g, k)

@@ -15,6 +15,7 @@ float64).
 
 from __future__ import annotations
 
+import math
 import time
 from types import SimpleNamespace
 from typing import Any
@@ -22,11 +23,17 @@ from typing import Any
 import numpy as np
 
 from .._cuda import is_device_array, is_simulator, quiet, validate_gpu_options
-from .._validation import check_options
+from .._validation import check_options, check_real
 
-__all__ = ["hungarian_gpu", "assignment_direct", "choose_slack_dtype", "validate_hungarian_options", "HungarianGPUError"]
+__all__ = ["hungarian_gpu", "hungarian_gpu_float", "assignment_direct", "choose_slack_dtype", "validate_hungarian_options", "HungarianGPUError"]
 
-_OPTIONS = ("slack_dtype",)
+_OPTIONS = ("slack_dtype", "float_route", "float_range")
+FLOAT_ROUTES = ("repair", "slack")
+# the float route's integer pre-solve uses costs in [0, FLOAT_RANGE * n]: on the CPU prototype (uniform float64,
+# n = 2048 / 4096) ranges 0.1n / n / 3n / 10n / 30n left 78 / 2-11 / 2-3 / 0 / 0 augmentations to the repair
+# (after JV's augmenting row reduction), and the integer kernel grows with the range (H100 n = 4096: 1.8 / 10.6
+# / 49.6 ms at 0.1n / n / 10n): 10n is the knee
+FLOAT_RANGE = 10.0
 _DEPRECATED = {"mode": ("loop", None), "check": ("certify", None)}
 
 
@@ -59,6 +66,12 @@ def validate_hungarian_options(**options: Any) -> dict[str, Any]:
     check_options("hungarian_gpu", opts, _OPTIONS)
     sd = opts.get("slack_dtype")
     o["slack_dtype"] = None if sd is None else np.dtype(sd)
+    fr = opts.get("float_route", "repair")
+    if fr not in FLOAT_ROUTES:
+        raise ValueError(f"float_route must be one of {FLOAT_ROUTES}, got {fr!r}")
+    o["float_route"] = fr
+    o["float_range"] = check_real("float_range", opts.get("float_range", FLOAT_RANGE), low=0.0, low_inclusive=False,
+                                  high=1000.0)
     return o
 
 
@@ -86,6 +99,95 @@ def hungarian_gpu(C: Any, **options: Any) -> tuple[np.ndarray, np.ndarray, np.nd
         if o["certify"]:
             run.certify()
         return run.finish()
+
+
+def hungarian_gpu_float(C: np.ndarray, big_m: float | None = None, **options: Any
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    """Float costs on the GPU by an integer pre-solve and an exact repair (``float_route="repair"``).
+
+    ``C``: square C-contiguous float64 host matrix, finite (the float preparation's; any sign); ``big_m``: the
+    value the preparation gave forbidden pairs (they become ``4 cap`` in the integer matrix, the allowed
+    entries set the scale). Stages:
+
+    * ``h2d``: ``C`` uploaded once; its maximum reduced on the device;
+    * ``scale``: ``Ci = min(floor((C - min C) * s), cap)`` as int32 on the device, ``s = float_range * n /
+      (max C - min C)`` (default 10n: Ci lies within 1 of ``(C - min C) * s`` entrywise up to rounding, so Ci's
+      optimal duals are nearly optimal for ``C``; the scaling is only a warm start, never trusted);
+    * ``solve`` + ``certify``: the integer Lopes Hungarian on Ci, its exact certificate checked on the device;
+    * ``tight``: column prices ``v = v_int / s``; a kernel marks each row whose assigned column attains
+      ``min_j C[i, j] - v[j]`` in float64 (the arithmetic of the CPU JV); the other rows are freed;
+    * ``repair``: on the host, Jonker-Volgenant's augmenting row reduction and shortest augmenting paths
+      (``_cpu_jv``) from those prices and the kept pairs, on the float costs themselves: the answer is JV's
+      float optimum, warm-started. Returns ``(col4row, u, v, stats)`` in float64; nothing here is trusted:
+      the caller proves it with the sound float certificate (``_verify``) on the user's costs.
+    """
+    from numba import cuda  # noqa: PLC0415
+
+    from ._cpu_jv import _arr_kernel, augment_kernel  # noqa: PLC0415
+    from ._gpu_hungarian_kernels import scale_floor_kernel, tight_rows_kernel  # noqa: PLC0415
+
+    o = validate_hungarian_options(**options)
+    C = np.ascontiguousarray(C, dtype=np.float64)
+    n = int(C.shape[0])
+    if n == 0:
+        e = np.zeros(0, dtype=np.int64)
+        return e, np.zeros(0), np.zeros(0), {"float_route": "repair", "augmentations": 0}
+    t0 = time.perf_counter()
+    with quiet():
+        frun = _HungarianRun(C, o)
+        frun.dflat = cuda.to_device(C.reshape(n * n))
+        lo, hi = (float(t) for t in frun._minmax())
+        if big_m is not None:  # rare (forbidden pairs): the allowed maximum on the host
+            allowed = C[C < big_m]
+            hi = float(allowed.max()) if allowed.size else lo
+        t1 = time.perf_counter()
+        cap = max(1, int(math.ceil(o["float_range"] * n)))
+        s = cap / (hi - lo) if hi > lo else 0.0
+        dI = cuda.device_array(n * n, dtype=np.int32)
+        g = min(4096, max(1, (n * n + 255) // 256))
+        scale_floor_kernel[g, 256](frun.dflat, np.int64(n * n), np.float64(lo), np.float64(s),
+                                   np.float64(cap if big_m is None else 4 * cap), dI)
+        cuda.synchronize()
+        t2 = time.perf_counter()
+        run = _HungarianRun(dI.reshape(n, n), {**o, "slack_dtype": None})
+        run.start()
+        run.solve()
+        run.certify()  # exact on Ci: raises HungarianGPUError on a bug, never returns a wrong integer answer
+        t3 = time.perf_counter()
+        x = run.b.star_col.copy_to_host().astype(np.int64)
+        v_int = run.b.v.copy_to_host()
+        v = v_int / s + lo if s > 0 else np.zeros(n)  # prices of C (the shift lo goes to the column side)
+        dtight = run.b.prime  # free after the solve and the certificate: the tight flags
+        tight_rows_kernel[min(n, 1024), 256](frun.dflat, cuda.to_device(v), run.b.star_col, np.int64(n), dtight)
+        tight = dtight.copy_to_host() != 0
+        t4 = time.perf_counter()
+    free = np.flatnonzero(~tight).astype(np.int64)
+    nfree = int(free.size)
+    x[free] = -1
+    y = np.full(n, -1, dtype=np.int64)
+    kept = np.flatnonzero(tight)
+    y[x[kept]] = kept
+    free = np.concatenate([free, np.empty(n - nfree, dtype=np.int64)])
+    nf = nfree
+    for _ in range(2):  # JV's two augmenting row reduction passes (each bounded)
+        if nf == 0 or n < 2:
+            break
+        nf = _arr_kernel(C, x, y, v, free, nf, 8 * n + 64)
+    after_arr = int(nf)
+    st = np.zeros(3, dtype=np.int64)
+    if augment_kernel(C, x, y, v, free, nf, st) != 0:
+        raise HungarianGPUError("the float repair found no augmenting path (internal error)")
+    u = C[np.arange(n), x] - v[x]
+    t5 = time.perf_counter()
+    stats = dict(run.stats)
+    stats.update(float_route="repair", float_range=o["float_range"], float_scale=s,
+                 int_augmentations=stats.get("augmentations"), free_after_int=nfree, free_after_arr=after_arr,
+                 augmentations=int(st[0]), repair_scanned_columns=int(st[1]), repair_dual_updates=int(st[2]),
+                 seconds_h2d=t1 - t0, seconds_scale=t2 - t1, seconds_int=t3 - t2, seconds_tight=t4 - t3,
+                 seconds_repair=t5 - t4)
+    for k in ("certified", "certificate_min_reduced_cost", "certificate_max_assigned_reduced_cost"):
+        stats.pop(k, None)  # the integer pre-solve's certificate: the float answer is proved by the caller
+    return x, u, v, stats
 
 
 class _HungarianRun:
@@ -341,7 +443,7 @@ def _host_loop(K: Any, grid: int, block: int, n: int, dflat: Any, b: Any, max_ro
     K.rowmin_kernel[grid, block](dflat, b.rowmin, nn)
     K.colmin_kernel[grid, block](dflat, b.rowmin, b.colmin, nn)
     K.slack_kernel[grid, block](dflat, b.rowmin, b.colmin, b.slack, b.u, b.v, b.zeros, nz, nn)
-    K.step2_kernel[1, block](b.zeros, nz, nn, b.cov_row, b.cov_col, b.star_col, b.star_row)
+    K.step2_kernel[grid, block](b.zeros, nz, nn, b.cov_row, b.cov_col, b.star_col, b.star_row)
     rounds = dual = outer = aug = 0
     status = STATUS_OK
     while True:

@@ -4,7 +4,7 @@ The six steps of the paper (Section 4), on the slack matrix ``L = C - u - v`` ke
 
 1. row and column reductions (block-per-row min, then chunked column mins with atomics);
    the slack is written and its zeros compressed into the vector ``zeros`` in the same pass;
-2. initial stars with ``atomicExch`` on the covers (Algorithm 1, one block);
+2. initial stars with ``atomicExch`` on the covers (Algorithm 1; every block takes a share of the zeros);
 3. cover the columns of stars, count them (done when the count is n);
 4. the block-distributed alternating-path search over the compressed zeros (Algorithm 2):
    every block re-scans its share of the zeros until it finds no uncovered zero, then a grid-wide
@@ -27,6 +27,7 @@ Kernels report through ``flags[ERR]`` and ``stats[S_STATUS]``; the host driver r
 from __future__ import annotations
 
 import functools
+import math
 from types import SimpleNamespace
 
 import numpy as np
@@ -38,7 +39,7 @@ from .._cuda._env import kernel_cache
 CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 
 __all__ = ["kernels", "certificate_int_kernel", "certificate_float_kernel", "minmax_kernel", "permutation_kernel",
-           "assigned_total_kernel", "arange_cast_kernel", "NFLAGS", "STATUS_OK",
+           "assigned_total_kernel", "arange_cast_kernel", "scale_floor_kernel", "tight_rows_kernel", "NFLAGS", "STATUS_OK",
            "STATUS_ROUND_LIMIT", "STATUS_BROKEN_PATH"]
 
 # flag slots in the int32 ``flags`` array
@@ -162,13 +163,18 @@ def kernels(slack_str: str, idx_str: str) -> SimpleNamespace:
 
     # ---------------------------------------------------------------- step 2
     @cuda.jit(device=True)
-    def step2_dev(zeros, nzv, n, cov_row, cov_col, star_col, star_row, tid, bdim, shflag):
-        """Algorithm 1 (one block): star independent zeros, covering row then column with atomicExch."""
+    def step2_dev(zeros, nzv, n, cov_row, cov_col, star_col, star_row, tid, start, stride, shflag):
+        """Algorithm 1: star independent zeros, covering row then column with atomicExch. Every block takes
+        the zeros ``start, start + stride, ...`` (the whole grid: HyLAC's many-block step 2; the paper ran
+        one block, slow when the small ranges leave ~10n zeros) and repeats until its own share has no
+        conflict; a conflict with another block may leave a zero unstarred (a smaller initial matching,
+        never an inconsistent one: a star is written only by the thread that won both the row and the
+        column)."""
         while True:
             if tid == 0:
                 shflag[0] = 0
             cuda.syncthreads()
-            for k in range(tid, nzv, bdim):
+            for k in range(start, nzv, stride):
                 z = zeros[k]
                 r = z // n
                 c = z - r * n
@@ -351,9 +357,8 @@ def kernels(slack_str: str, idx_str: str) -> SimpleNamespace:
         g.sync()
         slack_dev(C, rowmin, colmin, slack, u, v, zeros, nz, n, bid, nblk, tid, bdim, gtid, gsize, shcnt, shbuf)
         g.sync()
-        if bid == 0:
-            nzv = bcast_read_dev(nz, 0, tid, shcnt, 1)
-            step2_dev(zeros, nzv, n, cov_row, cov_col, star_col, star_row, tid, bdim, shflag)
+        nzv = bcast_read_dev(nz, 0, tid, shcnt, 1)
+        step2_dev(zeros, nzv, n, cov_row, cov_col, star_col, star_row, tid, gtid, gsize, shflag)
         g.sync()
         rounds = 0
         dual = 0
@@ -448,7 +453,8 @@ def kernels(slack_str: str, idx_str: str) -> SimpleNamespace:
     @cuda.jit(cache=CACHE)
     def step2_kernel(zeros, nz, n, cov_row, cov_col, star_col, star_row):
         shflag = cuda.shared.array(4, dtype=types.int32)
-        step2_dev(zeros, nz[0], n, cov_row, cov_col, star_col, star_row, cuda.threadIdx.x, cuda.blockDim.x, shflag)
+        step2_dev(zeros, nz[0], n, cov_row, cov_col, star_col, star_row, cuda.threadIdx.x, cuda.grid(1),
+                  cuda.gridsize(1), shflag)
 
     @cuda.jit(cache=CACHE)
     def step3_kernel(cov_row, cov_col, star_row, prime, green, flags, slot, n):
@@ -590,3 +596,37 @@ def arange_cast_kernel(star_col, row_ind, col_ind):
     if r < star_col.size:
         row_ind[r] = r
         col_ind[r] = star_col[r]
+
+
+# ---------------------------------------------------------------- the float route (integer pre-solve)
+
+@cuda.jit(cache=CACHE)
+def scale_floor_kernel(C, size, lo, s, cap, out):
+    """out = min(max(floor((C - lo) * s), 0), cap) as int32: the integer matrix of the float route's
+    pre-solve (``C`` finite, ``lo`` its minimum: every value lies in [0, cap])."""
+    i = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    for k in range(i, size, stride):
+        x = math.floor((np.float64(C[k]) - lo) * s)
+        out[k] = np.int32(cap) if x >= cap else (np.int32(x) if x > 0 else np.int32(0))
+
+
+@cuda.jit(cache=CACHE)
+def tight_rows_kernel(C, v, star_col, n, tight):
+    """One block per row: ``tight[i] = 1`` when the assigned column attains ``min_j C[i, j] - v[j]``
+    (float64, the same single rounding as the host's JV), else 0 (the row is freed for the repair)."""
+    sh = cuda.shared.array(1024, dtype=types.float64)
+    tid = cuda.threadIdx.x
+    bdim = cuda.blockDim.x
+    for r in range(cuda.blockIdx.x, n, cuda.gridDim.x):
+        base = r * n
+        m = np.inf
+        for c in range(tid, n, bdim):
+            h = np.float64(C[base + c]) - v[c]
+            if h < m:
+                m = h
+        m = block_min_dev(sh, m, tid, bdim)
+        if tid == 0:
+            j = star_col[r]
+            tight[r] = 1 if np.float64(C[base + j]) - v[j] == m else 0
+

@@ -7,8 +7,9 @@ options and returns ``(col4row, u, v, stats)`` on it; the solver modules are imp
 docs/notes/hungarian_gpu.md and results/assignment/table1_h200.md): end to end (H2D copy
 included) the GPU Hungarian of Lopes et al. beats the best CPU JV from n = 1024 at every measured
 range up to 10n (closest: n=1024, range 10n, 14.6 ms vs 18.7 ms) and loses at n = 512. The
-Hungarian family slows ~5x from range n to 10n while JV slows ~1.3x, so larger ranges and float
-costs (many distinct values, unmeasured) stay on the CPU JV. The same rule places an explicit
+Hungarian family slows ~5x from range n to 10n while JV slows ~1.3x, so larger integer ranges stay
+on the CPU JV. Float costs take the GPU float route (integer pre-solve at range 10n + JV repair) from
+n = 8192 (numbers in :func:`gpu_measured_faster`). The same rule places an explicit
 ``method="hungarian"`` with ``backend="auto"`` (the GPU twin beat the CPU JV there, so it beats
 the CPU Hungarian too); elsewhere it runs on the CPU.
 """
@@ -23,10 +24,13 @@ import numpy as np
 from .._methods import Method, MethodTable
 from .._validation import check_int, check_real
 
-__all__ = ["TABLE", "Problem", "gpu_measured_faster", "GPU_MIN_N", "GPU_MAX_RANGE_PER_N"]
+__all__ = ["TABLE", "Problem", "gpu_measured_faster", "GPU_MIN_N", "GPU_MAX_RANGE_PER_N", "GPU_MIN_N_FLOAT"]
 
 GPU_MIN_N = 1024
 GPU_MAX_RANGE_PER_N = 10.0
+# float costs (issue 9's float route: integer pre-solve on the GPU + JV repair on the host), from n = 8192:
+# see gpu_measured_faster for the numbers
+GPU_MIN_N_FLOAT = 8192
 
 
 @dataclass(frozen=True)
@@ -54,9 +58,20 @@ class Problem:
 
 def gpu_measured_faster(p: Problem) -> bool:
     """The GPU Hungarian was measured faster end to end: integer costs, max(shape) >= GPU_MIN_N,
-    cost range <= GPU_MAX_RANGE_PER_N * max(shape)."""
+    cost range <= GPU_MAX_RANGE_PER_N * max(shape); float costs (float16/32/64) from max(shape) >=
+    GPU_MIN_N_FLOAT, read from the shape alone (no pass over the matrix).
+
+    Floats, public call from host arrays, uniform [0, 1) costs, H100 host (results/gpu_e2e/
+    assignment-h100-2026-11-23e.md and assignment-granularity-h100-2026-11-23e.md), GPU vs CPU JV, ms:
+    n = 1024: 79 vs 100 (float64), 88 vs 86 (float32): even; n = 4096: 1017 vs 1591 (783 vs 1523 with the
+    one-pass granularity in the certificate); n = 8192: 3437 vs 5107 (granularity kernel; GPU 4053 without).
+    A fresh process pays ~1.0 s more on its first float call with a warm kernel cache (7.5 s cold): at 4096
+    the per-call gain (0.6-0.7 s) does not cover it, at 8192 (1.7 s) it does, so auto starts at 8192."""
     n = max(p.shape) if len(p.shape) else 0
-    return np.dtype(p.dtype).kind in "iub" and n >= GPU_MIN_N and p.cost_range <= GPU_MAX_RANGE_PER_N * n
+    kind = np.dtype(p.dtype).kind
+    if kind == "f":
+        return n >= GPU_MIN_N_FLOAT
+    return kind in "iub" and n >= GPU_MIN_N and p.cost_range <= GPU_MAX_RANGE_PER_N * n
 
 
 def _jv(prep, **options):
@@ -85,9 +100,12 @@ def _munkres(prep):
 
 def _hungarian_gpu(prep, **options):
     """Lopes et al. on the GPU (``_gpu_hungarian.hungarian_gpu`` validates its options)."""
-    from ._gpu_hungarian import hungarian_gpu
+    from ._gpu_hungarian import hungarian_gpu, hungarian_gpu_float, validate_hungarian_options
 
     C = prep.C
+    if not prep.is_int and validate_hungarian_options(**options)["float_route"] == "repair":
+        # floats: integer pre-solve on the GPU + exact JV repair on the float costs (the caller certifies)
+        return hungarian_gpu_float(C, big_m=prep.big_m, **options)
     if prep.is_int and C.size and int(C.max()) * 8 * (prep.n + 2) <= 2**30:
         C = C.astype(np.int32)  # int32 cannot overflow on this matrix (same rule as int64)
     col4row, u, v, stats = hungarian_gpu(np.ascontiguousarray(C), **options)

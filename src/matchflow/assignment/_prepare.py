@@ -42,7 +42,7 @@ import numpy as np
 from .._validation import native_array, to_host_array
 
 __all__ = ["as_cost_matrix", "prepare", "Prepared", "InfeasibleError", "INT_SAFE", "limit_extended",
-           "LimitCertificate"]
+           "LimitCertificate", "granularity_exponent_kernel"]
 
 INT_SAFE = 2**62
 _FLOAT_SAFE = 2.0**900  # keeps (n + 2) * M far below the float64 overflow threshold
@@ -155,6 +155,43 @@ def polish_duals_kernel(A, col_of_row, u, v, rows_equal):
                     best = h
             if best < np.inf:
                 v[j] = best
+
+
+@numba.njit(cache=True)
+def _granularity_bits_kernel(bits, mbits, emask, ebias):
+    """Over IEEE bit patterns (``uint64`` of float64 or ``uint32`` of float32, flat): the smallest ``k`` such
+    that ``2**k`` is the lowest set bit of some finite non-zero entry's value; ``2**30`` when there is none.
+    One branch-free pass ORs the integer mantissas per biased exponent; the lowest set bit of each OR is the
+    lowest over its entries (zeros add nothing; infinities and NaNs sit in exponent ``emask``, skipped)."""
+    orv = np.zeros(emask + 1, dtype=np.int64)
+    mmask = (np.int64(1) << mbits) - 1
+    for t in range(bits.size):
+        b = np.int64(bits[t])
+        e = (b >> mbits) & emask
+        orv[e] |= (b & mmask) | (np.int64(e != 0) << mbits)  # the implicit leading bit of normal numbers
+    best = 1 << 30
+    for e in range(emask):
+        m = orv[e]
+        if m == 0:
+            continue
+        k = max(e, 1) - ebias - mbits  # subnormals (e = 0) share the scale of e = 1
+        while (m & 1) == 0:
+            m >>= 1
+            k += 1
+        if k < best:
+            best = k
+    return best
+
+
+def granularity_exponent_kernel(a: np.ndarray) -> int:
+    """``log2`` of :func:`._verify.granularity` (the largest power of two dividing every finite entry) in one
+    pass over the bit patterns, no temporaries (the NumPy version allocates ~5 n^2 words: 0.5 s of the
+    public float call at n = 4096 on the H100 host); ``2**30`` when no entry is finite and non-zero."""
+    a = np.ascontiguousarray(a)
+    if a.dtype == np.float32:
+        return int(_granularity_bits_kernel(a.reshape(-1).view(np.uint32), 23, 0xFF, 127))
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    return int(_granularity_bits_kernel(a.reshape(-1).view(np.uint64), 52, 0x7FF, 1023))
 
 
 class InfeasibleError(ValueError):

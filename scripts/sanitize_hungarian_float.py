@@ -1,0 +1,15 @@
+"""compute-sanitizer target for the GPU Hungarian's float route (issue 9, public API only): the scale-to-int32
+kernel, the integer pre-solve (persistent and host loop, tiny blocks so several blocks share the matrix),
+its device certificate and the tight-rows kernel, on small float matrices checked against the CPU."""
+import numpy as np
+
+import matchflow
+
+rng = np.random.default_rng(9)
+for n, dt in ((70, np.float64), (45, np.float32)):
+    F = rng.random((n, n)).astype(dt)
+    want = matchflow.assignment(F, backend="cpu").cost
+    for loop in ("persistent", "host"):
+        r = matchflow.assignment(F, backend="gpu", block_size=32, loop=loop)
+        print("float", n, dt.__name__, loop, r.backend, r.stats.get("float_route"), abs(r.cost - want) < 1e-9,
+              "freed", r.stats.get("free_after_int"))
