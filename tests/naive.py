@@ -200,3 +200,17 @@ def exact_weighted_matching_weight(n: int, edges) -> float:
         return out
 
     return rec(0, frozenset())
+
+
+def granularity_naive(a: np.ndarray) -> float:
+    """The largest power of two dividing every finite non-zero entry (inf when there is none), from
+    Python's exact float decomposition, entry by entry."""
+    import math
+
+    best = math.inf
+    for x in np.asarray(a, dtype=np.float64).ravel().tolist():
+        if math.isfinite(x) and x != 0:
+            m, e = math.frexp(abs(x))
+            mant = int(m * 2**53)
+            best = min(best, math.ldexp(1.0, e - 53 + (mant & -mant).bit_length() - 1))
+    return best

@@ -55,6 +55,7 @@ import numba
 import numpy as np
 
 from .._results import AssignmentResult
+from ._prepare import granularity_exponent_kernel
 
 __all__ = ["verify_assignment", "AssignmentCertificate", "min_reduced_cost", "float_gap_bound", "square_certificate",
            "total_cost", "exact_difference", "centre_duals", "certify", "granularity"]
@@ -215,14 +216,8 @@ def granularity(a: np.ndarray) -> float:
 
     Every assignment total is a multiple of ``g``, so two totals differ by 0 or by at least
     ``g``: a rigorous ``cost - optimum <= gap_bound < g`` proves ``cost == optimum`` exactly."""
-    x = np.asarray(a, dtype=np.float64).ravel()
-    x = x[np.isfinite(x) & (x != 0)]
-    if not x.size:
-        return math.inf
-    m, e = np.frexp(np.abs(x))
-    mant = np.ldexp(m, 53).astype(np.int64)  # exact: 53-bit integer mantissa
-    tz = np.log2((mant & -mant).astype(np.float64)).astype(np.int64)
-    return math.ldexp(1.0, int((e.astype(np.int64) - 53 + tz).min()))
+    k = granularity_exponent_kernel(np.asarray(a))  # one pass over the bit patterns, no temporaries
+    return math.inf if k == 1 << 30 else math.ldexp(1.0, k)
 
 
 def min_reduced_cost(Cm_src: np.ndarray, sign: int, u: np.ndarray, v: np.ndarray):
