@@ -48,15 +48,17 @@ import numpy as np
 from .._cuda import quiet, validate_gpu_options
 from .._validation import check_bool, check_choice, check_int, check_options
 from ._cpu_cost_scaling import BUDGET, NOT_OPTIMAL, OK, cost_scaling_solve, exact_duals_kernel
-from ._gpu_cost_scaling_tail import tail_kernel
+from ._gpu_cost_scaling_tail import finish_phase, update_arrays
 
 __all__ = ["validate_cost_scaling_gpu_options", "cost_scaling_gpu_solve", "DeviceCost", "upload", "solve_uploaded"]
 
 CHECK_EVERY = 4  # sweeps between host reads of the control words
 MAX_OPS = 256  # push operations of one thread per sweep (line 2's loop, bounded so a sweep ends)
 FLOOR = 1 << 61  # a feasible run keeps prices above -2**61 (see the module docstring)
-_OPTIONS = ("max_ops", "variant", "follow", "schedule", "tail")
+_OPTIONS = ("max_ops", "variant", "follow", "schedule", "tail", "price_update", "update_every")
 TAIL = 64  # units left in a phase when the CPU finishes it (see validate_cost_scaling_gpu_options)
+PRICE_UPDATE = False  # Alg. 5.3 in the CPU tail (see validate_cost_scaling_gpu_options and docs/notes)
+UPDATE_EVERY = 0.0  # its trigger: pushes of the tail between updates, in units of n (0: once, at its start)
 VARIANTS = ("double-push", "paper")
 SCHEDULES = ("async", "sweeps")
 
@@ -75,7 +77,11 @@ def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
     with ``loop="host"``: when at most ``tail`` units are left in a phase, the GPU stops and the CPU finishes
     the phase (:func:`tail_kernel`, the same operations in sequence; default :data:`TAIL`): the last units of
     a phase move one at a time along long paths, serial work at GPU-thread latency; 0 = all on the GPU,
-    the default with ``loop="persistent"``). No GPU needed."""
+    the default with ``loop="persistent"``) and ``price_update`` (the global price update of Algorithm 5.3,
+    Dial buckets, in the CPU tail: :func:`._gpu_cost_scaling_tail.tail_price_update_kernel`; default
+    :data:`PRICE_UPDATE`) with ``update_every`` (its trigger, in units of ``n`` pushes of the tail: 0 = once
+    at the start of each phase's tail, ``r > 0`` = after every ``r n`` pushes while units are left; default
+    :data:`UPDATE_EVERY`). No GPU needed."""
     opts = dict(options)
     o = validate_gpu_options("cost_scaling_gpu", opts, block_low=1, block_default=256)
     check_options("cost_scaling_gpu", opts, _OPTIONS)
@@ -94,6 +100,12 @@ def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
             raise ValueError(f"cost_scaling_gpu: tail={tail} needs loop='host' (the CPU finishes each phase); "
                              "loop='persistent' runs tail=0")
     o["tail"] = (0 if o["loop"] == "persistent" or o["schedule"] == "sweeps" else TAIL) if tail is None else tail
+    o["price_update"] = check_bool("price_update", opts.get("price_update", PRICE_UPDATE))
+    every = opts.get("update_every", UPDATE_EVERY)
+    if isinstance(every, (bool, np.bool_)) or not isinstance(every, (int, float, np.integer, np.floating)) or \
+            not every >= 0:
+        raise ValueError(f"update_every must be a number >= 0, got {every!r}")
+    o["update_every"] = float(every)
     return o
 
 
@@ -182,6 +194,7 @@ class _CostScalingRun:
         self.host_state: tuple[np.ndarray, np.ndarray] | None = None  # (col4row, price) left by the CPU tail
         self.tail_status = OK
         self.owner: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # the CPU tail's column senders
+        self.work: tuple[np.ndarray, ...] | None = None  # the price update's work arrays (price_update=True)
 
     def _sweep_grid(self) -> int:
         from .._cuda._launch import grid
@@ -253,7 +266,7 @@ class _CostScalingRun:
         else:
             gs, tail = 0, o["tail"]
             if tail > 0:
-                self.stats.update(tail_pushes=0, tail_phases=0, seconds_tail=0.0)
+                self.stats.update(tail_pushes=0, tail_phases=0, seconds_tail=0.0, price_updates=0, seconds_update=0.0)
             for ph, eps in enumerate(seq.tolist()):
                 self.launch(K.phase_init_kernel, 2 * n, d["indptr"], d["indices"], d["cost"], np.int64(n),
                             np.int64(eps), b["price"], b["exc"], b["col4row"], b["ctl"], np.int64(FLOOR))
@@ -287,10 +300,15 @@ class _CostScalingRun:
         price, exc, col4row = b["price"].copy_to_host(), b["exc"].copy_to_host(), b["col4row"].copy_to_host()
         if self.owner is None:
             self.owner = (np.zeros(n, np.int64), np.zeros(n, np.int64), np.full(n, -1, np.int64))
-        st, p = tail_kernel(hs["indptr"], hs["indices"], hs["cost"], hs["cptr"], hs["crow"], hs["ccost"], n,
-                            np.int64(eps), price, exc, col4row, self.o["variant"] == "double-push",
-                            np.int64(cmax + eps), np.int64(FLOOR), np.int64(self.budget), *self.owner, np.int64(ph))
-        self.stats["tail_pushes"] += int(p)
+        g = (hs["indptr"], hs["indices"], hs["cost"], hs["cptr"], hs["crow"], hs["ccost"], n)
+        if self.o["price_update"] and self.work is None:
+            self.work = update_arrays(n, self.dev.nnz)
+        st, p, upd, su = finish_phase(g, eps, price, exc, col4row, self.o["variant"] == "double-push", cmax + eps,
+                                      FLOOR, self.budget, self.owner, ph, int(self.o["update_every"] * n),
+                                      self.work if self.o["price_update"] else None)
+        self.stats["tail_pushes"] += p
+        self.stats["price_updates"] += upd
+        self.stats["seconds_update"] += su
         self.stats["tail_phases"] += 1
         if st == OK and not last:
             b["price"].copy_to_device(price)
