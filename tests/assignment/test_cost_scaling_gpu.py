@@ -76,6 +76,14 @@ def test_options_are_checked_without_a_gpu():
         validate_cost_scaling_gpu_options(loop="persistent", tail=5)
     with pytest.raises(ValueError, match=r"tail"):
         validate_cost_scaling_gpu_options(tail=-1)
+    o = validate_cost_scaling_gpu_options()
+    assert (o["price_update"], o["update_every"]) == (False, 0.0)
+    assert validate_cost_scaling_gpu_options(price_update=True, update_every=2)["update_every"] == 2.0
+    with pytest.raises(TypeError, match=r"price_update"):
+        validate_cost_scaling_gpu_options(price_update="yes")
+    for bad in (-1, True, "x"):
+        with pytest.raises(ValueError, match=rf"^update_every must be a number >= 0, got {bad!r}$"):
+            validate_cost_scaling_gpu_options(update_every=bad)
     with pytest.raises(ValueError, match=r"^cost_scaling_gpu: certify=False is not available"):
         validate_cost_scaling_gpu_options(certify=False)
     with pytest.raises(ValueError, match=r"max_ops"):
@@ -257,6 +265,27 @@ def test_cpu_tail_finishes_the_phases(tail):
 
 
 @gpu
+@pytest.mark.parametrize("tail", [7, 10**9])
+@pytest.mark.parametrize("every", [0.0, 0.01, 5.0])
+def test_cpu_tail_with_the_global_price_update(tail, every):
+    """``price_update=True``: Algorithm 5.3 (Dial buckets on the two-price pseudoflow) in the CPU tail, once
+    at its start (``update_every=0``) or after every ``update_every * n`` tail pushes; the answer is the
+    optimum, certified; with ``tail`` above n every phase is the CPU's, so every phase has an update
+    (``update_every=0``)."""
+    rng = np.random.default_rng(29)
+    n = 24 if SIM else 2000
+    A = _random(rng, n, n, 0.25 if SIM else 12 / n, 1, 10**5)
+    st = _gpu(A, block_size=4 if SIM else 64, tail=tail, price_update=True, update_every=every).stats
+    assert st["price_updates"] >= 0 and st["seconds_update"] >= 0
+    if tail > n:
+        assert st["tail_phases"] == st["phases"] and st["pushes"] == st["tail_pushes"]
+        if every == 0:
+            assert st["price_updates"] == st["phases"]
+    plain = _gpu(A, block_size=4 if SIM else 64, tail=tail).stats
+    assert plain["price_updates"] == 0
+
+
+@gpu
 @pytest.mark.parametrize("loop", ["persistent", "host"])
 def test_scan_bound_stops_and_the_cpu_answers(loop):
     """``max_rounds`` bounds each thread's scans of a phase on the async schedule: past it the solve stops
@@ -277,6 +306,8 @@ def test_repeated_runs_are_certified():
     A = _random(rng, 3000, 3000, 20 / 3000, 1, 10**4)
     costs = {_gpu(A, block_size=bs, loop=loop, tail=t).cost for bs in (32, 128, 256)
              for loop, t in (("persistent", 0), ("host", 0), ("host", 64)) for _ in range(2)}
+    costs |= {_gpu(A, block_size=64, tail=t, price_update=True, update_every=e).cost for t in (64, 1024)
+              for e in (0.0, 0.5)}
     assert len(costs) == 1
 
 
