@@ -322,3 +322,68 @@ def test_public_device_entry_solves_and_refuses_overflow():
     big = sp.csr_array((np.array([0, 2**58, 2**58, 0], dtype=np.int64), ([0, 0, 1, 1], [0, 1, 0, 1])), shape=(2, 2))
     with pytest.raises(OverflowError, match=r"^integer cost range 288230376151711744 times \(n\+1\)\^2 with n=2 "):
         matchflow.gpu.cost_scaling_to_device(big)
+
+
+def _device_sparse(form, A):
+    """``A`` as a device-resident sparse matrix: CuPy CSR / CSC / COO (float64: CuPy's sparse dtypes) or a
+    PyTorch sparse CUDA tensor (int64; COO left uncoalesced, its duplicates summed as SciPy does)."""
+    lib, fmt = form.split("-")
+    if lib == "cupy":
+        cupy = pytest.importorskip("cupy")
+        import cupyx.scipy.sparse as csp
+
+        del cupy
+        B = getattr(sp, f"{fmt}_matrix")(A.astype(np.float64))
+        return getattr(csp, f"{fmt}_matrix")(B)
+    torch = pytest.importorskip("torch")
+    if fmt == "csr":
+        return torch.sparse_csr_tensor(torch.as_tensor(A.indptr), torch.as_tensor(A.indices),
+                                       torch.as_tensor(A.data.astype(np.int64)), A.shape, device="cuda")
+    C = A.tocoo()
+    r, c, d = np.r_[C.row, C.row[:3]], np.r_[C.col, C.col[:3]], np.r_[C.data, np.ones(3, C.data.dtype)]
+    d[:3] -= 1  # the first 3 entries stored as two copies (data - 1, 1)
+    return torch.sparse_coo_tensor(torch.as_tensor(np.vstack([r, c])), torch.as_tensor(d.astype(np.int64)), A.shape,
+                                   device="cuda")
+
+
+def _lib_of(a):
+    return type(a).__module__.split(".")[0]
+
+
+@gpu
+@device_only
+@pytest.mark.parametrize("form", ["cupy-csr", "cupy-csc", "cupy-coo", "torch-csr", "torch-coo"])
+@pytest.mark.parametrize("shape", [(60, 60), (40, 70)])
+def test_device_sparse_inputs(form, shape):
+    """CuPy sparse and PyTorch sparse CUDA costs: accepted by ``assignment`` and the drop-in, copied to the host
+    once (``stats["device_fallback"]``), the answer on the device in the caller's library, certified, the
+    optimum of the host twin."""
+    rng = np.random.default_rng(31)
+    A = _random(rng, *shape, 0.1, 1, 100)
+    D = _device_sparse(form, A)
+    lib = form.split("-")[0]
+    res = matchflow.assignment(D, backend="gpu", block_size=32, tail=0)
+    assert res.backend == "gpu" and "gpu_fallback" not in res.stats
+    assert res.stats["input_library"] == lib and res.stats["device_fallback"].startswith("host copy:")
+    assert {_lib_of(a) for a in (res.row_ind, res.col_ind, res.u, res.v)} == {lib}
+    assert verify_sparse_assignment(D, res) == [] and verify_sparse_assignment(A, res) == []
+    assert res.cost == pytest.approx(matchflow.assignment(A).cost)
+    r, c = matchflow.min_weight_full_bipartite_matching(D, backend="gpu")
+    assert _lib_of(r) == _lib_of(c) == lib
+    r0, c0 = scipy_mwfbm(A)
+    hr, hc = (np.asarray(a.get() if lib == "cupy" else a.cpu().numpy()) for a in (r, c))
+    assert int(A[hr, hc].sum()) == int(A[r0, c0].sum())
+    cpu = matchflow.assignment(D, backend="cpu")  # the CPU twin takes it too (same copy, same library rule)
+    assert cpu.cost == pytest.approx(res.cost) and _lib_of(cpu.row_ind) == lib
+
+
+@gpu
+@device_only
+def test_device_sparse_bad_input_is_named():
+    torch = pytest.importorskip("torch")
+    bad = torch.sparse_coo_tensor(torch.tensor([[0, 1], [0, 1]]), torch.tensor([1.0, float("nan")]), (2, 2),
+                                  device="cuda")
+    with pytest.raises(ValueError, match=r"^matrix contains invalid numeric entries: NaN$"):
+        matchflow.assignment(bad, backend="gpu")
+    with pytest.raises(ValueError, match=r"^partial=True needs a scipy.sparse cost matrix"):
+        matchflow.assignment(torch.ones((2, 2), device="cuda"), partial=True)

@@ -58,7 +58,9 @@ def assignment(
         in its own dtype and certified on the device; a device-resident one (CuPy, a PyTorch CUDA
         tensor, a numba device array) with ``backend`` "gpu" or "auto" never visits the host, and
         ``row_ind``, ``col_ind``, ``u``, ``v`` come back on the device in its library
-        (``stats["direct"]``); other device matrices are copied to the host.
+        (``stats["direct"]``); other device matrices are copied to the host. A CuPy sparse matrix
+        or a PyTorch sparse CUDA tensor is a sparse ``cost`` (cost scaling): copied to the host once
+        (``stats["device_fallback"]`` says why), the answer on the device in its library.
     maximize : bool
         Maximise the total instead of minimising it.
     method : {"auto", "jv", "hungarian", "auction", "munkres", "cost-scaling", "lopes"}
@@ -248,11 +250,14 @@ def _direct_twin() -> bool:
 
 def _sparse_door(cost, row: Method | None, be: str, partial: bool, cost_limit, options: dict) -> bool:
     """scipy.sparse ``cost`` goes to cost scaling (issue 12): the CPU twin, or with ``backend="gpu"`` the
-    lock-free GPU refine (its GPU options are checked by the sparse solve); other combinations raise.
+    lock-free GPU refine (its GPU options are checked by the sparse solve); other combinations raise. So does a
+    device-resident sparse ``cost`` (CuPy sparse, PyTorch sparse CUDA: one host copy, the answer on the device).
     ``backend="auto"`` keeps sparse costs on the CPU (see ``_methods.py``: not measured faster yet)."""
     import scipy.sparse as sp
 
-    if not sp.issparse(cost):
+    from ._sparse import is_device_sparse
+
+    if not sp.issparse(cost) and not is_device_sparse(cost):
         if partial:
             raise ValueError("partial=True needs a scipy.sparse cost matrix (stored entries are the allowed pairs)")
         return False
