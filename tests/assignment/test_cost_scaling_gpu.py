@@ -77,7 +77,7 @@ def test_options_are_checked_without_a_gpu():
     with pytest.raises(ValueError, match=r"tail"):
         validate_cost_scaling_gpu_options(tail=-1)
     o = validate_cost_scaling_gpu_options()
-    assert (o["price_update"], o["update_every"]) == (False, 0.0)
+    assert (o["price_update"], o["update_every"]) == (True, 0.0)
     assert validate_cost_scaling_gpu_options(price_update=True, update_every=2)["update_every"] == 2.0
     with pytest.raises(TypeError, match=r"price_update"):
         validate_cost_scaling_gpu_options(price_update="yes")
@@ -281,7 +281,7 @@ def test_cpu_tail_with_the_global_price_update(tail, every):
         assert st["tail_phases"] == st["phases"] and st["pushes"] == st["tail_pushes"]
         if every == 0:
             assert st["price_updates"] == st["phases"]
-    plain = _gpu(A, block_size=4 if SIM else 64, tail=tail).stats
+    plain = _gpu(A, block_size=4 if SIM else 64, tail=tail, price_update=False).stats
     assert plain["price_updates"] == 0
 
 
@@ -371,7 +371,7 @@ def test_device_sparse_inputs(form, shape):
     r, c = matchflow.min_weight_full_bipartite_matching(D, backend="gpu")
     assert _lib_of(r) == _lib_of(c) == lib
     r0, c0 = scipy_mwfbm(A)
-    hr, hc = (np.asarray(a.get() if lib == "cupy" else a.cpu().numpy()) for a in (r, c))
+    hr, hc = (np.array(a.get() if lib == "cupy" else a.cpu().numpy()) for a in (r, c))  # a writeable copy
     assert int(A[hr, hc].sum()) == int(A[r0, c0].sum())
     cpu = matchflow.assignment(D, backend="cpu")  # the CPU twin takes it too (same copy, same library rule)
     assert cpu.cost == pytest.approx(res.cost) and _lib_of(cpu.row_ind) == lib
@@ -387,3 +387,22 @@ def test_device_sparse_bad_input_is_named():
         matchflow.assignment(bad, backend="gpu")
     with pytest.raises(ValueError, match=r"^partial=True needs a scipy.sparse cost matrix"):
         matchflow.assignment(torch.ones((2, 2), device="cuda"), partial=True)
+
+
+@gpu
+@device_only
+def test_auto_picks_the_gpu_from_the_measured_size(monkeypatch):
+    """``backend="auto"`` on sparse costs: the GPU from ``AUTO_GPU_NNZ`` arcs (measured faster end to end),
+    the CPU below it or with options; said in ``stats["auto_rule"]``."""
+    import importlib
+
+    S = importlib.import_module("matchflow.assignment._sparse")
+    rng = np.random.default_rng(37)
+    A = _random(rng, 300, 300, 0.05, 1, 1000)
+    res = matchflow.assignment(A)
+    assert res.backend == "cpu" and res.stats["auto_rule"] == f"nnz {A.nnz} < 2000000: the CPU twin is faster"
+    monkeypatch.setattr(S, "AUTO_GPU_NNZ", A.nnz)
+    res = matchflow.assignment(A)
+    assert res.backend == "gpu" and res.stats["auto_rule"].endswith("and a GPU: the GPU is faster end to end")
+    assert verify_sparse_assignment(A, res) == [] and res.cost == matchflow.assignment(A, backend="cpu").cost
+    assert matchflow.assignment(A, update_every=2.0).backend == "cpu"

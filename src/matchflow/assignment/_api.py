@@ -69,8 +69,8 @@ def assignment(
         and an exact JV cleanup (CPU); ``munkres``: the O(n^4) six-step reference of Lopes et
         al. (CPU, small n only); ``cost-scaling``: Goldberg-Kennedy CSA on the CPU (options
         ``price_update``, ``update_every``, ``arc_fixing``: Alg. 5.3 and Section 5.2, off by
-        default), Łupińska's lock-free refine with ``backend="gpu"`` (slower than the CPU today, so
-        ``auto`` keeps the CPU); what a scipy.sparse ``cost`` always gets, see :mod:`._sparse`; on
+        default), Łupińska's lock-free refine with ``backend="gpu"`` (``auto`` picks it for sparse
+        costs from 2M arcs, where it measured faster end to end); what a scipy.sparse ``cost`` always gets, see :mod:`._sparse`; on
         dense input slower than JV; ``lopes``: alias of ``hungarian`` on the GPU (not with
         ``backend="cpu"``); ``auto``: JV on the CPU, the GPU Hungarian where it was measured
         faster end to end (integer costs, max(shape) >= 1024, cost range <= 10 max(shape)).
@@ -140,7 +140,7 @@ def assignment(
         from ._sparse import sparse_assignment
 
         return sparse_assignment(cost, maximize=maximize, partial=partial, t0=t0,
-                                 backend="gpu" if be == "gpu" else "cpu", options=options)
+                                 backend=be if be in ("gpu", "auto") else "cpu", options=options)
     direct = not maximize and cost_limit is None and (row is None or row.name == "hungarian") and _direct_twin()
     if direct and be != "cpu" and is_device_array(cost) and not isinstance(cost, np.ndarray):
         # a device-resident integer matrix stays there (GPU Hungarian; float or rectangular: the host path)
@@ -252,7 +252,8 @@ def _sparse_door(cost, row: Method | None, be: str, partial: bool, cost_limit, o
     """scipy.sparse ``cost`` goes to cost scaling (issue 12): the CPU twin, or with ``backend="gpu"`` the
     lock-free GPU refine (its GPU options are checked by the sparse solve); other combinations raise. So does a
     device-resident sparse ``cost`` (CuPy sparse, PyTorch sparse CUDA: one host copy, the answer on the device).
-    ``backend="auto"`` keeps sparse costs on the CPU (see ``_methods.py``: not measured faster yet)."""
+    ``backend="auto"``: the GPU from 2M arcs on a real GPU (measured faster end to end), else the CPU
+    (``_sparse.AUTO_GPU_NNZ``)."""
     import scipy.sparse as sp
 
     from ._sparse import is_device_sparse

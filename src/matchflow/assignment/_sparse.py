@@ -223,6 +223,27 @@ def _matched_positions(E: sp.csr_array, col4row: np.ndarray) -> np.ndarray:
     return np.searchsorted(key, np.arange(E.shape[0]) * E.shape[1] + col4row)
 
 
+# backend="auto" for sparse costs (H100 host, results/cost_scaling/gpu-h100-2026-11-23e.md, public call from host
+# arrays vs the CPU twin on the same host): the GPU is faster end to end from 2M arcs (random n = 1e5, 2.1M arcs:
+# 0.53 vs 0.61 s and 0.90 vs 0.95 s; kNN n = 1e6, 10M arcs: 1.83 vs 2.42 s; random n = 1e6, 21M arcs: 11.5 vs
+# 16.2 s) and slower below (n = 1e4, 0.2M arcs: 0.071 vs 0.048 s). Only without options (CPU and GPU options
+# differ) and on a real GPU.
+AUTO_GPU_NNZ = 2_000_000
+
+
+def _auto_backend(A: sp.csr_array, options: dict) -> tuple[str, str]:
+    """``(backend, the rule's words)`` for ``backend="auto"``: see :data:`AUTO_GPU_NNZ`."""
+    from .._methods import _auto_may_use_gpu
+
+    if options:
+        return "cpu", "options given: the CPU (give backend='gpu' for GPU options)"
+    if A.nnz < AUTO_GPU_NNZ:
+        return "cpu", f"nnz {A.nnz} < {AUTO_GPU_NNZ}: the CPU twin is faster"
+    if not _auto_may_use_gpu():
+        return "cpu", "no GPU"
+    return "gpu", f"nnz {A.nnz} >= {AUTO_GPU_NNZ} and a GPU: the GPU is faster end to end"
+
+
 CPU_OPTIONS = ("price_update", "update_every", "arc_fixing")
 
 
@@ -254,14 +275,18 @@ def gpu_solver(options: dict):
 def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: float | None = None,
                       backend: str = "cpu", options: dict | None = None) -> AssignmentResult:
     """Optimal assignment of sparse C by cost scaling (see :func:`matchflow.assignment`); ``backend``
-    "cpu" (the Numba twin) or "gpu" (Łupińska's lock-free refine, GPU ``options``). A device-resident C (CuPy
+    "cpu" (the Numba twin), "gpu" (Łupińska's lock-free refine, GPU ``options``) or "auto" (the GPU from
+    :data:`AUTO_GPU_NNZ` arcs on a real GPU without options, else the CPU; ``stats["auto_rule"]``). A device-resident C (CuPy
     sparse, PyTorch sparse CUDA; :func:`is_device_sparse`) is copied to the host once (the certificate and the
     CPU tail read it there: ``stats["device_fallback"]``) and ``row_ind``, ``col_ind``, ``u``, ``v`` come back
     on the device in its library (``stats["input_library"]``; ``stats["U"], stats["V"]`` stay NumPy)."""
     t0 = time.perf_counter() if t0 is None else t0
-    solve = gpu_solver(options or {}) if backend == "gpu" else cpu_solver(options or {})
     C, lib, t_copy = _from_device(C)
     A = as_sparse_cost(C, maximize)
+    rule = None
+    if backend == "auto":
+        backend, rule = _auto_backend(A, options or {})
+    solve = gpu_solver(options or {}) if backend == "gpu" else cpu_solver(options or {})
     nr, nc = A.shape
     if partial and _full_exists(A):
         partial = False  # the smaller side can be matched in full: no big-M costs needed (stats say so)
@@ -278,6 +303,8 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
     r, c = r[order].astype(np.int64), c[order].astype(np.int64)
     u, v = (V[:nr], U[:nc]) if tr else (U[:nr] + shift, V[:nc])
     stats.update(n=E.shape[0], extended=E.shape != A.shape, transposed=tr, dummy_cost=big, U=U, V=V, partial=partial)
+    if rule is not None:
+        stats["auto_rule"] = rule
     data = sp.csr_array(C).tocsr()[r, c] if r.size else np.zeros(0)
     data = np.asarray(data).ravel()
     total = int(data.astype(object).sum()) if A.dtype.kind == "i" else float(data.sum())
