@@ -479,11 +479,11 @@ def gpu_plot(json_path: str) -> str:
     import matplotlib.pyplot as plt
 
     recs = json.loads(Path(json_path).read_text())["records"]
-    labels, series = [], {"GPU public (default)": [], "GPU public (price update)": [], "CPU twin (device host)": []}
+    labels, series = [], {"GPU public, no price update (before)": [], "GPU public, price update in the tail (after)": [], "CPU twin (device host)": []}
     for r in recs:
         labels.append(f"{r['input']}\n{r['nnz'] / 1e6:.1f}M arcs")
-        series["GPU public (default)"].append(r["public"]["median_s"])
-        series["GPU public (price update)"].append(r.get("public_after", {}).get("median_s", np.nan))
+        series["GPU public, no price update (before)"].append(r["public"]["median_s"])
+        series["GPU public, price update in the tail (after)"].append(r.get("public_after", {}).get("median_s", np.nan))
         series["CPU twin (device host)"].append(r.get("cpu_twin", {}).get("s", np.nan))
     fig, ax = plt.subplots(figsize=(9, 4.5))
     w = 0.27
