@@ -15,10 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import matchflow
-from matchflow.assignment._cpu_cost_scaling import OK, exact_duals_kernel
+from matchflow.assignment._cpu_cost_scaling import BUDGET, OK, exact_duals_kernel
 from matchflow.assignment._gpu_cost_scaling_tail import (
     _phase_init,
     emulate_schedule,
+    finish_phase,
     tail_kernel,
     tail_price_update_kernel,
     update_arrays,
@@ -160,3 +161,23 @@ def test_price_update_shortens_the_tail():
     assert _certified_cost(A, h, once) == cost == _certified_cost(A, h, half)
     assert once["updates"] >= 1 and 1.5 * once["tail_pushes"] < plain["tail_pushes"]
     assert half["updates"] >= 1 and 3 * half["tail_pushes"] < plain["tail_pushes"]
+
+
+@pytest.mark.parametrize("every", [None, 0, 1, 5])
+def test_tail_budget_bounds_the_whole_phase(every):
+    """No perfect matching (three rows share two columns): the tail would push forever; its push budget
+    bounds the whole phase, with updates or not (each resumed call gets what is left): BUDGET."""
+    n = 3
+    indptr, indices = np.array([0, 2, 4, 6]), np.array([0, 1, 0, 1, 0, 1])
+    sc = np.array([1, 2, 3, 1, 2, 5], np.int64) * 2 * (n + 1)
+    P = sp.csr_array((np.arange(6, dtype=np.int64), indices, indptr), shape=(n, n)).tocsc()
+    h = {"indptr": indptr.astype(np.int64), "indices": indices.astype(np.int64), "cost": sc,
+         "cptr": P.indptr.astype(np.int64), "crow": P.indices.astype(np.int64), "ccost": np.ascontiguousarray(sc[P.data])}
+    price, exc, col4row = np.zeros(2 * n, np.int64), np.zeros(2 * n, np.int32), np.full(n, -1, np.int32)
+    assert _phase_init(h["indptr"], h["indices"], h["cost"], n, np.int64(4), price, exc, col4row)
+    owner = (np.zeros(n, np.int64), np.zeros(n, np.int64), np.full(n, -1, np.int64))
+    st, pushes, updates, _ = finish_phase(_graph(h, n), 4, price, exc, col4row, True, int(sc.max()) + 4, FLOOR, 500,
+                                          owner, 0, 0 if every is None else every,
+                                          None if every is None else update_arrays(n, 6))
+    assert st == BUDGET and 500 < pushes <= 502
+    assert (updates > 0) == (every is not None)

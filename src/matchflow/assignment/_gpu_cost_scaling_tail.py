@@ -306,15 +306,15 @@ def finish_phase(g: tuple, eps: int, price, exc, col4row, double: bool, gap: int
     tail while units are left (Goldberg-Kennedy's trigger: an update costs about a scan of the graph). ``g``:
     the host graph (indptr, indices, cost, cptr, crow, ccost, n). Returns (status, pushes, updates, seconds of
     the updates)."""
-    args = (np.int64(eps), price, exc, col4row, bool(double), np.int64(gap), np.int64(floor), np.int64(budget), *owner,
-            np.int64(ph), np.int64(0))
+    head = (np.int64(eps), price, exc, col4row, bool(double), np.int64(gap), np.int64(floor))
+    tail = (*owner, np.int64(ph), np.int64(0))
     pushes, updates, secs = 0, 0, 0.0
     pause = every if work is not None and every > 0 else 2**62
     if work is not None and every == 0:
         pause = 2**62
         st = PAUSED
     else:
-        st, pushes = tail_kernel(*g, *args, np.int64(pause))
+        st, pushes = tail_kernel(*g, *head, np.int64(budget), *tail, np.int64(pause))
     while st == PAUSED:
         t = time.perf_counter()
         done, _, _ = tail_price_update_kernel(*g, np.int64(eps), price, exc, col4row, np.int64(floor), *work)
@@ -322,7 +322,8 @@ def finish_phase(g: tuple, eps: int, price, exc, col4row, double: bool, gap: int
         updates += int(done)
         if not done:
             pause = 2**62  # near the int64 floor: no more updates in this phase
-        st, p = tail_kernel(*g, *args, np.int64(pause))
+        # the budget bounds the whole tail of the phase, not each call (an infeasible problem must stop)
+        st, p = tail_kernel(*g, *head, np.int64(budget - pushes), *tail, np.int64(pause))
         pushes += int(p)
     return int(st), int(pushes), updates, secs
 
