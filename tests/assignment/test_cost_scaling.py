@@ -229,3 +229,22 @@ def test_verify_assignment_accepts_sparse_costs():
         matchflow.verify.verify_assignment(S, res)
     with pytest.raises(TypeError, match="needs the AssignmentResult of assignment"):
         matchflow.verify.verify_assignment(S, res.row_ind, res.col_ind)
+
+
+def test_auto_backend_rule_for_sparse_costs(monkeypatch):
+    """``backend="auto"``: the CPU below ``AUTO_GPU_NNZ`` arcs, with options, or without a real GPU (the rule
+    in ``stats["auto_rule"]``; the GPU side is tested in test_cost_scaling_gpu.py)."""
+    import importlib
+
+    S = importlib.import_module("matchflow.assignment._sparse")
+    M = importlib.import_module("matchflow._methods")
+    A = sp.csr_array(np.array([[1, 2], [3, 1]]))
+    res = matchflow.assignment(A)
+    assert res.backend == "cpu" and res.stats["auto_rule"] == "nnz 4 < 2000000: the CPU twin is faster"
+    monkeypatch.setattr(S, "AUTO_GPU_NNZ", 4)
+    monkeypatch.setattr(M, "_auto_may_use_gpu", lambda: False)
+    res = matchflow.assignment(A)
+    assert res.backend == "cpu" and res.stats["auto_rule"] == "no GPU" and res.cost == 2
+    res = matchflow.assignment(A, price_update=True)
+    assert res.stats["auto_rule"] == "options given: the CPU (give backend='gpu' for GPU options)"
+    assert "auto_rule" not in matchflow.assignment(A, backend="cpu").stats

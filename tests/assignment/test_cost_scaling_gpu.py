@@ -76,6 +76,14 @@ def test_options_are_checked_without_a_gpu():
         validate_cost_scaling_gpu_options(loop="persistent", tail=5)
     with pytest.raises(ValueError, match=r"tail"):
         validate_cost_scaling_gpu_options(tail=-1)
+    o = validate_cost_scaling_gpu_options()
+    assert (o["price_update"], o["update_every"]) == (True, 0.0)
+    assert validate_cost_scaling_gpu_options(price_update=True, update_every=2)["update_every"] == 2.0
+    with pytest.raises(TypeError, match=r"price_update"):
+        validate_cost_scaling_gpu_options(price_update="yes")
+    for bad in (-1, True, "x"):
+        with pytest.raises(ValueError, match=rf"^update_every must be a number >= 0, got {bad!r}$"):
+            validate_cost_scaling_gpu_options(update_every=bad)
     with pytest.raises(ValueError, match=r"^cost_scaling_gpu: certify=False is not available"):
         validate_cost_scaling_gpu_options(certify=False)
     with pytest.raises(ValueError, match=r"max_ops"):
@@ -257,6 +265,27 @@ def test_cpu_tail_finishes_the_phases(tail):
 
 
 @gpu
+@pytest.mark.parametrize("tail", [7, 10**9])
+@pytest.mark.parametrize("every", [0.0, 0.01, 5.0])
+def test_cpu_tail_with_the_global_price_update(tail, every):
+    """``price_update=True``: Algorithm 5.3 (Dial buckets on the two-price pseudoflow) in the CPU tail, once
+    at its start (``update_every=0``) or after every ``update_every * n`` tail pushes; the answer is the
+    optimum, certified; with ``tail`` above n every phase is the CPU's, so every phase has an update
+    (``update_every=0``)."""
+    rng = np.random.default_rng(29)
+    n = 24 if SIM else 2000
+    A = _random(rng, n, n, 0.25 if SIM else 12 / n, 1, 10**5)
+    st = _gpu(A, block_size=4 if SIM else 64, tail=tail, price_update=True, update_every=every).stats
+    assert st["price_updates"] >= 0 and st["seconds_update"] >= 0
+    if tail > n:
+        assert st["tail_phases"] == st["phases"] and st["pushes"] == st["tail_pushes"]
+        if every == 0:
+            assert st["price_updates"] == st["phases"]
+    plain = _gpu(A, block_size=4 if SIM else 64, tail=tail, price_update=False).stats
+    assert plain["price_updates"] == 0
+
+
+@gpu
 @pytest.mark.parametrize("loop", ["persistent", "host"])
 def test_scan_bound_stops_and_the_cpu_answers(loop):
     """``max_rounds`` bounds each thread's scans of a phase on the async schedule: past it the solve stops
@@ -277,6 +306,8 @@ def test_repeated_runs_are_certified():
     A = _random(rng, 3000, 3000, 20 / 3000, 1, 10**4)
     costs = {_gpu(A, block_size=bs, loop=loop, tail=t).cost for bs in (32, 128, 256)
              for loop, t in (("persistent", 0), ("host", 0), ("host", 64)) for _ in range(2)}
+    costs |= {_gpu(A, block_size=64, tail=t, price_update=True, update_every=e).cost for t in (64, 1024)
+              for e in (0.0, 0.5)}
     assert len(costs) == 1
 
 
@@ -291,3 +322,87 @@ def test_public_device_entry_solves_and_refuses_overflow():
     big = sp.csr_array((np.array([0, 2**58, 2**58, 0], dtype=np.int64), ([0, 0, 1, 1], [0, 1, 0, 1])), shape=(2, 2))
     with pytest.raises(OverflowError, match=r"^integer cost range 288230376151711744 times \(n\+1\)\^2 with n=2 "):
         matchflow.gpu.cost_scaling_to_device(big)
+
+
+def _device_sparse(form, A):
+    """``A`` as a device-resident sparse matrix: CuPy CSR / CSC / COO (float64: CuPy's sparse dtypes) or a
+    PyTorch sparse CUDA tensor (int64; COO left uncoalesced, its duplicates summed as SciPy does)."""
+    lib, fmt = form.split("-")
+    if lib == "cupy":
+        cupy = pytest.importorskip("cupy")
+        import cupyx.scipy.sparse as csp
+
+        del cupy
+        B = getattr(sp, f"{fmt}_matrix")(A.astype(np.float64))
+        return getattr(csp, f"{fmt}_matrix")(B)
+    torch = pytest.importorskip("torch")
+    if fmt == "csr":
+        return torch.sparse_csr_tensor(torch.as_tensor(A.indptr), torch.as_tensor(A.indices),
+                                       torch.as_tensor(A.data.astype(np.int64)), A.shape, device="cuda")
+    C = A.tocoo()
+    r, c, d = np.r_[C.row, C.row[:3]], np.r_[C.col, C.col[:3]], np.r_[C.data, np.ones(3, C.data.dtype)]
+    d[:3] -= 1  # the first 3 entries stored as two copies (data - 1, 1)
+    return torch.sparse_coo_tensor(torch.as_tensor(np.vstack([r, c])), torch.as_tensor(d.astype(np.int64)), A.shape,
+                                   device="cuda")
+
+
+def _lib_of(a):
+    return type(a).__module__.split(".")[0]
+
+
+@gpu
+@device_only
+@pytest.mark.parametrize("form", ["cupy-csr", "cupy-csc", "cupy-coo", "torch-csr", "torch-coo"])
+@pytest.mark.parametrize("shape", [(60, 60), (40, 70)])
+def test_device_sparse_inputs(form, shape):
+    """CuPy sparse and PyTorch sparse CUDA costs: accepted by ``assignment`` and the drop-in, copied to the host
+    once (``stats["device_fallback"]``), the answer on the device in the caller's library, certified, the
+    optimum of the host twin."""
+    rng = np.random.default_rng(31)
+    A = _random(rng, *shape, 0.1, 1, 100)
+    D = _device_sparse(form, A)
+    lib = form.split("-")[0]
+    res = matchflow.assignment(D, backend="gpu", block_size=32, tail=0)
+    assert res.backend == "gpu" and "gpu_fallback" not in res.stats
+    assert res.stats["input_library"] == lib and res.stats["device_fallback"].startswith("host copy:")
+    assert {_lib_of(a) for a in (res.row_ind, res.col_ind, res.u, res.v)} == {lib}
+    assert verify_sparse_assignment(D, res) == [] and verify_sparse_assignment(A, res) == []
+    assert res.cost == pytest.approx(matchflow.assignment(A).cost)
+    r, c = matchflow.min_weight_full_bipartite_matching(D, backend="gpu")
+    assert _lib_of(r) == _lib_of(c) == lib
+    r0, c0 = scipy_mwfbm(A)
+    hr, hc = (np.array(a.get() if lib == "cupy" else a.cpu().numpy()) for a in (r, c))  # a writeable copy
+    assert int(A[hr, hc].sum()) == int(A[r0, c0].sum())
+    cpu = matchflow.assignment(D, backend="cpu")  # the CPU twin takes it too (same copy, same library rule)
+    assert cpu.cost == pytest.approx(res.cost) and _lib_of(cpu.row_ind) == lib
+
+
+@gpu
+@device_only
+def test_device_sparse_bad_input_is_named():
+    torch = pytest.importorskip("torch")
+    bad = torch.sparse_coo_tensor(torch.tensor([[0, 1], [0, 1]]), torch.tensor([1.0, float("nan")]), (2, 2),
+                                  device="cuda")
+    with pytest.raises(ValueError, match=r"^matrix contains invalid numeric entries: NaN$"):
+        matchflow.assignment(bad, backend="gpu")
+    with pytest.raises(ValueError, match=r"^partial=True needs a scipy.sparse cost matrix"):
+        matchflow.assignment(torch.ones((2, 2), device="cuda"), partial=True)
+
+
+@gpu
+@device_only
+def test_auto_picks_the_gpu_from_the_measured_size(monkeypatch):
+    """``backend="auto"`` on sparse costs: the GPU from ``AUTO_GPU_NNZ`` arcs (measured faster end to end),
+    the CPU below it or with options; said in ``stats["auto_rule"]``."""
+    import importlib
+
+    S = importlib.import_module("matchflow.assignment._sparse")
+    rng = np.random.default_rng(37)
+    A = _random(rng, 300, 300, 0.05, 1, 1000)
+    res = matchflow.assignment(A)
+    assert res.backend == "cpu" and res.stats["auto_rule"] == f"nnz {A.nnz} < 2000000: the CPU twin is faster"
+    monkeypatch.setattr(S, "AUTO_GPU_NNZ", A.nnz)
+    res = matchflow.assignment(A)
+    assert res.backend == "gpu" and res.stats["auto_rule"].endswith("and a GPU: the GPU is faster end to end")
+    assert verify_sparse_assignment(A, res) == [] and res.cost == matchflow.assignment(A, backend="cpu").cost
+    assert matchflow.assignment(A, update_every=2.0).backend == "cpu"

@@ -58,7 +58,9 @@ def assignment(
         in its own dtype and certified on the device; a device-resident one (CuPy, a PyTorch CUDA
         tensor, a numba device array) with ``backend`` "gpu" or "auto" never visits the host, and
         ``row_ind``, ``col_ind``, ``u``, ``v`` come back on the device in its library
-        (``stats["direct"]``); other device matrices are copied to the host.
+        (``stats["direct"]``); other device matrices are copied to the host. A CuPy sparse matrix
+        or a PyTorch sparse CUDA tensor is a sparse ``cost`` (cost scaling): copied to the host once
+        (``stats["device_fallback"]`` says why), the answer on the device in its library.
     maximize : bool
         Maximise the total instead of minimising it.
     method : {"auto", "jv", "hungarian", "auction", "munkres", "cost-scaling", "lopes"}
@@ -67,8 +69,8 @@ def assignment(
         and an exact JV cleanup (CPU); ``munkres``: the O(n^4) six-step reference of Lopes et
         al. (CPU, small n only); ``cost-scaling``: Goldberg-Kennedy CSA on the CPU (options
         ``price_update``, ``update_every``, ``arc_fixing``: Alg. 5.3 and Section 5.2, off by
-        default), Łupińska's lock-free refine with ``backend="gpu"`` (slower than the CPU today, so
-        ``auto`` keeps the CPU); what a scipy.sparse ``cost`` always gets, see :mod:`._sparse`; on
+        default), Łupińska's lock-free refine with ``backend="gpu"`` (``auto`` picks it for sparse
+        costs from 2M arcs, where it measured faster end to end); what a scipy.sparse ``cost`` always gets, see :mod:`._sparse`; on
         dense input slower than JV; ``lopes``: alias of ``hungarian`` on the GPU (not with
         ``backend="cpu"``); ``auto``: JV on the CPU, the GPU Hungarian where it was measured
         faster end to end (integer costs, max(shape) >= 1024, cost range <= 10 max(shape); float costs from
@@ -139,7 +141,7 @@ def assignment(
         from ._sparse import sparse_assignment
 
         return sparse_assignment(cost, maximize=maximize, partial=partial, t0=t0,
-                                 backend="gpu" if be == "gpu" else "cpu", options=options)
+                                 backend=be if be in ("gpu", "auto") else "cpu", options=options)
     direct = not maximize and cost_limit is None and (row is None or row.name == "hungarian") and _direct_twin()
     if direct and be != "cpu" and is_device_array(cost) and not isinstance(cost, np.ndarray):
         # a device-resident integer matrix stays there (GPU Hungarian; float or rectangular: the host path)
@@ -249,11 +251,15 @@ def _direct_twin() -> bool:
 
 def _sparse_door(cost, row: Method | None, be: str, partial: bool, cost_limit, options: dict) -> bool:
     """scipy.sparse ``cost`` goes to cost scaling (issue 12): the CPU twin, or with ``backend="gpu"`` the
-    lock-free GPU refine (its GPU options are checked by the sparse solve); other combinations raise.
-    ``backend="auto"`` keeps sparse costs on the CPU (see ``_methods.py``: not measured faster yet)."""
+    lock-free GPU refine (its GPU options are checked by the sparse solve); other combinations raise. So does a
+    device-resident sparse ``cost`` (CuPy sparse, PyTorch sparse CUDA: one host copy, the answer on the device).
+    ``backend="auto"``: the GPU from 2M arcs on a real GPU (measured faster end to end), else the CPU
+    (``_sparse.AUTO_GPU_NNZ``)."""
     import scipy.sparse as sp
 
-    if not sp.issparse(cost):
+    from ._sparse import is_device_sparse
+
+    if not sp.issparse(cost) and not is_device_sparse(cost):
         if partial:
             raise ValueError("partial=True needs a scipy.sparse cost matrix (stored entries are the allowed pairs)")
         return False

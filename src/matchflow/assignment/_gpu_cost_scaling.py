@@ -35,7 +35,11 @@ sweeps), ``certify`` (D2H; the exact integer duals of the matching by the CPU tw
 from ``floor(p / 2(n + 1))``: it ends only at an optimum) and ``finish`` (stats, ``seconds_<stage>``). A
 lock-free result that the exact pass does not prove optimal, or a feasible solve stopped by a budget
 (int64 prices, ``max_rounds``), is solved again by the CPU twin (``stats["gpu_fallback"]`` says why): never
-a wrong answer. Not on the device (yet): the global price update (Algorithm 5.3) and arc fixing.
+a wrong answer. The global price update (Algorithm 5.3, Dial buckets) runs in the CPU tail, once at the start of
+each phase's tail (``price_update``, default on: :func:`._gpu_cost_scaling_tail.tail_price_update_kernel`): the
+GPU leaves the last units far from the deficits, exact distances send them straight there (H100, random n = 1e5:
+CPU tail pushes 1.9M -> 0.15M, public call 0.77 -> 0.53 s). Not on the device: the price update itself, arc
+fixing.
 """
 
 from __future__ import annotations
@@ -48,15 +52,21 @@ import numpy as np
 from .._cuda import quiet, validate_gpu_options
 from .._validation import check_bool, check_choice, check_int, check_options
 from ._cpu_cost_scaling import BUDGET, NOT_OPTIMAL, OK, cost_scaling_solve, exact_duals_kernel
-from ._gpu_cost_scaling_tail import tail_kernel
+from ._gpu_cost_scaling_tail import finish_phase, update_arrays
 
 __all__ = ["validate_cost_scaling_gpu_options", "cost_scaling_gpu_solve", "DeviceCost", "upload", "solve_uploaded"]
 
 CHECK_EVERY = 4  # sweeps between host reads of the control words
 MAX_OPS = 256  # push operations of one thread per sweep (line 2's loop, bounded so a sweep ends)
 FLOOR = 1 << 61  # a feasible run keeps prices above -2**61 (see the module docstring)
-_OPTIONS = ("max_ops", "variant", "follow", "schedule", "tail")
+_OPTIONS = ("max_ops", "variant", "follow", "schedule", "tail", "price_update", "update_every")
 TAIL = 64  # units left in a phase when the CPU finishes it (see validate_cost_scaling_gpu_options)
+# Alg. 5.3 in the CPU tail, once at the start of each phase's tail (H100, results/cost_scaling/
+# gpu-h100-2026-11-23e.md, tail = 64, device form): random n = 1e5 c <= 1e6 0.65 -> 0.44 s (CPU tail pushes
+# 1.94M -> 0.15M), c <= 1e2 0.83 -> 0.57 s; public call 0.77 -> 0.53 s. Larger tails (256-4096) were slower
+# with and without it; one update every n/2 tail pushes was between the two.
+PRICE_UPDATE = True
+UPDATE_EVERY = 0.0  # its trigger: pushes of the tail between updates, in units of n (0: once, at its start)
 VARIANTS = ("double-push", "paper")
 SCHEDULES = ("async", "sweeps")
 
@@ -75,7 +85,11 @@ def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
     with ``loop="host"``: when at most ``tail`` units are left in a phase, the GPU stops and the CPU finishes
     the phase (:func:`tail_kernel`, the same operations in sequence; default :data:`TAIL`): the last units of
     a phase move one at a time along long paths, serial work at GPU-thread latency; 0 = all on the GPU,
-    the default with ``loop="persistent"``). No GPU needed."""
+    the default with ``loop="persistent"``) and ``price_update`` (the global price update of Algorithm 5.3,
+    Dial buckets, in the CPU tail: :func:`._gpu_cost_scaling_tail.tail_price_update_kernel`; default
+    :data:`PRICE_UPDATE`) with ``update_every`` (its trigger, in units of ``n`` pushes of the tail: 0 = once
+    at the start of each phase's tail, ``r > 0`` = after every ``r n`` pushes while units are left; default
+    :data:`UPDATE_EVERY`). No GPU needed."""
     opts = dict(options)
     o = validate_gpu_options("cost_scaling_gpu", opts, block_low=1, block_default=256)
     check_options("cost_scaling_gpu", opts, _OPTIONS)
@@ -94,6 +108,12 @@ def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
             raise ValueError(f"cost_scaling_gpu: tail={tail} needs loop='host' (the CPU finishes each phase); "
                              "loop='persistent' runs tail=0")
     o["tail"] = (0 if o["loop"] == "persistent" or o["schedule"] == "sweeps" else TAIL) if tail is None else tail
+    o["price_update"] = check_bool("price_update", opts.get("price_update", PRICE_UPDATE))
+    every = opts.get("update_every", UPDATE_EVERY)
+    if isinstance(every, (bool, np.bool_)) or not isinstance(every, (int, float, np.integer, np.floating)) or \
+            not every >= 0:
+        raise ValueError(f"update_every must be a number >= 0, got {every!r}")
+    o["update_every"] = float(every)
     return o
 
 
@@ -182,6 +202,7 @@ class _CostScalingRun:
         self.host_state: tuple[np.ndarray, np.ndarray] | None = None  # (col4row, price) left by the CPU tail
         self.tail_status = OK
         self.owner: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # the CPU tail's column senders
+        self.work: tuple[np.ndarray, ...] | None = None  # the price update's work arrays (price_update=True)
 
     def _sweep_grid(self) -> int:
         from .._cuda._launch import grid
@@ -253,7 +274,7 @@ class _CostScalingRun:
         else:
             gs, tail = 0, o["tail"]
             if tail > 0:
-                self.stats.update(tail_pushes=0, tail_phases=0, seconds_tail=0.0)
+                self.stats.update(tail_pushes=0, tail_phases=0, seconds_tail=0.0, price_updates=0, seconds_update=0.0)
             for ph, eps in enumerate(seq.tolist()):
                 self.launch(K.phase_init_kernel, 2 * n, d["indptr"], d["indices"], d["cost"], np.int64(n),
                             np.int64(eps), b["price"], b["exc"], b["col4row"], b["ctl"], np.int64(FLOOR))
@@ -287,10 +308,15 @@ class _CostScalingRun:
         price, exc, col4row = b["price"].copy_to_host(), b["exc"].copy_to_host(), b["col4row"].copy_to_host()
         if self.owner is None:
             self.owner = (np.zeros(n, np.int64), np.zeros(n, np.int64), np.full(n, -1, np.int64))
-        st, p = tail_kernel(hs["indptr"], hs["indices"], hs["cost"], hs["cptr"], hs["crow"], hs["ccost"], n,
-                            np.int64(eps), price, exc, col4row, self.o["variant"] == "double-push",
-                            np.int64(cmax + eps), np.int64(FLOOR), np.int64(self.budget), *self.owner, np.int64(ph))
-        self.stats["tail_pushes"] += int(p)
+        g = (hs["indptr"], hs["indices"], hs["cost"], hs["cptr"], hs["crow"], hs["ccost"], n)
+        if self.o["price_update"] and self.work is None:
+            self.work = update_arrays(n, self.dev.nnz)
+        st, p, upd, su = finish_phase(g, eps, price, exc, col4row, self.o["variant"] == "double-push", cmax + eps,
+                                      FLOOR, self.budget, self.owner, ph, int(self.o["update_every"] * n),
+                                      self.work if self.o["price_update"] else None)
+        self.stats["tail_pushes"] += p
+        self.stats["price_updates"] += upd
+        self.stats["seconds_update"] += su
         self.stats["tail_phases"] += 1
         if st == OK and not last:
             b["price"].copy_to_device(price)

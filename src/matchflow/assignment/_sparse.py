@@ -26,9 +26,48 @@ from .._results import AssignmentResult
 from ._cpu_cost_scaling import BUDGET, NO_PERFECT, OK, cost_scaling_solve, exact_duals_kernel
 from ._prepare import InfeasibleError
 
-__all__ = ["as_sparse_cost", "sparse_assignment", "verify_sparse_assignment", "min_weight_full_bipartite_matching"]
+__all__ = ["as_sparse_cost", "sparse_assignment", "verify_sparse_assignment", "min_weight_full_bipartite_matching",
+           "is_device_sparse"]
 
 _LIMIT = 2**59  # scaled cost * 4(n+1) bounds the price drop of all phases (prices > -2**60)
+# Why a device-resident sparse input is copied to the host once (stats["device_fallback"]): the solve's
+# exact certificate (label-correcting duals) and the CPU tail of each phase read the matrix on the host.
+DEVICE_FALLBACK = ("host copy: the exact-dual certificate and the CPU tail of each phase read the matrix on the "
+                   "host (the extended problem, feasibility and scaling too)")
+
+
+def is_device_sparse(C: Any) -> bool:
+    """A sparse matrix in GPU memory: a CuPy sparse matrix (``cupyx.scipy.sparse``) or a PyTorch sparse CUDA
+    tensor (CSR, CSC or COO). Imports nothing."""
+    mod = type(C).__module__
+    if mod.startswith("cupyx") and hasattr(C, "format"):
+        return True
+    return mod.startswith("torch") and bool(getattr(C, "is_cuda", False)) and \
+        str(getattr(C, "layout", "torch.strided")) != "torch.strided"
+
+
+def _from_device(C: Any) -> tuple[sp.csr_array, str | None, float]:
+    """``(host CSR, the input's library or None, seconds of the copy)``: a device-resident sparse C is copied to
+    the host once (duplicates of a COO are summed there, as SciPy does); a host one is returned as it is."""
+    if not is_device_sparse(C):
+        return C, None, 0.0
+    from .._cuda._graph import _library
+    from ..wmatching._gpu_graph import host_copy
+
+    t = time.perf_counter()
+    H = sp.csr_array(host_copy(C))
+    return H, _library(C), time.perf_counter() - t
+
+
+def _on_host(a: Any) -> np.ndarray:
+    """A result array (NumPy, or CuPy / PyTorch / numba on the device) as a NumPy array."""
+    from .._cuda import is_device_array
+
+    if isinstance(a, np.ndarray) or not (is_device_array(a) or type(a).__module__.startswith(("cupy", "torch"))):
+        return np.asarray(a)
+    from ..wmatching._gpu_graph import host_copy
+
+    return np.asarray(host_copy(a))
 
 
 def as_sparse_cost(C, maximize: bool = False) -> sp.csr_array:
@@ -184,6 +223,27 @@ def _matched_positions(E: sp.csr_array, col4row: np.ndarray) -> np.ndarray:
     return np.searchsorted(key, np.arange(E.shape[0]) * E.shape[1] + col4row)
 
 
+# backend="auto" for sparse costs (H100 host, results/cost_scaling/gpu-h100-2026-11-23e.md, public call from host
+# arrays vs the CPU twin on the same host): the GPU is faster end to end from 2M arcs (random n = 1e5, 2.1M arcs:
+# 0.53 vs 0.61 s and 0.90 vs 0.95 s; kNN n = 1e6, 10M arcs: 1.83 vs 2.42 s; random n = 1e6, 21M arcs: 11.5 vs
+# 16.2 s) and slower below (n = 1e4, 0.2M arcs: 0.071 vs 0.048 s). Only without options (CPU and GPU options
+# differ) and on a real GPU.
+AUTO_GPU_NNZ = 2_000_000
+
+
+def _auto_backend(A: sp.csr_array, options: dict) -> tuple[str, str]:
+    """``(backend, the rule's words)`` for ``backend="auto"``: see :data:`AUTO_GPU_NNZ`."""
+    from .._methods import _auto_may_use_gpu
+
+    if options:
+        return "cpu", "options given: the CPU (give backend='gpu' for GPU options)"
+    if A.nnz < AUTO_GPU_NNZ:
+        return "cpu", f"nnz {A.nnz} < {AUTO_GPU_NNZ}: the CPU twin is faster"
+    if not _auto_may_use_gpu():
+        return "cpu", "no GPU"
+    return "gpu", f"nnz {A.nnz} >= {AUTO_GPU_NNZ} and a GPU: the GPU is faster end to end"
+
+
 CPU_OPTIONS = ("price_update", "update_every", "arc_fixing")
 
 
@@ -215,10 +275,18 @@ def gpu_solver(options: dict):
 def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: float | None = None,
                       backend: str = "cpu", options: dict | None = None) -> AssignmentResult:
     """Optimal assignment of sparse C by cost scaling (see :func:`matchflow.assignment`); ``backend``
-    "cpu" (the Numba twin) or "gpu" (Łupińska's lock-free refine, GPU ``options``)."""
+    "cpu" (the Numba twin), "gpu" (Łupińska's lock-free refine, GPU ``options``) or "auto" (the GPU from
+    :data:`AUTO_GPU_NNZ` arcs on a real GPU without options, else the CPU; ``stats["auto_rule"]``). A device-resident C (CuPy
+    sparse, PyTorch sparse CUDA; :func:`is_device_sparse`) is copied to the host once (the certificate and the
+    CPU tail read it there: ``stats["device_fallback"]``) and ``row_ind``, ``col_ind``, ``u``, ``v`` come back
+    on the device in its library (``stats["input_library"]``; ``stats["U"], stats["V"]`` stay NumPy)."""
     t0 = time.perf_counter() if t0 is None else t0
-    solve = gpu_solver(options or {}) if backend == "gpu" else cpu_solver(options or {})
+    C, lib, t_copy = _from_device(C)
     A = as_sparse_cost(C, maximize)
+    rule = None
+    if backend == "auto":
+        backend, rule = _auto_backend(A, options or {})
+    solve = gpu_solver(options or {}) if backend == "gpu" else cpu_solver(options or {})
     nr, nc = A.shape
     if partial and _full_exists(A):
         partial = False  # the smaller side can be matched in full: no big-M costs needed (stats say so)
@@ -235,10 +303,17 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
     r, c = r[order].astype(np.int64), c[order].astype(np.int64)
     u, v = (V[:nr], U[:nc]) if tr else (U[:nr] + shift, V[:nc])
     stats.update(n=E.shape[0], extended=E.shape != A.shape, transposed=tr, dummy_cost=big, U=U, V=V, partial=partial)
+    if rule is not None:
+        stats["auto_rule"] = rule
     data = sp.csr_array(C).tocsr()[r, c] if r.size else np.zeros(0)
     data = np.asarray(data).ravel()
     total = int(data.astype(object).sum()) if A.dtype.kind == "i" else float(data.sum())
     ran_on = stats.pop("ran_on", "cpu")  # the GPU solve says "cpu" when its answer came from the CPU twin
+    if lib is not None:  # a device-resident input: the answer on the device, in the caller's library
+        from ..wmatching._gpu_graph import to_library
+
+        r, c, u, v = (to_library(lib, np.ascontiguousarray(a)) for a in (r, c, u, v))
+        stats.update(input_library=lib, device_fallback=DEVICE_FALLBACK, seconds_input_copy=t_copy)
     return AssignmentResult(row_ind=r, col_ind=c, cost=total, u=u, v=v, method="cost-scaling", backend=ran_on,
                             seconds=time.perf_counter() - t0, maximize=maximize, stats=stats)
 
@@ -247,11 +322,11 @@ def verify_sparse_assignment(C, res: AssignmentResult, raise_on_error: bool = Tr
     """Check a sparse :class:`AssignmentResult` on C: a valid matching on stored entries and the
     extended duals ``stats['U'], stats['V']`` feasible and tight (exactly for integers; floats within
     ``stats['gap_bound']``). Returns the list of problems (empty: proved optimal)."""
-    A = as_sparse_cost(C, res.maximize)
+    A = as_sparse_cost(_from_device(C)[0], res.maximize)
     partial = bool(res.stats.get("partial", False))
     E, tr, _, _ = extended(A, partial)
     problems: list[str] = []
-    r, c = np.asarray(res.row_ind, dtype=np.int64), np.asarray(res.col_ind, dtype=np.int64)
+    r, c = _on_host(res.row_ind).astype(np.int64), _on_host(res.col_ind).astype(np.int64)
     if len(set(r.tolist())) != r.size or len(set(c.tolist())) != c.size:
         problems.append("a row or column is assigned twice")
     nr, nc = A.shape
@@ -322,13 +397,16 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False, *, backend: 
     """Drop-in for ``scipy.sparse.csgraph.min_weight_full_bipartite_matching``: same arguments, same
     ``(row_ind, col_ind)`` (the smaller side's indices in order), same errors ("graph must be
     sparse", "no full matching exists") and SciPy's explicit-zero rule (removed, with its warning).
-    Beyond SciPy: keyword-only ``backend`` ("cpu" or "gpu": the lock-free GPU refine)."""
+    Beyond SciPy: keyword-only ``backend`` ("cpu" or "gpu": the lock-free GPU refine), and a device-resident
+    ``biadjacency`` (CuPy sparse, PyTorch sparse CUDA tensor): copied to the host once (:data:`DEVICE_FALLBACK`),
+    the answer returned on the device in its library."""
     if backend not in ("cpu", "gpu"):
         raise ValueError(f"backend must be 'cpu' or 'gpu', got {backend!r}")
     if backend == "gpu":
         from .._backend import require_gpu
 
         require_gpu("min_weight_full_bipartite_matching(backend='gpu')")
+    biadjacency, lib, _ = _from_device(biadjacency)
     if not sp.issparse(biadjacency):
         raise TypeError("graph must be sparse")
     A = sp.csr_array(biadjacency, copy=True)
@@ -341,7 +419,14 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False, *, backend: 
     except InfeasibleError:
         raise ValueError("no full matching exists") from None
     nr, nc = A.shape
+    ri, ci = _on_host(res.row_ind), _on_host(res.col_ind)
     if nr <= nc:
-        return np.arange(nr), res.col_ind.astype(np.int32)
-    o = np.argsort(res.col_ind)
-    return res.row_ind[o].astype(np.int32), np.arange(nc)
+        out = np.arange(nr), ci.astype(np.int32)
+    else:
+        o = np.argsort(ci)
+        out = ri[o].astype(np.int32), np.arange(nc)
+    if lib is None:
+        return out
+    from ..wmatching._gpu_graph import to_library  # a device-resident input: the answer in its library
+
+    return tuple(to_library(lib, np.ascontiguousarray(a)) for a in out)
