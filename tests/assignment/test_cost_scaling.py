@@ -240,7 +240,7 @@ def test_auto_backend_rule_for_sparse_costs(monkeypatch):
     M = importlib.import_module("matchflow._methods")
     A = sp.csr_array(np.array([[1, 2], [3, 1]]))
     res = matchflow.assignment(A)
-    assert res.backend == "cpu" and res.stats["auto_rule"] == "nnz 4 < 2000000: the CPU twin is faster"
+    assert res.backend == "cpu" and res.stats["auto_rule"] == "nnz 4 < 20000000: the CPU twin is faster"
     monkeypatch.setattr(S, "AUTO_GPU_NNZ", 4)
     monkeypatch.setattr(M, "_auto_may_use_gpu", lambda: False)
     res = matchflow.assignment(A)

@@ -400,7 +400,7 @@ def test_auto_picks_the_gpu_from_the_measured_size(monkeypatch):
     rng = np.random.default_rng(37)
     A = _random(rng, 300, 300, 0.05, 1, 1000)
     res = matchflow.assignment(A)
-    assert res.backend == "cpu" and res.stats["auto_rule"] == f"nnz {A.nnz} < 2000000: the CPU twin is faster"
+    assert res.backend == "cpu" and res.stats["auto_rule"] == f"nnz {A.nnz} < 20000000: the CPU twin is faster"
     monkeypatch.setattr(S, "AUTO_GPU_NNZ", A.nnz)
     res = matchflow.assignment(A)
     assert res.backend == "gpu" and res.stats["auto_rule"].endswith("and a GPU: the GPU is faster end to end")

@@ -70,7 +70,7 @@ def assignment(
         al. (CPU, small n only); ``cost-scaling``: Goldberg-Kennedy CSA on the CPU (options
         ``price_update``, ``update_every``, ``arc_fixing``: Alg. 5.3 and Section 5.2, off by
         default), Łupińska's lock-free refine with ``backend="gpu"`` (``auto`` picks it for sparse
-        costs from 2M arcs, where it measured faster end to end); what a scipy.sparse ``cost`` always gets, see :mod:`._sparse`; on
+        costs from 20M arcs, where it measured faster end to end with a fresh process's first GPU call counted); what a scipy.sparse ``cost`` always gets, see :mod:`._sparse`; on
         dense input slower than JV; ``lopes``: alias of ``hungarian`` on the GPU (not with
         ``backend="cpu"``); ``auto``: JV on the CPU, the GPU Hungarian where it was measured
         faster end to end (integer costs, max(shape) >= 1024, cost range <= 10 max(shape); float costs from
@@ -253,7 +253,7 @@ def _sparse_door(cost, row: Method | None, be: str, partial: bool, cost_limit, o
     """scipy.sparse ``cost`` goes to cost scaling (issue 12): the CPU twin, or with ``backend="gpu"`` the
     lock-free GPU refine (its GPU options are checked by the sparse solve); other combinations raise. So does a
     device-resident sparse ``cost`` (CuPy sparse, PyTorch sparse CUDA: one host copy, the answer on the device).
-    ``backend="auto"``: the GPU from 2M arcs on a real GPU (measured faster end to end), else the CPU
+    ``backend="auto"``: the GPU from 20M arcs on a real GPU (measured faster end to end, first GPU call included), else the CPU
     (``_sparse.AUTO_GPU_NNZ``)."""
     import scipy.sparse as sp
 

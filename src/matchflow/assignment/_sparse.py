@@ -226,9 +226,12 @@ def _matched_positions(E: sp.csr_array, col4row: np.ndarray) -> np.ndarray:
 # backend="auto" for sparse costs (H100 host, results/cost_scaling/gpu-h100-2026-11-23e.md, public call from host
 # arrays vs the CPU twin on the same host): the GPU is faster end to end from 2M arcs (random n = 1e5, 2.1M arcs:
 # 0.53 vs 0.61 s and 0.90 vs 0.95 s; kNN n = 1e6, 10M arcs: 1.83 vs 2.42 s; random n = 1e6, 21M arcs: 11.5 vs
-# 16.2 s) and slower below (n = 1e4, 0.2M arcs: 0.071 vs 0.048 s). Only without options (CPU and GPU options
-# differ) and on a real GPU.
-AUTO_GPU_NNZ = 2_000_000
+# 16.2 s) and slower below (n = 1e4, 0.2M arcs: 0.071 vs 0.048 s). But a GPU call in a fresh process first pays
+# the CUDA context and the kernel-cache load (~1 s, results/gpu_e2e/first-call-h100-2026-11-23b.md), and auto must
+# not cost more than the CPU including that: the savings exceed it only on the 21M-arc input (4.7 s; 0.08 s at
+# 2.1M arcs, 0.6 s at 10M), so the GPU from 20M arcs. Only without options (CPU and GPU options differ) and on a
+# real GPU.
+AUTO_GPU_NNZ = 20_000_000
 
 
 def _auto_backend(A: sp.csr_array, options: dict) -> tuple[str, str]:
