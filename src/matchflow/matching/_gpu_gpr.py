@@ -65,6 +65,13 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def _work(tag: str, n: int, dtype: Any) -> Any:
+    """A scratch device array of this solve (``matchflow._cuda._work``: cached per tag, size and dtype)."""
+    from .._cuda._work import work_array  # noqa: PLC0415
+
+    return work_array("gpr." + tag, n, dtype)
+
+
 def _is_device_graph(graph: Any) -> bool:
     return type(graph).__name__ == "DeviceBipartite" and type(graph).__module__ == "matchflow._cuda._graph"
 
@@ -273,15 +280,17 @@ def bipartite_matching_device(graph: Any, init: str, explicit_zeros: bool, want_
     """``bipartite_matching`` of a device-resident graph (CuPy sparse/dense, PyTorch CUDA, numba device
     array): built, solved and certified on the device; the mates and the cover come back as arrays of the
     caller's library on the same device (numba device arrays for numba input). ``stats["seconds_csc"]``:
-    the CSR/CSC built on the device; ``seconds_h2d`` is 0."""
+    the conversion on the device (a canonical CuPy CSR / CSC or PyTorch CSR is used as it is, the other side
+    built only for a non-symmetric pattern); ``seconds_h2d`` is 0."""
     from .._results import MatchingResult  # noqa: PLC0415
 
     require_gpu("bipartite_matching of a device-resident graph")
     t0 = time.perf_counter()
-    from .._cuda._graph import from_device_input, wrap_like  # noqa: PLC0415
+    from .._cuda._graph import wrap_like  # noqa: PLC0415
+    from ._gpu_input import device_graph  # noqa: PLC0415
 
     with quiet():
-        dg, lib = from_device_input(graph, explicit_zeros)
+        dg, lib = device_graph(graph, explicit_zeros)
     rm, cm, card, init_card, stats, crow, ccol = gpr_match_device(dg, init=init, cover=want_cover, **options)
     stats = dict(stats, seconds_csc=dg.seconds_csc, seconds_h2d=0.0, input_library=lib)
     if init != "auto":
@@ -347,11 +356,13 @@ class _GPRRun:
         self.inf = it(m + n)
         self.mu_r = cuda.device_array(m, dtype=np.int32)
         self.mu_c = cuda.device_array(n, dtype=np.int32)
-        self.psi_r = cuda.device_array(m, dtype=np.int32)
-        self.psi_c = cuda.device_array(n, dtype=np.int32)
-        self.flag = cuda.to_device(np.full(1, -1, np.int32))
-        self.counter = cuda.to_device(np.zeros(1, np.int32))
+        self.psi_r = _work("psi_r", m, np.int32)  # labels: scratch, reused by the next call of this size
+        self.psi_c = _work("psi_c", n, np.int32)
+        self.flag = _work("flag", 1, np.int32)
+        self.counter = _work("counter", 1, np.int32)
+        self.certified = False  # the last BFS certified the final matching: its labels give the König cover
         t0 = time.perf_counter()
+        L(K.fill_kernel, 1, self.flag, it(-1))
         L(K.fill_kernel, m, self.mu_r, it(-1))
         L(K.fill_kernel, n, self.mu_c, it(-1))
         if o["bfs"] is None:
@@ -394,8 +405,8 @@ class _GPRRun:
             rm = cuda.to_device(o["init_match"].astype(np.int32))
             L(K.set_matching_kernel, m, rm, mu_r, mu_c)
         elif o["init"] == "karp-sipser":  # one launch per phase (host loop, simulator)
-            deg_r = cuda.device_array(m, dtype=np.int32)
-            best = cuda.device_array(m, dtype=np.int64)
+            deg_r = _work("ks.deg_r", m, np.int32)
+            best = _work("ks.best", m, np.int64)
             hashed = it(o["init_ties"] == "hashed")
             flag = self.flag
 
@@ -420,6 +431,8 @@ class _GPRRun:
             if _run_persistent(K, self.dg, o, self.bfs, stats, self.mu_r, self.mu_c, self.psi_r, self.psi_c,
                                self.inf, self.L):
                 stats["seconds_solve"] += time.perf_counter() - t0
+                # the kernel ended with a passed certificate BFS unless certify=False or max_rounds stopped it
+                self.certified = bool(o["certify"]) and (o["max_rounds"] is None or stats["loops"] < o["max_rounds"])
                 return True
             # not one block of block_size threads fits an SM (the kernel uses > 128 registers per thread)
             self.loop = stats["loop"] = "host"
@@ -463,17 +476,14 @@ class _GPRRun:
 
     def _loop_lists(self) -> None:
         """Algorithm 7: active lists A_c / A_p with iteration stamps iA (and G-PR-SHRKRNL for "shrink")."""
-        from numba import cuda  # noqa: PLC0415
 
         from . import _gpu_gpr_kernels as K  # noqa: PLC0415
 
         L, dg, o, n, it, stats = self.L, self.dg, self.o, self.n, np.int32, self.stats
         mu_r, mu_c, counter, flag = self.mu_r, self.mu_c, self.counter, self.flag
         shrink = o["variant"] == "shrink"
-        ac = cuda.device_array(n, dtype=np.int32)
-        ap = cuda.device_array(n, dtype=np.int32)
-        at = cuda.device_array(n, dtype=np.int32) if shrink else None
-        ia = cuda.device_array(n, dtype=np.int32)
+        ac, ap, ia = (_work(t, n, np.int32) for t in ("ac", "ap", "ia"))
+        at = _work("at", n, np.int32) if shrink else None
         L(K.fill_kernel, n, ia, it(-1))
         L.zero(counter)
         L(K.list_unmatched_cols_kernel, n, mu_r, mu_c, ac, counter)
@@ -511,7 +521,6 @@ class _GPRRun:
 
     def global_relabel(self) -> int:
         """G-GR (Algorithm 4): BFS from every unmatched row; returns maxLevel."""
-        from numba import cuda  # noqa: PLC0415
 
         from . import _gpu_gpr_kernels as K  # noqa: PLC0415
 
@@ -521,8 +530,8 @@ class _GPRRun:
         L(K.gr_init_kernel, max(m, self.n), mu_r, psi_r, psi_c, inf)
         if self.bfs == "frontier":
             if not hasattr(self, "_front"):
-                self._front = [cuda.device_array(m, dtype=np.int32), cuda.device_array(m, dtype=np.int32),
-                               cuda.to_device(np.zeros(1, np.int32)), cuda.to_device(np.zeros(1, np.int32))]
+                self._front = [_work("fa", m, np.int32), _work("fb", m, np.int32), _work("na", 1, np.int32),
+                               _work("nb", 1, np.int32)]
             fa, fb, na, nb = self._front
             L.zero(na)
             L(K.gr_frontier_seed_kernel, m, mu_r, fa, na)
@@ -540,7 +549,7 @@ class _GPRRun:
             maxl = max(level - 2, 0)
         else:
             if not hasattr(self, "_maxlev"):
-                self._maxlev = cuda.to_device(np.zeros(1, np.int32))
+                self._maxlev = _work("maxlev", 1, np.int32)
             maxlev = self._maxlev
             L.zero(maxlev)
             level = 0
@@ -571,6 +580,7 @@ class _GPRRun:
         cuda.synchronize()
         self.stats["seconds_certify"] += time.perf_counter() - t0
         if ok:
+            self.certified = True
             return True
         self.stats["certify_restarts"] += 1
         if self.stats["certify_restarts"] > 3:
@@ -614,8 +624,11 @@ class _GPRRun:
         L(K.count_matched_rows_kernel, self.m, self.mu_r, self.counter)
         card = L.read(self.counter)
         crow = ccol = None
+        stats["cover_bfs"] = False
         if cover:
-            self.global_relabel()
+            if not self.certified:  # no certificate BFS of the final matching ran (certify=False, max_rounds)
+                self.global_relabel()
+                stats["cover_bfs"] = True
             crow = cuda.device_array(self.m, dtype=np.bool_)
             ccol = cuda.device_array(self.n, dtype=np.bool_)
             L(K.cover_kernel, max(self.m, self.n), self.psi_r, self.psi_c, self.inf, crow, ccol)
@@ -640,18 +653,19 @@ def _run_persistent(K: Any, dg: Any, o: dict[str, Any], bfs: str, stats: dict[st
     row/column; the simulator runs cooperative kernels with one block only. Returns False (and
     runs nothing) when not even one block of ``block_size`` threads fits an SM.
     """
-    from numba import cuda  # noqa: PLC0415
 
     from .._cuda._launch import cooperative_kernel, grid  # noqa: PLC0415
 
     m, n, bs = dg.n_rows, dg.n_cols, L.block_size
     variant = {"first": K.VAR_FIRST, "noshrink": K.VAR_NOSHRINK, "shrink": K.VAR_SHRINK}[o["variant"]]
     lists = n if variant != K.VAR_FIRST else 1
-    ac, ap, at, ia = (cuda.device_array(lists, dtype=np.int32) for _ in range(4))
+    ac, ap, at, ia = (_work(t, lists, np.int32) for t in ("ac", "ap", "at", "ia"))
     fl = m if bfs == "frontier" else 1
-    fa, fb = cuda.device_array(fl, dtype=np.int32), cuda.device_array(fl, dtype=np.int32)
-    sync = cuda.to_device(np.zeros(K.PS_NSYNC, np.int32))
-    dstats = cuda.to_device(np.zeros(K.ST_N, np.int64))
+    fa, fb = _work("fa", fl, np.int32), _work("fb", fl, np.int32)
+    sync = _work("ps.sync", K.PS_NSYNC, np.int32)
+    dstats = _work("ps.stats", K.ST_N, np.int64)
+    L(K.fill_kernel, K.PS_NSYNC, sync, np.int32(0))
+    L(K.fill_kernel, K.ST_N, dstats, np.int64(0))
     strategy, k = o["relabel"]
     ml = o["max_rounds"] or 0
     args = (dg.col_ptr, dg.row_ind, dg.row_ptr, dg.col_ind, mu_r, mu_c, psi_r, psi_c, ac, ap, at, ia, fa, fb,
@@ -698,7 +712,9 @@ def _is_symmetric(dg: Any, L: Any) -> bool:
 
     if dg.symmetric is None:
         sym = dg.n_rows == dg.n_cols
-        if sym and dg.nnz:
+        if sym and dg.nnz and dg.col_ptr is dg.row_ptr and dg.row_ind is dg.col_ind:
+            pass  # build_csc found the pattern symmetric and built nothing
+        elif sym and dg.nnz:
             flag = cuda.to_device(np.zeros(1, np.int32))
             L(KI.same_pattern_kernel, dg.n_rows + 1, dg.row_ptr, dg.col_ptr, flag)
             L(KI.same_pattern_kernel, dg.nnz, dg.col_ind, dg.row_ind, flag)
@@ -710,7 +726,6 @@ def _is_symmetric(dg: Any, L: Any) -> bool:
 def _symmetric_start(dg: Any, o: dict[str, Any], stats: dict[str, Any], mu_r: Any, mu_c: Any, L: Any,
                      flag: Any) -> None:
     """init="symmetric": the undirected handshake matching, doubled, then length-3 augmentations."""
-    from numba import cuda  # noqa: PLC0415
 
     from .._cuda._launch import host_rounds  # noqa: PLC0415
     from . import _gpu_gpr_kernels as K  # noqa: PLC0415
@@ -718,8 +733,7 @@ def _symmetric_start(dg: Any, o: dict[str, Any], stats: dict[str, Any], mu_r: An
 
     n = dg.n_cols
     it = np.int32
-    mate = cuda.device_array(n, dtype=np.int32)
-    pt = cuda.device_array(n, dtype=np.int32)
+    mate, pt = _work("sym.mate", n, np.int32), _work("sym.pt", n, np.int32)
     L(K.fill_kernel, n, mate, it(-1))
 
     def handshake_round(rnd: int) -> None:
@@ -730,11 +744,10 @@ def _symmetric_start(dg: Any, o: dict[str, Any], stats: dict[str, Any], mu_r: An
     L(KI.sym_double_kernel, n, dg.row_ptr, dg.col_ind, mate, mu_r, mu_c)
     aug = o["init_aug_rounds"]
     if aug:
-        cw = cuda.device_array(n, dtype=np.int64)
-        cu = cuda.device_array(n, dtype=np.int64)
+        cw, cu = _work("sym.cw", n, np.int64), _work("sym.cu", n, np.int64)
         L(K.fill_kernel, n, cw, np.int64(KI.KEY_MAX))
         L(K.fill_kernel, n, cu, np.int64(KI.KEY_MAX))
-        pu, pw, pu2 = (cuda.device_array(n, dtype=np.int32) for _ in range(3))
+        pu, pw, pu2 = (_work(t, n, np.int32) for t in ("sym.pu", "sym.pw", "sym.pu2"))
         for r in range(aug):
             L(KI.aug3_propose_kernel, n, dg.col_ptr, dg.row_ind, mu_r, mu_c, cw, cu, pu, pw, pu2, it(r), flag)
             L(KI.aug3_apply_kernel, n, mu_r, mu_c, cw, cu, pu, pw, pu2, it(r))
@@ -744,12 +757,14 @@ def _symmetric_start(dg: Any, o: dict[str, Any], stats: dict[str, Any], mu_r: An
 
 def _skewed(dg: Any, L: Any) -> bool:
     """Largest row or column degree > SKEW x the average (hubs: power-law graphs); cached on ``dg``."""
-    from numba import cuda  # noqa: PLC0415
 
     from . import _gpu_init_kernels as KI  # noqa: PLC0415
 
     if dg.max_degree is None:
-        out = cuda.to_device(np.zeros(2, np.int64))
+        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+
+        out = _work("max_degree", 2, np.int64)
+        L(K.fill_kernel, 2, out, np.int64(0))
         L(KI.max_degree_kernel, dg.n_cols, dg.col_ptr, out, 0)
         L(KI.max_degree_kernel, dg.n_rows, dg.row_ptr, out, 1)
         dg.max_degree = int(out.copy_to_host().max())
@@ -783,16 +798,18 @@ def _run_init_persistent(dg: Any, o: dict[str, Any], stats: dict[str, Any], mu_r
 
     Returns False (and runs nothing) when no block of ``block_size`` threads is co-resident: the caller
     then runs the one-launch-per-phase start."""
-    from numba import cuda  # noqa: PLC0415
 
     from .._cuda._launch import cooperative_kernel, grid  # noqa: PLC0415
+    from . import _gpu_gpr_kernels as K  # noqa: PLC0415
     from . import _gpu_init_kernels as KI  # noqa: PLC0415
 
     m, n, bs = dg.n_rows, dg.n_cols, L.block_size
-    deg_r = cuda.device_array(m, dtype=np.int32)
-    best = cuda.device_array(m, dtype=np.int64)
-    sync = cuda.to_device(np.zeros(KI.PS_NSYNC, np.int32))
-    dstats = cuda.to_device(np.zeros(KI.IST_N, np.int64))
+    deg_r = _work("ks.deg_r", m, np.int32)
+    best = _work("ks.best", m, np.int64)
+    sync = _work("is.sync", KI.PS_NSYNC, np.int32)
+    dstats = _work("is.stats", KI.IST_N, np.int64)
+    L(K.fill_kernel, KI.PS_NSYNC, sync, np.int32(0))
+    L(K.fill_kernel, KI.IST_N, dstats, np.int64(0))
     args = (dg.row_ptr, dg.col_ind, dg.col_ptr, dg.row_ind, mu_r, mu_c, deg_r, best, sync, dstats, np.int64(m),
             np.int64(n), np.int64(o["init_rounds"]), np.int64(o["hub_degree"]),
             np.int32(o["init_ties"] == "hashed"))
