@@ -917,3 +917,18 @@ def test_work_buffers_are_cached_bounded_and_cleared(monkeypatch):
     _work.clear_work_cache()
     res = matchflow.bipartite_matching(x, block_size=32)
     assert res.cardinality == ref and _work.work_cache_info()["entries"] == 0
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("loop", LOOPS)
+def test_public_host_call_takes_the_cover_from_the_device(loop):
+    """bipartite_matching(A, backend="gpu") from a SciPy CSR: the König cover comes back as host masks
+    computed on the device from the certificate labels (no host BFS, no extra device BFS); certified."""
+    rng = np.random.default_rng(97)
+    for m, n in ((70, 55), (40, 90)):
+        a = sp.random(m, n, density=0.05, random_state=int(rng.integers(1 << 30)), format="csr")
+        res = matchflow.bipartite_matching(a, backend="gpu", block_size=32, loop=loop)
+        assert res.stats["cover_bfs"] is False and isinstance(res.cover_rows, np.ndarray)
+        assert res.cover_rows.dtype == np.bool_ and res.cover_rows.shape == (m,)
+        assert res.cardinality == matchflow.bipartite_matching(a, backend="cpu").cardinality
+        verify_matching(a, res.row_match, res.col_match, cover_rows=res.cover_rows, cover_cols=res.cover_cols)

@@ -35,7 +35,7 @@ import numpy as np
 from .._backend import require_gpu
 from .._cuda import is_simulator, quiet, validate_gpu_options
 from .._graph import BipartiteGraph
-from .._validation import check_choice, check_int, check_options, check_real, type_name
+from .._validation import check_bool, check_choice, check_int, check_options, check_real, type_name
 
 __all__ = ["gpr_match", "gpr_match_device", "bipartite_matching_device", "gpr_initial_matching", "validate_gpr_options", "GPR_VARIANTS", "GPR_INITS"]
 
@@ -48,7 +48,7 @@ GPR_RELABELS = ("fixed", "adaptive")
 GPR_BFS = ("rows", "frontier")
 GPR_LOOPS = ("auto", "persistent", "host")
 _OPTIONS = ("check_every", "bfs", "shrink_threshold", "init_rounds", "hub_degree", "max_registers", "init_ties",
-            "init_chunk", "init_aug_rounds")
+            "init_chunk", "init_aug_rounds", "device_cover")
 _DEPRECATED = {"max_loops": ("max_rounds", None)}
 HUB_DEGREE = 32  # persistent driver: vertices of larger degree are scanned by a whole warp
 GPR_INIT_TIES = ("ids", "hashed")
@@ -134,6 +134,7 @@ def validate_gpr_options(
     out["init_aug_rounds"] = check_int("init_aug_rounds", opts.get("init_aug_rounds", AUG_ROUNDS), low=0, high=1000)
     ch = opts.get("init_chunk", None)
     out["init_chunk"] = None if ch is None else check_int("init_chunk", ch, low=1, high=1 << 20)
+    out["device_cover"] = check_bool("device_cover", opts.get("device_cover", False))
     return out
 
 
@@ -164,7 +165,9 @@ def gpr_match(graph: Any, *, init: Any = "auto", variant: str = "shrink",
         shrink_threshold (default 512), init_rounds, hub_degree (persistent: vertices of larger degree
         are scanned by a whole warp; 0 disables; default 32), max_registers (persistent kernel's
         register cap), init_ties ("ids" or "hashed"), init_chunk (columns per thread of the greedy
-        start; default n / 2^16 clamped to 1..64), init_aug_rounds (default 4).
+        start; default n / 2^16 clamped to 1..64), init_aug_rounds (default 4), device_cover (default False:
+        the König cover computed on the device from the certificate BFS's labels and returned as host
+        boolean masks ``stats["cover_rows"]``, ``stats["cover_cols"]``; ``bipartite_matching`` sets it).
 
     Returns
     -------
@@ -600,6 +603,11 @@ class _GPRRun:
 
         t0 = time.perf_counter()
         it = self.dg.itype  # the graph's index dtype: int32 comes back as is, a cast to int64 runs on the device
+        if self.o["device_cover"] and not fix:
+            crow, ccol = self.device_cover(fresh=False)
+            stats["cover_rows"], stats["cover_cols"] = crow.copy_to_host(), ccol.copy_to_host()
+            stats["seconds_cover"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
         row_match = cast(self.mu_r, it).copy_to_host()
         col_match = cast(self.mu_c, it).copy_to_host()
         stats["seconds_d2h"] = time.perf_counter() - t0
@@ -609,6 +617,24 @@ class _GPRRun:
         stats["cardinality"] = int(np.count_nonzero(row_match >= 0))
         stats["seconds_total"] = time.perf_counter() - self.t_start
         return row_match, col_match, self.init_card, stats
+
+    def device_cover(self, fresh: bool) -> tuple:
+        """The König cover as boolean device masks (rows outside the alternating forest Z of the unmatched
+        rows, columns inside it), from the labels of the certificate BFS when it ran on the final matching,
+        else from one more G-GR (``stats["cover_bfs"]``). ``fresh``: new arrays (handed to the caller)."""
+        from numba import cuda  # noqa: PLC0415
+
+        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+
+        self.stats["cover_bfs"] = not self.certified
+        if not self.certified:  # no certificate BFS of the final matching ran (certify=False, max_rounds)
+            self.global_relabel()
+        if fresh:
+            crow, ccol = cuda.device_array(self.m, dtype=np.bool_), cuda.device_array(self.n, dtype=np.bool_)
+        else:
+            crow, ccol = _work("cover_rows", self.m, np.bool_), _work("cover_cols", self.n, np.bool_)
+        self.L(K.cover_kernel, max(self.m, self.n), self.psi_r, self.psi_c, self.inf, crow, ccol)
+        return crow, ccol
 
     def finish_device(self, cover: bool) -> tuple:
         """The results left on the device: mates (graph's index dtype), the cardinality counted there,
@@ -626,12 +652,7 @@ class _GPRRun:
         crow = ccol = None
         stats["cover_bfs"] = False
         if cover:
-            if not self.certified:  # no certificate BFS of the final matching ran (certify=False, max_rounds)
-                self.global_relabel()
-                stats["cover_bfs"] = True
-            crow = cuda.device_array(self.m, dtype=np.bool_)
-            ccol = cuda.device_array(self.n, dtype=np.bool_)
-            L(K.cover_kernel, max(self.m, self.n), self.psi_r, self.psi_c, self.inf, crow, ccol)
+            crow, ccol = self.device_cover(fresh=True)
         it = self.dg.itype
         rm, cm = cast(self.mu_r, it), cast(self.mu_c, it)
         cuda.synchronize()
