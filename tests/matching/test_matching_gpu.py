@@ -318,7 +318,8 @@ def test_initial_matching_valid_and_maximal(init, ties, loop):
             assert 2 * card >= scipy_cardinality(g), name  # any maximal matching is a 1/2-approximation
             assert st["init_cardinality"] == card and st["cardinality"] == card
             if loop == "persistent" and g.n_rows and g.n_cols:
-                assert st["kernel_launches"] <= 5 and st["init_rounds"] >= 1, st  # 2 fills, start, count, FixMatching
+                # 3 fills (mates, flag), 2 zeroed sync words (persistent Karp-Sipser), start, count or FixMatching
+                assert st["kernel_launches"] <= 7 and st["init_rounds"] >= 1, st
                 assert grid is None or init == "greedy" or 1 <= st["init_grid_size"] <= grid
             if init == "greedy" and g.n_cols and g.n_rows:
                 assert st["init_chunk"] == (chunk or 1) and st["init_rounds"] == 1

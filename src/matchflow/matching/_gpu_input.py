@@ -29,13 +29,16 @@ def device_graph(x: Any, explicit_zeros: bool) -> tuple[Any, str]:
     side = None  # (ptr, ind, is_csr, n_rows, n_cols, nnz) of a canonical CSR / CSC used as it is
     if mod.startswith("cupyx") and getattr(x, "format", None) in ("csr", "csc"):
         a = x
-        if not a.has_canonical_format:  # CuPy checks (and caches the answer) on the device
+        n_rows, n_cols = (int(s) for s in a.shape)
+        n_ptr = n_rows if a.format == "csr" else n_cols
+        # CuPy's flag is often False for a canonical matrix (e.g. built from a dense array): check on the device
+        if not a.has_canonical_format and not is_sorted_csr(cuda.as_cuda_array(a.indptr),
+                                                            cuda.as_cuda_array(a.indices), n_ptr, int(a.nnz)):
             a = a.copy()
             a.sum_duplicates()
         if not explicit_zeros and a.nnz and bool((a.data == 0).any()):
             a = a.copy()
             a.eliminate_zeros()
-        n_rows, n_cols = (int(s) for s in a.shape)
         side = (cuda.as_cuda_array(a.indptr), cuda.as_cuda_array(a.indices), a.format == "csr", n_rows, n_cols,
                 int(a.nnz))
     elif lib == "torch" and str(getattr(x, "layout", "")) == "torch.sparse_csr" and x.dim() == 2:
