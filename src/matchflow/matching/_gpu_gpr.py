@@ -248,7 +248,7 @@ def _run(graph: Any, o: dict[str, Any], init_only: bool = False) -> tuple[np.nda
     return run.finish()
 
 
-def gpr_match_device(graph: Any, *, init: Any = "auto", cover: bool = True, **opts: Any) -> tuple:
+def gpr_match_device(graph: Any, *, init: Any = "auto", cover: bool = True, alloc: Any = None, **opts: Any) -> tuple:
     """G-PR on a ``DeviceBipartite`` with every result left on the device (numba device arrays).
 
     Returns ``(row_match, col_match, cardinality, init_cardinality, stats, cover_rows, cover_cols)``:
@@ -263,7 +263,7 @@ def gpr_match_device(graph: Any, *, init: Any = "auto", cover: bool = True, **op
     from numba import cuda  # noqa: PLC0415
 
     with quiet():
-        run = _GPRRun(graph, o)
+        run = _GPRRun(graph, o, alloc)
         if run.m == 0 or run.n == 0:
             rm, cm, card, stats = run.empty()
 
@@ -294,7 +294,8 @@ def bipartite_matching_device(graph: Any, init: str, explicit_zeros: bool, want_
 
     with quiet():
         dg, lib = device_graph(graph, explicit_zeros)
-    rm, cm, card, init_card, stats, crow, ccol = gpr_match_device(dg, init=init, cover=want_cover, **options)
+    rm, cm, card, init_card, stats, crow, ccol = gpr_match_device(dg, init=init, cover=want_cover,
+                                                                  alloc=_allocator(lib), **options)
     stats = dict(stats, seconds_csc=dg.seconds_csc, seconds_h2d=0.0, input_library=lib)
     if init != "auto":
         stats.pop("init_used", None)
@@ -307,6 +308,24 @@ def bipartite_matching_device(graph: Any, init: str, explicit_zeros: bool, want_
                           seconds=time.perf_counter() - t0, init=init, init_cardinality=int(init_card), stats=stats)
 
 
+def _allocator(lib: str) -> Any:
+    """Result arrays from the caller's library's pool allocator (CuPy's memory pool, PyTorch's caching
+    allocator: no cudaMalloc / cudaFree per call), seen by the kernels as numba arrays; None for numba."""
+    from numba import cuda  # noqa: PLC0415
+
+    if lib == "cupy":
+        import cupy  # noqa: PLC0415
+
+        return lambda n, dtype: cuda.as_cuda_array(cupy.empty(n, dtype=dtype))
+    if lib == "torch":
+        import torch  # noqa: PLC0415
+
+        dev = f"cuda:{cuda.get_current_device().id}"
+        types = {np.dtype(np.int32): torch.int32, np.dtype(np.bool_): torch.bool}
+        return lambda n, dtype: cuda.as_cuda_array(torch.empty(n, dtype=types[np.dtype(dtype)], device=dev))
+    return None
+
+
 class _GPRRun:
     """One G-PR solve: ``start`` (H2D, arrays, initial matching) -> ``solve`` / ``certify`` -> ``finish``.
 
@@ -315,7 +334,8 @@ class _GPRRun:
     path is left (and False to resume ``solve``, at most 3 times).
     """
 
-    def __init__(self, graph: Any, o: dict[str, Any]) -> None:
+    def __init__(self, graph: Any, o: dict[str, Any], alloc: Any = None) -> None:
+        self._alloc = alloc  # (n, dtype) -> device array for the results handed to the caller (None: numba's)
         self.t_start = time.perf_counter()
         self.graph, self.o = graph, dict(o)
         self.m, self.n = graph.n_rows, graph.n_cols
@@ -331,6 +351,12 @@ class _GPRRun:
             "block_size": o["block_size"], "check_every": o["check_every"], "kernel_launches": 0, "loops": 0,
             "global_relabels": 0, "gr_levels": 0, "max_level": 0, "shrinks": 0, "host_syncs": 0, "init_rounds": 0,
             "certify_restarts": 0, "seconds_solve": 0.0, "seconds_certify": 0.0}
+
+    def _new(self, n: int, dtype: Any) -> Any:
+        """A fresh device array for a result (from the caller's library's memory pool when given)."""
+        from numba import cuda  # noqa: PLC0415
+
+        return cuda.device_array(n, dtype=dtype) if self._alloc is None else self._alloc(n, dtype)
 
     def empty(self) -> tuple[np.ndarray, np.ndarray, int, dict[str, Any]]:
         self.stats.update(seconds_h2d=0.0, seconds_init=0.0, seconds_d2h=0.0, cardinality=0, init_cardinality=0,
@@ -357,8 +383,8 @@ class _GPRRun:
         self.L = L = Launcher(o["block_size"])
         it = np.int32
         self.inf = it(m + n)
-        self.mu_r = cuda.device_array(m, dtype=np.int32)
-        self.mu_c = cuda.device_array(n, dtype=np.int32)
+        self.mu_r = self._new(m, np.int32)
+        self.mu_c = self._new(n, np.int32)
         self.psi_r = _work("psi_r", m, np.int32)  # labels: scratch, reused by the next call of this size
         self.psi_c = _work("psi_c", n, np.int32)
         self.flag = _work("flag", 1, np.int32)
@@ -622,7 +648,6 @@ class _GPRRun:
         """The König cover as boolean device masks (rows outside the alternating forest Z of the unmatched
         rows, columns inside it), from the labels of the certificate BFS when it ran on the final matching,
         else from one more G-GR (``stats["cover_bfs"]``). ``fresh``: new arrays (handed to the caller)."""
-        from numba import cuda  # noqa: PLC0415
 
         from . import _gpu_gpr_kernels as K  # noqa: PLC0415
 
@@ -630,7 +655,7 @@ class _GPRRun:
         if not self.certified:  # no certificate BFS of the final matching ran (certify=False, max_rounds)
             self.global_relabel()
         if fresh:
-            crow, ccol = cuda.device_array(self.m, dtype=np.bool_), cuda.device_array(self.n, dtype=np.bool_)
+            crow, ccol = self._new(self.m, np.bool_), self._new(self.n, np.bool_)
         else:
             crow, ccol = _work("cover_rows", self.m, np.bool_), _work("cover_cols", self.n, np.bool_)
         self.L(K.cover_kernel, max(self.m, self.n), self.psi_r, self.psi_c, self.inf, crow, ccol)
