@@ -1,11 +1,11 @@
 """The GPU solvers as users call them (issue 9): per-stage breakdown before / after, three forms per input.
 
-Matching (the ``.devdata`` graphs): ``before`` = the stages of the old public call, timed one by one in
-this process (host CSC by SciPy, upload of CSR + CSC, G-PR, int64 cast of the mates, host König cover);
-``after`` = ``bipartite_matching(A, backend="gpu")`` from a SciPy CSR (CSR uploaded as is, CSC built on
-the device, mates in int32, stats ``seconds_<stage>``); ``device`` = the same call on a CuPy CSR (when CuPy
-is importable; else a numba dense array for small graphs); ``solve`` = G-PR on a graph already on the
-device (start + solve + certify); our CPU call beside. Every result is checked (cardinality = CPU's).
+Matching (the ``.devdata`` graphs): ``before`` = the committed H100 round of 2026-11-23
+(results/gpu_e2e/gpu-h100-2026-11-23.json); ``after`` = ``bipartite_matching(A, backend="gpu")`` from a
+SciPy CSR (stats ``seconds_<stage>``); ``solve alone`` = G-PR on a graph already on the device (start +
+solve + certify); device forms = the public call on a CuPy CSR, a CuPy CSC and a PyTorch sparse CSR (each
+when importable), with stages; then the first call in a fresh process (warm kernel cache); our CPU call
+beside. Every result is checked (cardinality = CPU's).
 
 Assignment (int32 matrices, n = 1024..8192, ranges 0.1n / n / 10n): ``before`` = the old stages (int64
 shifted copy, narrowing to int32, GPU Hungarian with its host upload, host re-check of the certificate),
@@ -59,16 +59,26 @@ def ms(x: float | None) -> float | None:
 
 
 def matching_records(reps: int) -> list[dict]:
+    """Per graph: our CPU call; the public GPU call from a SciPy CSR (stages); G-PR on a graph already on the
+    device (``solve``: the target's reference); the public call on device data (CuPy CSR and CSC, PyTorch
+    sparse CSR when importable; stages); then the first call in a fresh process (warm kernel cache)."""
     import matchflow
     from matchflow import as_bipartite, gpu
-    from matchflow.verify import konig_cover
 
     gpr_match = gpu.push_relabel_matching
 
     try:
+        import cupy
         import cupyx.scipy.sparse as csp
     except Exception:  # noqa: BLE001
-        csp = None
+        cupy = csp = None
+    try:
+        import torch
+
+        torch = torch if torch.cuda.is_available() else None
+    except Exception:  # noqa: BLE001
+        torch = None
+    before = _before_matching()
     recs = []
     for path in sorted(DEVDATA.glob("*.mtx.gz")):
         name = path.name[:-7]
@@ -76,57 +86,95 @@ def matching_records(reps: int) -> list[dict]:
             a = sp.csr_array(scipy.io.mmread(f, spmatrix=False))
         a.data[:] = 1
         a.indices, a.indptr = a.indices.astype(np.int32), a.indptr.astype(np.int32)
-        matchflow.bipartite_matching(a, backend="gpu", cover=False)  # warm-up (compile / cache load)
+        matchflow.bipartite_matching(a, backend="gpu")  # warm-up (compile / cache load)
         matchflow.bipartite_matching(a, backend="cpu")  # warm-up: the CPU method auto picks may not be compiled yet
-        t_cpu, cpu = med(lambda: matchflow.bipartite_matching(a, backend="cpu"), reps)
-        # before: the old public call's stages, one by one
-        st = {}
-        t0 = time.perf_counter()
-        g = as_bipartite(a)
-        st["convert"] = time.perf_counter() - t0
-        t = time.perf_counter()
-        g.col_ptr  # noqa: B018 - SciPy tocsc on the host (what the old call did)
-        st["host_csc"] = time.perf_counter() - t
-        t = time.perf_counter()
-        dg = gpu.to_device(g)
-        st["h2d"] = time.perf_counter() - t
-        r, c, _, s = gpr_match(dg)
-        st["gpu"] = s["seconds_total"]
-        t = time.perf_counter()
-        r64, c64 = r.astype(np.int64), c.astype(np.int64)
-        st["cast_int64"] = time.perf_counter() - t
-        t = time.perf_counter()
-        konig_cover(g, r64, c64)
-        st["cover"] = time.perf_counter() - t
-        before = time.perf_counter() - t0
-        assert int((r >= 0).sum()) == cpu.cardinality
-        # after: the public call from a SciPy CSR
+        t_cpu, cpu = med(lambda: matchflow.bipartite_matching(a, backend="cpu"), 1)
         t_after, res = med(lambda: matchflow.bipartite_matching(a, backend="gpu"), reps)
         assert res.cardinality == cpu.cardinality and res.row_match.dtype == np.int32
         sa = res.stats
-        # graph already on the device: start + solve + certify
-        dgc = gpu.to_device(as_bipartite(a))
+        dgc = gpu.to_device(as_bipartite(a))  # graph already on the device: start + solve + certify
+        gpr_match(dgc)
         t_solve, out = med(lambda: gpr_match(dgc), reps)
         so = out[3]
-        # device-resident input through the public call
-        t_dev = None
+        dev = {}
+        forms = []
         if csp is not None:
-            import cupy
-
-            x = csp.csr_matrix((cupy.asarray(a.data.astype(np.float32)), cupy.asarray(a.indices),
-                                cupy.asarray(a.indptr)), shape=a.shape)
+            dd = cupy.asarray(a.data.astype(np.float32))
+            x = csp.csr_matrix((dd, cupy.asarray(a.indices), cupy.asarray(a.indptr)), shape=a.shape)
+            forms += [("cupy_csr", x), ("cupy_csc", x.tocsc())]
+        if torch is not None:
+            forms.append(("torch_csr", torch.sparse_csr_tensor(torch.as_tensor(a.indptr, device="cuda"),
+                                                               torch.as_tensor(a.indices, device="cuda"),
+                                                               torch.ones(a.nnz, device="cuda"), size=a.shape)))
+        for form, x in forms:
             matchflow.bipartite_matching(x)
-            t_dev, rd = med(lambda: (matchflow.bipartite_matching(x), cupy.cuda.Device().synchronize())[0], reps)
-            assert rd.cardinality == cpu.cardinality
+            t, rd = med(lambda x=x: (matchflow.bipartite_matching(x), _sync(cupy, torch))[0], reps)
+            assert rd.cardinality == cpu.cardinality, form
+            dev[form] = dict(ms=ms(t), stages_ms={k: ms(v) for k, v in rd.stats.items() if k.startswith("seconds_")},
+                             cover_bfs=rd.stats.get("cover_bfs"), symmetric=None)
         rec = dict(input=name, n_rows=a.shape[0], n_cols=a.shape[1], nnz=int(a.nnz), cardinality=cpu.cardinality,
-                   cpu_ms=ms(t_cpu), before_ms=ms(before), before_stages_ms={k: ms(v) for k, v in st.items()},
-                   after_ms=ms(t_after), after_stages_ms={k: ms(v) for k, v in sa.items() if k.startswith("seconds_")},
-                   after_cover_ms=ms(sa.get("cover_seconds")), device_input_ms=ms(t_dev),
-                   on_device_ms=ms(t_solve), on_device_solve_ms=ms(so["seconds_init"] + so["seconds_solve"]
-                                                                   + so["seconds_certify"]))
+                   cpu_ms=ms(t_cpu), after_ms=ms(t_after),
+                   after_stages_ms={k: ms(v) for k, v in sa.items() if k.startswith("seconds_")},
+                   after_cover_ms=ms(sa.get("cover_seconds")), after_cover_bfs=sa.get("cover_bfs"),
+                   on_device_ms=ms(t_solve), on_device_stages_ms={k: ms(v) for k, v in so.items()
+                                                                  if k.startswith("seconds_")},
+                   device=dev, before=before.get(name, {}))
         log(json.dumps(rec))
         recs.append(rec)
+    recs.append(dict(input="first call (fresh process, warm cache)", **_matching_first_call(csp is not None)))
+    log(json.dumps(recs[-1]))
     return recs
+
+
+def _sync(cupy, torch) -> None:
+    if cupy is not None:
+        cupy.cuda.Device().synchronize()
+    if torch is not None:
+        torch.cuda.synchronize()
+
+
+def _before_matching() -> dict:
+    """The committed H100 round of 2026-11-23 (before this change): public call, CuPy CSR call, solve alone."""
+    p = REPO / "results" / "gpu_e2e" / "gpu-h100-2026-11-23.json"
+    if not p.exists():
+        return {}
+    recs = json.loads(p.read_text())["records"][0]["matching"]
+    return {r["input"]: dict(after_ms=r["after_ms"], device_input_ms=r["device_input_ms"],
+                             on_device_ms=r["on_device_ms"]) for r in recs}
+
+
+FIRST_MATCHING = """
+import time, numpy as np, scipy.sparse as sp
+t0 = time.perf_counter()
+import matchflow
+a = sp.random(20000, 20000, density=0.0005, format="csr", random_state=0)
+t1 = time.perf_counter()
+out = ["FIRST", "import_s", str(t1 - t0)]
+t = time.perf_counter(); matchflow.bipartite_matching(a, backend="gpu"); out += ["host_csr_s", str(time.perf_counter() - t)]
+t = time.perf_counter(); matchflow.bipartite_matching(a, backend="gpu"); out += ["second_s", str(time.perf_counter() - t)]
+try:
+    import cupyx.scipy.sparse as csp
+    x = csp.csr_matrix(a.astype(np.float32))
+    t = time.perf_counter(); matchflow.bipartite_matching(x); out += ["cupy_csr_s", str(time.perf_counter() - t)]
+except ImportError:
+    pass
+print(" ".join(out))
+"""
+
+
+def _matching_first_call(with_cupy: bool) -> dict:
+    """The first ``bipartite_matching(..., backend="gpu")`` in a fresh process with the kernel cache that this
+    run's warm-ups wrote (the default cache folder of the sources)."""
+    t = time.perf_counter()
+    p = subprocess.run([sys.executable, "-c", FIRST_MATCHING], capture_output=True, text=True, timeout=120)
+    rec = dict(process_s=time.perf_counter() - t, rc=p.returncode)
+    line = [x for x in p.stdout.splitlines() if x.startswith("FIRST")]
+    if line:
+        f = line[0].split()[1:]
+        rec.update({k: float(v) for k, v in zip(f[::2], f[1::2])})
+    else:
+        rec["stderr_tail"] = p.stderr[-2000:]
+    return rec
 
 
 def assignment_records(sizes: list[int], ranges: list[float], reps: int, before: bool = True) -> list[dict]:
@@ -473,20 +521,46 @@ def markdown_float(flrecs: list[dict], srecs: list[dict], irecs: list[dict], ffr
     return "\n\n".join(parts)
 
 
+def matching_markdown(mrecs: list[dict]) -> str:
+    rows, stage_rows, first = [], [], None
+    for r in mrecs:
+        if "nnz" not in r:
+            first = r
+            continue
+        b, d = r.get("before", {}), r["device"]
+        solve = r["on_device_ms"]
+        c = d.get("cupy_csr", {})
+        rows.append([r["input"], r["nnz"], r["cpu_ms"], b.get("after_ms"), r["after_ms"], b.get("on_device_ms"), solve,
+                     b.get("device_input_ms"), c.get("ms"), None if not c else c["ms"] / solve,
+                     d.get("cupy_csc", {}).get("ms"), d.get("torch_csr", {}).get("ms")])
+        s, cs = r["after_stages_ms"], c.get("stages_ms", {})
+        stage_rows.append([r["input"], s.get("seconds_h2d"), s.get("seconds_csc"), s.get("seconds_init"),
+                           s.get("seconds_solve"), s.get("seconds_cover"), s.get("seconds_d2h"),
+                           s.get("seconds_total"), cs.get("seconds_csc"), cs.get("seconds_init"),
+                           cs.get("seconds_solve"), cs.get("seconds_cover"), cs.get("seconds_total"),
+                           r["on_device_stages_ms"].get("seconds_total")])
+    out = ["## bipartite_matching (ms, median): before (committed H100 round, gpu-h100-2026-11-23) / after\n\n"
+           "'solve alone' = `gpu.push_relabel_matching` on a graph already on the device (start + solve + "
+           "certify + mates D2H); device forms = the public call on device data, results on the device, "
+           "König cover included.\n\n" + md_table(
+               ["input", "nnz", "CPU call", "host CSR: before", "host CSR: after", "solve alone: before",
+                "solve alone: after", "CuPy CSR: before", "CuPy CSR: after", "CuPy CSR / solve alone", "CuPy CSC",
+                "PyTorch CSR"], rows),
+           "## Stages (ms): host CSR call | CuPy CSR call | solve alone\n\n" + md_table(
+               ["input", "H2D", "CSC", "start", "solve (+certify)", "cover", "D2H", "total", "dev: convert+CSC",
+                "dev: start", "dev: solve", "dev: cover", "dev: total", "solve alone: total"], stage_rows)]
+    if first:
+        out.append("## First call in a fresh process, warm kernel cache (s)\n\n" + md_table(
+            ["import", "host CSR (first)", "host CSR (second)", "CuPy CSR (first of its kind)", "whole process"],
+            [[first.get("import_s"), first.get("host_csr_s"), first.get("second_s"), first.get("cupy_csr_s"),
+              first.get("process_s")]]))
+    return "\n\n".join(out)
+
+
 def markdown(mrecs: list[dict], arecs: list[dict], frecs: list[dict]) -> str:
     parts = []
     if mrecs:
-        rows = []
-        for r in mrecs:
-            b, s = r["before_stages_ms"], r["after_stages_ms"]
-            rows.append([r["input"], r["nnz"], r["cpu_ms"], r["before_ms"], b["host_csc"], b["h2d"], b["gpu"],
-                         b["cast_int64"], b["cover"], r["after_ms"], s.get("seconds_h2d"), s.get("seconds_csc"),
-                         s.get("seconds_init"), s.get("seconds_solve"), s.get("seconds_certify"),
-                         s.get("seconds_d2h"), r["after_cover_ms"], r["device_input_ms"], r["on_device_ms"]])
-        parts.append("## bipartite_matching(A, backend='gpu') from a SciPy CSR (ms, median)\n\n" + md_table(
-            ["input", "nnz", "CPU call", "BEFORE total", "host tocsc", "H2D CSR+CSC", "G-PR", "int64 cast",
-             "host cover", "AFTER total", "H2D CSR", "CSC on device", "start", "solve", "certify", "D2H",
-             "host cover", "device input (CuPy CSR)", "graph on device"], rows))
+        parts.append(matching_markdown(mrecs))
     if arecs:
         rows = []
         for r in arecs:

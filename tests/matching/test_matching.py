@@ -535,7 +535,7 @@ def test_backend_auto_placement_rules(monkeypatch):
         res = bipartite_matching(a, method=method, backend=backend, **opts)
         assert verify_matching(a, res).maximum
         assert (res.method, res.backend) == want, (method, backend)
-    assert calls == [{"variant": "x"}] * 3
+    assert calls == [{"variant": "x", "device_cover": True}] * 3
     monkeypatch.setattr(_methods, "GPU_MIN_NNZ", a.nnz + 1)  # below the size rule: the CPU rule's pick
     res = bipartite_matching(a, method="auto", backend="auto")
     assert (res.method, res.backend) == ("hopcroft-karp", "cpu")

@@ -318,7 +318,8 @@ def test_initial_matching_valid_and_maximal(init, ties, loop):
             assert 2 * card >= scipy_cardinality(g), name  # any maximal matching is a 1/2-approximation
             assert st["init_cardinality"] == card and st["cardinality"] == card
             if loop == "persistent" and g.n_rows and g.n_cols:
-                assert st["kernel_launches"] <= 5 and st["init_rounds"] >= 1, st  # 2 fills, start, count, FixMatching
+                # 3 fills (mates, flag), 2 zeroed sync words (persistent Karp-Sipser), start, count or FixMatching
+                assert st["kernel_launches"] <= 7 and st["init_rounds"] >= 1, st
                 assert grid is None or init == "greedy" or 1 <= st["init_grid_size"] <= grid
             if init == "greedy" and g.n_cols and g.n_rows:
                 assert st["init_chunk"] == (chunk or 1) and st["init_rounds"] == 1
@@ -747,3 +748,194 @@ def test_device_graph_detection_and_cache_flag_need_no_gpu(monkeypatch):
     monkeypatch.setenv("MATCHFLOW_CUDA_CACHE", "1")
     monkeypatch.setenv("NUMBA_ENABLE_CUDASIM", "1")
     assert not kernel_cache()
+
+
+# ----------------------------------------------------------------------------- device inputs at the solve's cost
+
+
+def _sym(a: sp.csr_array) -> sp.csr_array:
+    s = ((a + a.T) != 0).astype(np.int8).tocsr()
+    s.sort_indices()
+    return sp.csr_array(s)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("itype", [np.int32, np.int64])
+def test_symmetric_csr_is_its_own_csc(itype):
+    """A symmetric square pattern: build_csc builds nothing (the CSR is the CSC) and records the symmetry and
+    the largest degree; one missing mirror edge, or a non-square shape, builds SciPy's CSC as before."""
+    from matchflow._cuda._csc import build_csc
+
+    sym = sp.random(70, 70, density=0.05, random_state=5, format="lil")
+    sym[3, :] = 1  # a hub row (and, once symmetrised, a hub column: the block sort's case)
+    sym = _sym(sp.csr_array(sym.tocsr()))
+    holed = sym.tolil()
+    r, c = (int(x) for x in np.argwhere(sym.toarray() != 0)[7])
+    holed[r, c] = 0  # (r, c) gone, (c, r) kept
+    holed = sp.csr_array(holed.tocsr())
+    rect = sp.random(60, 75, density=0.05, random_state=6, format="csr")
+    for name, a, want_sym in (("symmetric", sym, True), ("one mirror missing", holed, False), ("rect", rect, False)):
+        a = sp.csr_array(a)
+        a.sort_indices()
+        ptr, ind = gpu.to_device(a.indptr.astype(itype)), gpu.to_device(a.indices.astype(itype))
+        feats = {}
+        cp, ri = build_csc(ptr, ind, a.shape[0], a.shape[1], a.nnz, features=feats)
+        assert feats["symmetric"] is want_sym, name
+        assert feats["max_degree"] == max(np.diff(a.indptr).max(), np.diff(a.tocsc().indptr).max()), name
+        assert (cp is ptr and ri is ind) == want_sym, name
+        ref = a.tocsc()
+        ref.sort_indices()
+        assert np.array_equal(cp.copy_to_host(), ref.indptr), name
+        assert np.array_equal(ri.copy_to_host()[: a.nnz], ref.indices), name
+
+
+@pytest.mark.gpu
+def test_sorted_csr_check():
+    """is_sorted_csr: rows strictly ascending (a duplicate or a descent inside a row is not canonical; a
+    descent across a row boundary is fine)."""
+    from matchflow._cuda._csc import is_sorted_csr
+
+    ptr = gpu.to_device(np.array([0, 2, 4, 5], np.int32))
+    for ind, ok in (([0, 3, 1, 2, 0], True), ([3, 0, 1, 2, 0], False), ([0, 3, 2, 2, 0], False)):
+        assert is_sorted_csr(ptr, gpu.to_device(np.array(ind, np.int32)), 3, 5) is ok, ind
+
+
+def _ptr(x) -> int:
+    return int(x.__cuda_array_interface__["data"][0])
+
+
+@pytest.mark.gpu
+@device_only
+def test_device_csr_and_csc_inputs_used_as_they_are():
+    """A canonical CuPy CSR / CSC or PyTorch sparse CSR is G-PR's CSR / CSC without a copy (same device
+    memory); the other side is built only for a non-symmetric pattern; symmetry and the largest degree are
+    recorded for the start rule. A non-canonical PyTorch CSR takes the general conversion. Results certified."""
+    from matchflow.matching._gpu_input import device_graph
+
+    rng = np.random.default_rng(94)
+    d = (rng.random((90, 70)) < 0.06).astype(np.float32)
+    s = _sym(sp.csr_array(d[:70, :70])).toarray().astype(np.float32)
+    cases = []
+    try:
+        import cupy
+        import cupyx.scipy.sparse as csp
+
+        def triple(m: sp.sparray, cls):  # a device matrix from its own (data, indices, indptr), as users hold them
+            m.sort_indices()
+            return cls((cupy.asarray(m.data.astype(np.float32)), cupy.asarray(m.indices), cupy.asarray(m.indptr)),
+                       shape=m.shape)
+
+        # (built from a dense CuPy array, the round of 2026-11-23e saw a copy of the CSR: not understood yet)
+        cases += [("cupy-csr", triple(sp.csr_array(d), csp.csr_matrix), "row_ptr", cupy.asnumpy),
+                  ("cupy-csc", triple(sp.csc_array(d), csp.csc_matrix), "col_ptr", cupy.asnumpy),
+                  ("cupy-csr-sym", triple(sp.csr_array(s), csp.csr_matrix), "row_ptr", cupy.asnumpy)]
+    except Exception:  # noqa: BLE001
+        pass
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            cases += [("torch-csr", torch.as_tensor(d, device="cuda").to_sparse_csr(), "row_ptr",
+                       lambda x: x.cpu().numpy())]
+    except Exception:  # noqa: BLE001
+        pass
+    if not cases:
+        pytest.skip("neither CuPy nor PyTorch CUDA here")
+    for lib, x, side, to_host in cases:
+        dense = s if lib.endswith("sym") else d
+        dg, _ = device_graph(x, False)
+        given = x.indptr if lib.startswith("cupy") else x.crow_indices()
+        assert _ptr(getattr(dg, side)) == _ptr(given), lib
+        assert dg.symmetric is lib.endswith("sym"), lib
+        assert (dg.col_ptr is dg.row_ptr) is lib.endswith("sym"), lib
+        assert dg.max_degree == int(max((dense != 0).sum(0).max(), (dense != 0).sum(1).max())), lib
+        res = matchflow.bipartite_matching(x, block_size=32)
+        ref = matchflow.bipartite_matching(sp.csr_array(dense), backend="cpu")
+        r, c = to_host(res.row_match), to_host(res.col_match)
+        assert res.cardinality == ref.cardinality, lib
+        verify_matching(sp.csr_array(dense), r, c, cover_rows=to_host(res.cover_rows),
+                        cover_cols=to_host(res.cover_cols))
+    if any(lib == "torch-csr" for lib, *_ in cases):
+        import torch
+
+        t = torch.sparse_csr_tensor(torch.tensor([0, 2, 3], device="cuda"), torch.tensor([1, 0, 1], device="cuda"),
+                                    torch.ones(3, device="cuda"), size=(2, 2))  # row 0 unsorted: not canonical
+        dg, _ = device_graph(t, False)
+        assert _ptr(dg.row_ptr) != _ptr(t.crow_indices())
+        res = matchflow.bipartite_matching(t, block_size=32)
+        assert res.cardinality == 2
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("loop", LOOPS)
+def test_cover_from_the_certificate_labels(loop):
+    """The König cover of a device-resident graph comes from the certificate BFS's labels (no extra BFS:
+    ``stats["cover_bfs"]`` False); with certify=False or a max_rounds stop a BFS runs. Certified each time."""
+    from numba import cuda
+
+    rng = np.random.default_rng(95)
+    d = (rng.random((50, 40)) < 0.06).astype(np.int8)
+    ref = matchflow.bipartite_matching(sp.csr_array(d), backend="cpu").cardinality
+    x = cuda.to_device(d)
+    for opts, bfs in (({}, False), ({"certify": False}, True), ({"max_rounds": 1}, True)):
+        res = matchflow.bipartite_matching(x, block_size=32, loop=loop, **opts)
+        if "max_rounds" in opts:  # stopped by the bound (else it finished and certified before it)
+            bfs = res.stats["loops"] >= opts["max_rounds"]
+        assert res.stats["cover_bfs"] is bfs, opts
+        r, c = res.row_match.copy_to_host(), res.col_match.copy_to_host()
+        cr, cc = res.cover_rows.copy_to_host(), res.cover_cols.copy_to_host()
+        if not opts:
+            assert res.cardinality == ref
+        # a non-maximum matching (max_rounds) has no cover of its size: the BFS cover is checked when sizes agree
+        if res.cardinality == ref:
+            verify_matching(sp.csr_array(d), r, c, cover_rows=cr, cover_cols=cc)
+
+
+@pytest.mark.gpu
+def test_work_buffers_are_cached_bounded_and_cleared(monkeypatch):
+    """A second call of one size allocates no work buffer; the cache never holds more than its limit;
+    clear_work_cache empties it. Results certified every time."""
+    from numba import cuda
+
+    from matchflow._cuda import _work
+
+    rng = np.random.default_rng(96)
+    d = (rng.random((60, 45)) < 0.07).astype(np.int8)
+    a = sp.csr_array(d)
+    ref = matchflow.bipartite_matching(a, backend="cpu").cardinality
+    x = cuda.to_device(d)
+    _work.clear_work_cache()
+    for k in range(3):
+        res = matchflow.bipartite_matching(x, block_size=32)
+        assert res.cardinality == ref
+        verify_matching(a, res.row_match.copy_to_host(), res.col_match.copy_to_host(),
+                        cover_rows=res.cover_rows.copy_to_host(), cover_cols=res.cover_cols.copy_to_host())
+        info = _work.work_cache_info()
+        if k == 0:
+            first = info["misses"]
+            assert first > 0 and info["entries"] == first
+        else:
+            assert info["misses"] == first and info["hits"] > 0, info  # nothing allocated again
+    assert _work.clear_work_cache() > 0 and _work.work_cache_info()["entries"] == 0
+    monkeypatch.setattr(_work, "LIMIT_BYTES", 600)
+    res = matchflow.bipartite_matching(x, block_size=32)
+    assert res.cardinality == ref and _work.work_cache_info()["bytes"] <= 600
+    monkeypatch.setattr(_work, "LIMIT_BYTES", 0)  # off: every call allocates
+    _work.clear_work_cache()
+    res = matchflow.bipartite_matching(x, block_size=32)
+    assert res.cardinality == ref and _work.work_cache_info()["entries"] == 0
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("loop", LOOPS)
+def test_public_host_call_takes_the_cover_from_the_device(loop):
+    """bipartite_matching(A, backend="gpu") from a SciPy CSR: the König cover comes back as host masks
+    computed on the device from the certificate labels (no host BFS, no extra device BFS); certified."""
+    rng = np.random.default_rng(97)
+    for m, n in ((70, 55), (40, 90)):
+        a = sp.random(m, n, density=0.05, random_state=int(rng.integers(1 << 30)), format="csr")
+        res = matchflow.bipartite_matching(a, backend="gpu", block_size=32, loop=loop)
+        assert res.stats["cover_bfs"] is False and isinstance(res.cover_rows, np.ndarray)
+        assert res.cover_rows.dtype == np.bool_ and res.cover_rows.shape == (m,)
+        assert res.cardinality == matchflow.bipartite_matching(a, backend="cpu").cardinality
+        verify_matching(a, res.row_match, res.col_match, cover_rows=res.cover_rows, cover_cols=res.cover_cols)

@@ -9,6 +9,13 @@ one block per larger column, a bitonic network with all comparators ascending). 
 result independent of atomic timing: the CSC is the unique one with rows ascending per column, as
 SciPy builds it (``same_pattern_kernel``'s symmetry test compares it with the CSR).
 
+A square pattern is first tested for symmetry (``csr_symmetric_kernel``: every edge (u, v) finds (v, u)
+by binary search in row v); a symmetric CSR IS its CSC, so nothing is built (meshes, roads, undirected
+graphs: the transpose is built only where it differs). The same launch records the largest row
+degree; the column sort records the largest column degree (``features=``: G-PR's start rule reads
+them). Temporaries come from the work-buffer cache (:mod:`._work`), and the CSC too with ``work=True``
+(a graph that lives for one call): a repeated call of one size allocates nothing.
+
 :func:`dense_to_csr` turns a dense 2-D device array's nonzero pattern into a canonical CSR
 (count per row, scan, fill in column order): device inputs never visit the host.
 """
@@ -22,7 +29,7 @@ from ._env import kernel_cache
 
 CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 
-__all__ = ["build_csc", "cast", "dense_to_csr", "exclusive_scan", "SMALL", "SCAN_BLOCK"]
+__all__ = ["build_csc", "cast", "dense_to_csr", "exclusive_scan", "is_symmetric_csr", "is_sorted_csr", "SMALL", "SCAN_BLOCK"]
 
 SCAN_BLOCK = 1024  # elements per block of the scan (one thread each)
 SMALL = 32  # columns of at most this degree are sorted by one thread (insertion sort)
@@ -98,11 +105,13 @@ def csc_scatter_kernel(row_ptr, col_ind, nnz, n_rows, col_ptr, fill, row_ind):
 
 @cuda.jit(cache=CACHE)
 def sort_small_kernel(col_ptr, row_ind, n_cols, big, n_big):
-    """Insertion sort of each column of degree <= SMALL; larger columns are listed in ``big``."""
+    """Insertion sort of each column of degree <= SMALL; larger columns are listed in ``big`` (their count
+    in ``n_big[0]``); ``n_big[1]``: the largest column degree (atomic max)."""
     c = cuda.grid(1)
     if c < n_cols:
         lo = col_ptr[c]
         hi = col_ptr[c + 1]
+        cuda.atomic.max(n_big, 1, int64(hi - lo))
         if hi - lo > SMALL:
             big[cuda.atomic.add(n_big, 0, 1)] = c
             return
@@ -116,35 +125,68 @@ def sort_small_kernel(col_ptr, row_ind, n_cols, big, n_big):
 
 
 @cuda.jit(cache=CACHE)
-def sort_large_kernel(col_ptr, row_ind, big):
-    """One block per listed column: bitonic sort, every comparator ascending (the first step of each
+def sort_large_kernel(col_ptr, row_ind, big, n_big):
+    """Block b sorts the listed columns b, b + gridDim, ... (``n_big[0]`` of them: read on the device, so the
+    host launches without reading it): bitonic sort, every comparator ascending (the first step of each
     merge compares mirrored positions), so the virtual +inf padding up to a power of two never moves."""
-    c = big[cuda.blockIdx.x]
-    lo = col_ptr[c]
-    d = col_ptr[c + 1] - lo
     t = cuda.threadIdx.x
     bd = cuda.blockDim.x
-    p = 1
-    while p < d:
-        p *= 2
-    k = 2
-    while k <= p:
-        j = k // 2
-        while j > 0:
-            for i in range(t, p, bd):
-                if j == k // 2:
-                    m = i ^ (k - 1)
-                else:
-                    m = i ^ j
-                if i < m < d:
-                    x = row_ind[lo + i]
-                    y = row_ind[lo + m]
-                    if x > y:
-                        row_ind[lo + i] = y
-                        row_ind[lo + m] = x
-            cuda.syncthreads()
-            j //= 2
-        k *= 2
+    for b in range(cuda.blockIdx.x, n_big[0], cuda.gridDim.x):  # block-uniform bound: syncthreads is safe
+        c = big[b]
+        lo = col_ptr[c]
+        d = col_ptr[c + 1] - lo
+        p = 1
+        while p < d:
+            p *= 2
+        k = 2
+        while k <= p:
+            j = k // 2
+            while j > 0:
+                for i in range(t, p, bd):
+                    if j == k // 2:
+                        m = i ^ (k - 1)
+                    else:
+                        m = i ^ j
+                    if i < m < d:
+                        x = row_ind[lo + i]
+                        y = row_ind[lo + m]
+                        if x > y:
+                            row_ind[lo + i] = y
+                            row_ind[lo + m] = x
+                cuda.syncthreads()
+                j //= 2
+            k *= 2
+        cuda.syncthreads()  # the next column's reads of col_ptr / big start after this one's writes
+
+
+@cuda.jit(cache=CACHE)
+def csr_symmetric_kernel(row_ptr, col_ind, n_rows, nnz, out):
+    """Thread i < n_rows: ``out[0]`` = max(row degree) (atomic max); thread e < nnz: edge e = (u, v) looks for
+    (v, u) by binary search in row v (rows sorted) and sets ``out[1] = 1`` when it is missing."""
+    i = cuda.grid(1)
+    if i < n_rows:
+        cuda.atomic.max(out, 0, int64(row_ptr[i + 1] - row_ptr[i]))
+    if i < nnz and out[1] == 0:
+        lo = 0
+        hi = n_rows  # the row u with row_ptr[u] <= i < row_ptr[u + 1]
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if row_ptr[mid] <= i:
+                lo = mid
+            else:
+                hi = mid
+        u = lo
+        v = col_ind[i]
+        a = row_ptr[v]
+        b = row_ptr[v + 1]
+        while a < b:
+            mid = (a + b) // 2
+            if col_ind[mid] < u:
+                a = mid + 1
+            else:
+                b = mid
+        if a == row_ptr[v + 1] or col_ind[a] != u:
+            out[1] = 1
 
 
 @cuda.jit(cache=CACHE)
@@ -192,38 +234,112 @@ def _grid(n: int, bs: int) -> int:
     return max(1, (int(n) + bs - 1) // bs)
 
 
-def exclusive_scan(a, n: int) -> None:
+def exclusive_scan(a, n: int, _level: int = 0) -> None:
     """Exclusive prefix sum of ``a[:n]`` on the device, in place (deterministic: no atomics)."""
+    from ._work import work_array  # noqa: PLC0415
+
     nb = _grid(n, SCAN_BLOCK)
-    sums = cuda.device_array(nb, dtype=np.int64)
+    sums = work_array(f"scan.sums{_level}", nb, np.int64)  # one buffer per recursion level
     scan_block_kernel[nb, SCAN_BLOCK](a, np.int64(n), sums)
     if nb > 1:
-        exclusive_scan(sums, nb)
+        exclusive_scan(sums, nb, _level + 1)
         scan_add_kernel[_grid(n, 256), 256](a, np.int64(n), sums)
 
 
-def build_csc(row_ptr, col_ind, n_rows: int, n_cols: int, nnz: int) -> tuple:
+@cuda.jit(cache=CACHE)
+def csr_unsorted_kernel(row_ptr, col_ind, n_rows, nnz, out):
+    """``out[0] = 1`` when some row's indices are not strictly ascending (unsorted or duplicated)."""
+    e = cuda.grid(1)
+    if 0 < e < nnz and out[0] == 0 and col_ind[e] <= col_ind[e - 1]:
+        lo = 0
+        hi = n_rows  # the row u with row_ptr[u] <= e < row_ptr[u + 1]
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if row_ptr[mid] <= e:
+                lo = mid
+            else:
+                hi = mid
+        if row_ptr[lo] < e:  # e is not the first edge of its row
+            out[0] = 1
+
+
+def is_sorted_csr(row_ptr, col_ind, n_rows: int, nnz: int) -> bool:
+    """Every row of a device CSR strictly ascending (canonical: sorted, no duplicates); one host read."""
+    from ._work import work_array  # noqa: PLC0415
+
+    out = work_array("csc.sorted", 1, np.int64)
+    zero_kernel[1, 32](out)
+    if nnz > 1:
+        csr_unsorted_kernel[_grid(nnz, 256), 256](row_ptr, col_ind, np.int64(n_rows), np.int64(nnz), out)
+    return int(out.copy_to_host()[0]) == 0
+
+
+def is_symmetric_csr(row_ptr, col_ind, n: int, nnz: int) -> tuple[bool, int]:
+    """``(A == A^T as patterns, largest row degree)`` of a square canonical device CSR (rows sorted, no
+    duplicates) of ``n`` rows: one launch and one host read."""
+    from ._work import work_array  # noqa: PLC0415
+
+    out = work_array("csc.features", 2, np.int64)
+    zero_kernel[1, 32](out)
+    span = max(n, nnz)
+    if span:
+        csr_symmetric_kernel[_grid(span, 256), 256](row_ptr, col_ind, np.int64(n), np.int64(nnz), out)
+    h = out.copy_to_host()
+    return bool(h[1] == 0), int(h[0])
+
+
+def build_csc(row_ptr, col_ind, n_rows: int, n_cols: int, nnz: int, *, work: bool = False,
+              features: dict | None = None) -> tuple:
     """``(col_ptr, row_ind)`` on the device from a device CSR (rows ascending per column, the index
-    dtype of ``col_ind``); no host copy, one host read (the count of columns of degree > SMALL)."""
+    dtype of ``col_ind``); no host copy. A symmetric square pattern returns ``(row_ptr, col_ind)``
+    themselves (nothing built; one launch and one host read decide it). ``work``: the CSC comes from
+    the work-buffer cache (a graph used for one call only). ``features``: filled with ``symmetric``
+    and ``max_degree`` (largest row or column degree; one more host read when the CSC is built)."""
+    from ._work import work_array  # noqa: PLC0415
+
     it = col_ind.dtype
-    col_ptr = cuda.device_array(n_cols + 1, dtype=it)
-    row_ind = cuda.device_array(max(nnz, 1), dtype=it)
+    if nnz and n_rows == n_cols:
+        sym, maxr = is_symmetric_csr(row_ptr, col_ind, n_rows, nnz)
+        if features is not None:
+            features.update(symmetric=sym, max_degree=maxr)
+        if sym:
+            return row_ptr, col_ind
+    alloc = (lambda tag, k: work_array(tag, k, it)) if work else (lambda tag, k: cuda.device_array(k, dtype=it))
+    col_ptr = alloc("csc.col_ptr", n_cols + 1)
+    row_ind = alloc("csc.row_ind", max(nnz, 1))
     zero_kernel[_grid(n_cols + 1, 256), 256](col_ptr)
     if nnz == 0:
+        if features is not None:
+            features.update(symmetric=n_rows == n_cols, max_degree=0)
         return col_ptr, row_ind
     degree_count_kernel[_grid(nnz, 256), 256](col_ind, np.int64(nnz), col_ptr)
     exclusive_scan(col_ptr, n_cols + 1)
-    fill = cuda.device_array(n_cols, dtype=it)
+    fill = work_array("csc.fill", n_cols, it)
     zero_kernel[_grid(n_cols, 256), 256](fill)
     csc_scatter_kernel[_grid(nnz, 256), 256](row_ptr, col_ind, np.int64(nnz), np.int64(n_rows), col_ptr, fill,
                                              row_ind)
     big = fill  # reused: the scatter is done with it
-    n_big = cuda.to_device(np.zeros(1, np.int32))
+    n_big = work_array("csc.n_big", 2, np.int64)
+    zero_kernel[1, 32](n_big)
     sort_small_kernel[_grid(n_cols, 256), 256](col_ptr, row_ind, np.int64(n_cols), big, n_big)
-    nb = int(n_big.copy_to_host()[0])
-    if nb:
-        sort_large_kernel[nb, SORT_BLOCK](col_ptr, row_ind, big)
+    # at most nnz / (SMALL + 1) columns are large: the blocks stride over them, no host read of the count
+    sort_large_kernel[max(1, min(nnz // (SMALL + 1), 1024)), SORT_BLOCK](col_ptr, row_ind, big, n_big)
+    if features is not None:
+        if "max_degree" not in features:
+            features.update(symmetric=False, max_degree=int(_row_max_degree(row_ptr, n_rows)))
+        features["max_degree"] = max(features["max_degree"], int(n_big.copy_to_host()[1]))
     return col_ptr, row_ind
+
+
+def _row_max_degree(row_ptr, n_rows: int) -> int:
+    """The largest row degree (one launch and one host read)."""
+    from ._work import work_array  # noqa: PLC0415
+
+    out = work_array("csc.features", 2, np.int64)
+    zero_kernel[1, 32](out)
+    if n_rows:
+        csr_symmetric_kernel[_grid(n_rows, 256), 256](row_ptr, row_ptr, np.int64(n_rows), np.int64(0), out)
+    return int(out.copy_to_host()[0])
 
 
 def dense_to_csr(a, it: np.dtype) -> tuple:

@@ -35,7 +35,7 @@ import numpy as np
 from .._backend import require_gpu
 from .._cuda import is_simulator, quiet, validate_gpu_options
 from .._graph import BipartiteGraph
-from .._validation import check_choice, check_int, check_options, check_real, type_name
+from .._validation import check_bool, check_choice, check_int, check_options, check_real, type_name
 
 __all__ = ["gpr_match", "gpr_match_device", "bipartite_matching_device", "gpr_initial_matching", "validate_gpr_options", "GPR_VARIANTS", "GPR_INITS"]
 
@@ -48,7 +48,7 @@ GPR_RELABELS = ("fixed", "adaptive")
 GPR_BFS = ("rows", "frontier")
 GPR_LOOPS = ("auto", "persistent", "host")
 _OPTIONS = ("check_every", "bfs", "shrink_threshold", "init_rounds", "hub_degree", "max_registers", "init_ties",
-            "init_chunk", "init_aug_rounds")
+            "init_chunk", "init_aug_rounds", "device_cover")
 _DEPRECATED = {"max_loops": ("max_rounds", None)}
 HUB_DEGREE = 32  # persistent driver: vertices of larger degree are scanned by a whole warp
 GPR_INIT_TIES = ("ids", "hashed")
@@ -63,6 +63,13 @@ def __getattr__(name: str) -> Any:
 
         return getattr(_graph, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _work(tag: str, n: int, dtype: Any) -> Any:
+    """A scratch device array of this solve (``matchflow._cuda._work``: cached per tag, size and dtype)."""
+    from .._cuda._work import work_array  # noqa: PLC0415
+
+    return work_array("gpr." + tag, n, dtype)
 
 
 def _is_device_graph(graph: Any) -> bool:
@@ -127,6 +134,7 @@ def validate_gpr_options(
     out["init_aug_rounds"] = check_int("init_aug_rounds", opts.get("init_aug_rounds", AUG_ROUNDS), low=0, high=1000)
     ch = opts.get("init_chunk", None)
     out["init_chunk"] = None if ch is None else check_int("init_chunk", ch, low=1, high=1 << 20)
+    out["device_cover"] = check_bool("device_cover", opts.get("device_cover", False))
     return out
 
 
@@ -157,7 +165,9 @@ def gpr_match(graph: Any, *, init: Any = "auto", variant: str = "shrink",
         shrink_threshold (default 512), init_rounds, hub_degree (persistent: vertices of larger degree
         are scanned by a whole warp; 0 disables; default 32), max_registers (persistent kernel's
         register cap), init_ties ("ids" or "hashed"), init_chunk (columns per thread of the greedy
-        start; default n / 2^16 clamped to 1..64), init_aug_rounds (default 4).
+        start; default n / 2^16 clamped to 1..64), init_aug_rounds (default 4), device_cover (default False:
+        the König cover computed on the device from the certificate BFS's labels and returned as host
+        boolean masks ``stats["cover_rows"]``, ``stats["cover_cols"]``; ``bipartite_matching`` sets it).
 
     Returns
     -------
@@ -238,7 +248,7 @@ def _run(graph: Any, o: dict[str, Any], init_only: bool = False) -> tuple[np.nda
     return run.finish()
 
 
-def gpr_match_device(graph: Any, *, init: Any = "auto", cover: bool = True, **opts: Any) -> tuple:
+def gpr_match_device(graph: Any, *, init: Any = "auto", cover: bool = True, alloc: Any = None, **opts: Any) -> tuple:
     """G-PR on a ``DeviceBipartite`` with every result left on the device (numba device arrays).
 
     Returns ``(row_match, col_match, cardinality, init_cardinality, stats, cover_rows, cover_cols)``:
@@ -253,7 +263,7 @@ def gpr_match_device(graph: Any, *, init: Any = "auto", cover: bool = True, **op
     from numba import cuda  # noqa: PLC0415
 
     with quiet():
-        run = _GPRRun(graph, o)
+        run = _GPRRun(graph, o, alloc)
         if run.m == 0 or run.n == 0:
             rm, cm, card, stats = run.empty()
 
@@ -273,16 +283,19 @@ def bipartite_matching_device(graph: Any, init: str, explicit_zeros: bool, want_
     """``bipartite_matching`` of a device-resident graph (CuPy sparse/dense, PyTorch CUDA, numba device
     array): built, solved and certified on the device; the mates and the cover come back as arrays of the
     caller's library on the same device (numba device arrays for numba input). ``stats["seconds_csc"]``:
-    the CSR/CSC built on the device; ``seconds_h2d`` is 0."""
+    the conversion on the device (a canonical CuPy CSR / CSC or PyTorch CSR is used as it is, the other side
+    built only for a non-symmetric pattern); ``seconds_h2d`` is 0."""
     from .._results import MatchingResult  # noqa: PLC0415
 
     require_gpu("bipartite_matching of a device-resident graph")
     t0 = time.perf_counter()
-    from .._cuda._graph import from_device_input, wrap_like  # noqa: PLC0415
+    from .._cuda._graph import wrap_like  # noqa: PLC0415
+    from ._gpu_input import device_graph  # noqa: PLC0415
 
     with quiet():
-        dg, lib = from_device_input(graph, explicit_zeros)
-    rm, cm, card, init_card, stats, crow, ccol = gpr_match_device(dg, init=init, cover=want_cover, **options)
+        dg, lib = device_graph(graph, explicit_zeros)
+    rm, cm, card, init_card, stats, crow, ccol = gpr_match_device(dg, init=init, cover=want_cover,
+                                                                  alloc=_allocator(lib), **options)
     stats = dict(stats, seconds_csc=dg.seconds_csc, seconds_h2d=0.0, input_library=lib)
     if init != "auto":
         stats.pop("init_used", None)
@@ -295,6 +308,24 @@ def bipartite_matching_device(graph: Any, init: str, explicit_zeros: bool, want_
                           seconds=time.perf_counter() - t0, init=init, init_cardinality=int(init_card), stats=stats)
 
 
+def _allocator(lib: str) -> Any:
+    """Result arrays from the caller's library's pool allocator (CuPy's memory pool, PyTorch's caching
+    allocator: no cudaMalloc / cudaFree per call), seen by the kernels as numba arrays; None for numba."""
+    from numba import cuda  # noqa: PLC0415
+
+    if lib == "cupy":
+        import cupy  # noqa: PLC0415
+
+        return lambda n, dtype: cuda.as_cuda_array(cupy.empty(n, dtype=dtype))
+    if lib == "torch":
+        import torch  # noqa: PLC0415
+
+        dev = f"cuda:{cuda.get_current_device().id}"
+        types = {np.dtype(np.int32): torch.int32, np.dtype(np.bool_): torch.bool}
+        return lambda n, dtype: cuda.as_cuda_array(torch.empty(n, dtype=types[np.dtype(dtype)], device=dev))
+    return None
+
+
 class _GPRRun:
     """One G-PR solve: ``start`` (H2D, arrays, initial matching) -> ``solve`` / ``certify`` -> ``finish``.
 
@@ -303,7 +334,8 @@ class _GPRRun:
     path is left (and False to resume ``solve``, at most 3 times).
     """
 
-    def __init__(self, graph: Any, o: dict[str, Any]) -> None:
+    def __init__(self, graph: Any, o: dict[str, Any], alloc: Any = None) -> None:
+        self._alloc = alloc  # (n, dtype) -> device array for the results handed to the caller (None: numba's)
         self.t_start = time.perf_counter()
         self.graph, self.o = graph, dict(o)
         self.m, self.n = graph.n_rows, graph.n_cols
@@ -319,6 +351,12 @@ class _GPRRun:
             "block_size": o["block_size"], "check_every": o["check_every"], "kernel_launches": 0, "loops": 0,
             "global_relabels": 0, "gr_levels": 0, "max_level": 0, "shrinks": 0, "host_syncs": 0, "init_rounds": 0,
             "certify_restarts": 0, "seconds_solve": 0.0, "seconds_certify": 0.0}
+
+    def _new(self, n: int, dtype: Any) -> Any:
+        """A fresh device array for a result (from the caller's library's memory pool when given)."""
+        from numba import cuda  # noqa: PLC0415
+
+        return cuda.device_array(n, dtype=dtype) if self._alloc is None else self._alloc(n, dtype)
 
     def empty(self) -> tuple[np.ndarray, np.ndarray, int, dict[str, Any]]:
         self.stats.update(seconds_h2d=0.0, seconds_init=0.0, seconds_d2h=0.0, cardinality=0, init_cardinality=0,
@@ -345,13 +383,15 @@ class _GPRRun:
         self.L = L = Launcher(o["block_size"])
         it = np.int32
         self.inf = it(m + n)
-        self.mu_r = cuda.device_array(m, dtype=np.int32)
-        self.mu_c = cuda.device_array(n, dtype=np.int32)
-        self.psi_r = cuda.device_array(m, dtype=np.int32)
-        self.psi_c = cuda.device_array(n, dtype=np.int32)
-        self.flag = cuda.to_device(np.full(1, -1, np.int32))
-        self.counter = cuda.to_device(np.zeros(1, np.int32))
+        self.mu_r = self._new(m, np.int32)
+        self.mu_c = self._new(n, np.int32)
+        self.psi_r = _work("psi_r", m, np.int32)  # labels: scratch, reused by the next call of this size
+        self.psi_c = _work("psi_c", n, np.int32)
+        self.flag = _work("flag", 1, np.int32)
+        self.counter = _work("counter", 1, np.int32)
+        self.certified = False  # the last BFS certified the final matching: its labels give the König cover
         t0 = time.perf_counter()
+        L(K.fill_kernel, 1, self.flag, it(-1))
         L(K.fill_kernel, m, self.mu_r, it(-1))
         L(K.fill_kernel, n, self.mu_c, it(-1))
         if o["bfs"] is None:
@@ -394,8 +434,8 @@ class _GPRRun:
             rm = cuda.to_device(o["init_match"].astype(np.int32))
             L(K.set_matching_kernel, m, rm, mu_r, mu_c)
         elif o["init"] == "karp-sipser":  # one launch per phase (host loop, simulator)
-            deg_r = cuda.device_array(m, dtype=np.int32)
-            best = cuda.device_array(m, dtype=np.int64)
+            deg_r = _work("ks.deg_r", m, np.int32)
+            best = _work("ks.best", m, np.int64)
             hashed = it(o["init_ties"] == "hashed")
             flag = self.flag
 
@@ -420,6 +460,8 @@ class _GPRRun:
             if _run_persistent(K, self.dg, o, self.bfs, stats, self.mu_r, self.mu_c, self.psi_r, self.psi_c,
                                self.inf, self.L):
                 stats["seconds_solve"] += time.perf_counter() - t0
+                # the kernel ended with a passed certificate BFS unless certify=False or max_rounds stopped it
+                self.certified = bool(o["certify"]) and (o["max_rounds"] is None or stats["loops"] < o["max_rounds"])
                 return True
             # not one block of block_size threads fits an SM (the kernel uses > 128 registers per thread)
             self.loop = stats["loop"] = "host"
@@ -463,17 +505,14 @@ class _GPRRun:
 
     def _loop_lists(self) -> None:
         """Algorithm 7: active lists A_c / A_p with iteration stamps iA (and G-PR-SHRKRNL for "shrink")."""
-        from numba import cuda  # noqa: PLC0415
 
         from . import _gpu_gpr_kernels as K  # noqa: PLC0415
 
         L, dg, o, n, it, stats = self.L, self.dg, self.o, self.n, np.int32, self.stats
         mu_r, mu_c, counter, flag = self.mu_r, self.mu_c, self.counter, self.flag
         shrink = o["variant"] == "shrink"
-        ac = cuda.device_array(n, dtype=np.int32)
-        ap = cuda.device_array(n, dtype=np.int32)
-        at = cuda.device_array(n, dtype=np.int32) if shrink else None
-        ia = cuda.device_array(n, dtype=np.int32)
+        ac, ap, ia = (_work(t, n, np.int32) for t in ("ac", "ap", "ia"))
+        at = _work("at", n, np.int32) if shrink else None
         L(K.fill_kernel, n, ia, it(-1))
         L.zero(counter)
         L(K.list_unmatched_cols_kernel, n, mu_r, mu_c, ac, counter)
@@ -511,7 +550,6 @@ class _GPRRun:
 
     def global_relabel(self) -> int:
         """G-GR (Algorithm 4): BFS from every unmatched row; returns maxLevel."""
-        from numba import cuda  # noqa: PLC0415
 
         from . import _gpu_gpr_kernels as K  # noqa: PLC0415
 
@@ -521,8 +559,8 @@ class _GPRRun:
         L(K.gr_init_kernel, max(m, self.n), mu_r, psi_r, psi_c, inf)
         if self.bfs == "frontier":
             if not hasattr(self, "_front"):
-                self._front = [cuda.device_array(m, dtype=np.int32), cuda.device_array(m, dtype=np.int32),
-                               cuda.to_device(np.zeros(1, np.int32)), cuda.to_device(np.zeros(1, np.int32))]
+                self._front = [_work("fa", m, np.int32), _work("fb", m, np.int32), _work("na", 1, np.int32),
+                               _work("nb", 1, np.int32)]
             fa, fb, na, nb = self._front
             L.zero(na)
             L(K.gr_frontier_seed_kernel, m, mu_r, fa, na)
@@ -540,7 +578,7 @@ class _GPRRun:
             maxl = max(level - 2, 0)
         else:
             if not hasattr(self, "_maxlev"):
-                self._maxlev = cuda.to_device(np.zeros(1, np.int32))
+                self._maxlev = _work("maxlev", 1, np.int32)
             maxlev = self._maxlev
             L.zero(maxlev)
             level = 0
@@ -571,6 +609,7 @@ class _GPRRun:
         cuda.synchronize()
         self.stats["seconds_certify"] += time.perf_counter() - t0
         if ok:
+            self.certified = True
             return True
         self.stats["certify_restarts"] += 1
         if self.stats["certify_restarts"] > 3:
@@ -590,6 +629,11 @@ class _GPRRun:
 
         t0 = time.perf_counter()
         it = self.dg.itype  # the graph's index dtype: int32 comes back as is, a cast to int64 runs on the device
+        if self.o["device_cover"] and not fix:
+            crow, ccol = self.device_cover(fresh=False)
+            stats["cover_rows"], stats["cover_cols"] = crow.copy_to_host(), ccol.copy_to_host()
+            stats["seconds_cover"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
         row_match = cast(self.mu_r, it).copy_to_host()
         col_match = cast(self.mu_c, it).copy_to_host()
         stats["seconds_d2h"] = time.perf_counter() - t0
@@ -599,6 +643,23 @@ class _GPRRun:
         stats["cardinality"] = int(np.count_nonzero(row_match >= 0))
         stats["seconds_total"] = time.perf_counter() - self.t_start
         return row_match, col_match, self.init_card, stats
+
+    def device_cover(self, fresh: bool) -> tuple:
+        """The König cover as boolean device masks (rows outside the alternating forest Z of the unmatched
+        rows, columns inside it), from the labels of the certificate BFS when it ran on the final matching,
+        else from one more G-GR (``stats["cover_bfs"]``). ``fresh``: new arrays (handed to the caller)."""
+
+        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+
+        self.stats["cover_bfs"] = not self.certified
+        if not self.certified:  # no certificate BFS of the final matching ran (certify=False, max_rounds)
+            self.global_relabel()
+        if fresh:
+            crow, ccol = self._new(self.m, np.bool_), self._new(self.n, np.bool_)
+        else:
+            crow, ccol = _work("cover_rows", self.m, np.bool_), _work("cover_cols", self.n, np.bool_)
+        self.L(K.cover_kernel, max(self.m, self.n), self.psi_r, self.psi_c, self.inf, crow, ccol)
+        return crow, ccol
 
     def finish_device(self, cover: bool) -> tuple:
         """The results left on the device: mates (graph's index dtype), the cardinality counted there,
@@ -614,11 +675,9 @@ class _GPRRun:
         L(K.count_matched_rows_kernel, self.m, self.mu_r, self.counter)
         card = L.read(self.counter)
         crow = ccol = None
+        stats["cover_bfs"] = False
         if cover:
-            self.global_relabel()
-            crow = cuda.device_array(self.m, dtype=np.bool_)
-            ccol = cuda.device_array(self.n, dtype=np.bool_)
-            L(K.cover_kernel, max(self.m, self.n), self.psi_r, self.psi_c, self.inf, crow, ccol)
+            crow, ccol = self.device_cover(fresh=True)
         it = self.dg.itype
         rm, cm = cast(self.mu_r, it), cast(self.mu_c, it)
         cuda.synchronize()
@@ -640,18 +699,19 @@ def _run_persistent(K: Any, dg: Any, o: dict[str, Any], bfs: str, stats: dict[st
     row/column; the simulator runs cooperative kernels with one block only. Returns False (and
     runs nothing) when not even one block of ``block_size`` threads fits an SM.
     """
-    from numba import cuda  # noqa: PLC0415
 
     from .._cuda._launch import cooperative_kernel, grid  # noqa: PLC0415
 
     m, n, bs = dg.n_rows, dg.n_cols, L.block_size
     variant = {"first": K.VAR_FIRST, "noshrink": K.VAR_NOSHRINK, "shrink": K.VAR_SHRINK}[o["variant"]]
     lists = n if variant != K.VAR_FIRST else 1
-    ac, ap, at, ia = (cuda.device_array(lists, dtype=np.int32) for _ in range(4))
+    ac, ap, at, ia = (_work(t, lists, np.int32) for t in ("ac", "ap", "at", "ia"))
     fl = m if bfs == "frontier" else 1
-    fa, fb = cuda.device_array(fl, dtype=np.int32), cuda.device_array(fl, dtype=np.int32)
-    sync = cuda.to_device(np.zeros(K.PS_NSYNC, np.int32))
-    dstats = cuda.to_device(np.zeros(K.ST_N, np.int64))
+    fa, fb = _work("fa", fl, np.int32), _work("fb", fl, np.int32)
+    sync = _work("ps.sync", K.PS_NSYNC, np.int32)
+    dstats = _work("ps.stats", K.ST_N, np.int64)
+    L(K.fill_kernel, K.PS_NSYNC, sync, np.int32(0))
+    L(K.fill_kernel, K.ST_N, dstats, np.int64(0))
     strategy, k = o["relabel"]
     ml = o["max_rounds"] or 0
     args = (dg.col_ptr, dg.row_ind, dg.row_ptr, dg.col_ind, mu_r, mu_c, psi_r, psi_c, ac, ap, at, ia, fa, fb,
@@ -698,7 +758,9 @@ def _is_symmetric(dg: Any, L: Any) -> bool:
 
     if dg.symmetric is None:
         sym = dg.n_rows == dg.n_cols
-        if sym and dg.nnz:
+        if sym and dg.nnz and dg.col_ptr is dg.row_ptr and dg.row_ind is dg.col_ind:
+            pass  # build_csc found the pattern symmetric and built nothing
+        elif sym and dg.nnz:
             flag = cuda.to_device(np.zeros(1, np.int32))
             L(KI.same_pattern_kernel, dg.n_rows + 1, dg.row_ptr, dg.col_ptr, flag)
             L(KI.same_pattern_kernel, dg.nnz, dg.col_ind, dg.row_ind, flag)
@@ -710,7 +772,6 @@ def _is_symmetric(dg: Any, L: Any) -> bool:
 def _symmetric_start(dg: Any, o: dict[str, Any], stats: dict[str, Any], mu_r: Any, mu_c: Any, L: Any,
                      flag: Any) -> None:
     """init="symmetric": the undirected handshake matching, doubled, then length-3 augmentations."""
-    from numba import cuda  # noqa: PLC0415
 
     from .._cuda._launch import host_rounds  # noqa: PLC0415
     from . import _gpu_gpr_kernels as K  # noqa: PLC0415
@@ -718,8 +779,7 @@ def _symmetric_start(dg: Any, o: dict[str, Any], stats: dict[str, Any], mu_r: An
 
     n = dg.n_cols
     it = np.int32
-    mate = cuda.device_array(n, dtype=np.int32)
-    pt = cuda.device_array(n, dtype=np.int32)
+    mate, pt = _work("sym.mate", n, np.int32), _work("sym.pt", n, np.int32)
     L(K.fill_kernel, n, mate, it(-1))
 
     def handshake_round(rnd: int) -> None:
@@ -730,11 +790,10 @@ def _symmetric_start(dg: Any, o: dict[str, Any], stats: dict[str, Any], mu_r: An
     L(KI.sym_double_kernel, n, dg.row_ptr, dg.col_ind, mate, mu_r, mu_c)
     aug = o["init_aug_rounds"]
     if aug:
-        cw = cuda.device_array(n, dtype=np.int64)
-        cu = cuda.device_array(n, dtype=np.int64)
+        cw, cu = _work("sym.cw", n, np.int64), _work("sym.cu", n, np.int64)
         L(K.fill_kernel, n, cw, np.int64(KI.KEY_MAX))
         L(K.fill_kernel, n, cu, np.int64(KI.KEY_MAX))
-        pu, pw, pu2 = (cuda.device_array(n, dtype=np.int32) for _ in range(3))
+        pu, pw, pu2 = (_work(t, n, np.int32) for t in ("sym.pu", "sym.pw", "sym.pu2"))
         for r in range(aug):
             L(KI.aug3_propose_kernel, n, dg.col_ptr, dg.row_ind, mu_r, mu_c, cw, cu, pu, pw, pu2, it(r), flag)
             L(KI.aug3_apply_kernel, n, mu_r, mu_c, cw, cu, pu, pw, pu2, it(r))
@@ -744,12 +803,14 @@ def _symmetric_start(dg: Any, o: dict[str, Any], stats: dict[str, Any], mu_r: An
 
 def _skewed(dg: Any, L: Any) -> bool:
     """Largest row or column degree > SKEW x the average (hubs: power-law graphs); cached on ``dg``."""
-    from numba import cuda  # noqa: PLC0415
 
     from . import _gpu_init_kernels as KI  # noqa: PLC0415
 
     if dg.max_degree is None:
-        out = cuda.to_device(np.zeros(2, np.int64))
+        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+
+        out = _work("max_degree", 2, np.int64)
+        L(K.fill_kernel, 2, out, np.int64(0))
         L(KI.max_degree_kernel, dg.n_cols, dg.col_ptr, out, 0)
         L(KI.max_degree_kernel, dg.n_rows, dg.row_ptr, out, 1)
         dg.max_degree = int(out.copy_to_host().max())
@@ -783,16 +844,18 @@ def _run_init_persistent(dg: Any, o: dict[str, Any], stats: dict[str, Any], mu_r
 
     Returns False (and runs nothing) when no block of ``block_size`` threads is co-resident: the caller
     then runs the one-launch-per-phase start."""
-    from numba import cuda  # noqa: PLC0415
 
     from .._cuda._launch import cooperative_kernel, grid  # noqa: PLC0415
+    from . import _gpu_gpr_kernels as K  # noqa: PLC0415
     from . import _gpu_init_kernels as KI  # noqa: PLC0415
 
     m, n, bs = dg.n_rows, dg.n_cols, L.block_size
-    deg_r = cuda.device_array(m, dtype=np.int32)
-    best = cuda.device_array(m, dtype=np.int64)
-    sync = cuda.to_device(np.zeros(KI.PS_NSYNC, np.int32))
-    dstats = cuda.to_device(np.zeros(KI.IST_N, np.int64))
+    deg_r = _work("ks.deg_r", m, np.int32)
+    best = _work("ks.best", m, np.int64)
+    sync = _work("is.sync", KI.PS_NSYNC, np.int32)
+    dstats = _work("is.stats", KI.IST_N, np.int64)
+    L(K.fill_kernel, KI.PS_NSYNC, sync, np.int32(0))
+    L(K.fill_kernel, KI.IST_N, dstats, np.int64(0))
     args = (dg.row_ptr, dg.col_ind, dg.col_ptr, dg.row_ind, mu_r, mu_c, deg_r, best, sync, dstats, np.int64(m),
             np.int64(n), np.int64(o["init_rounds"]), np.int64(o["hub_degree"]),
             np.int32(o["init_ties"] == "hashed"))

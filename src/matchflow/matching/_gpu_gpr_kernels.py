@@ -695,10 +695,13 @@ def fill_kernel(a, value):
 
 @cuda.jit(cache=CACHE)
 def cover_kernel(psi_r, psi_c, inf, cover_rows, cover_cols):
-    """König cover from a BFS of the final matching (Z: labels < inf): rows outside Z, columns in Z."""
+    """König cover from a BFS of the final matching (Z: labels < inf): rows outside Z, columns in Z.
+
+    Labels >= inf all mean "not reached": the host loop launches ``check_every`` BFS levels between reads,
+    so a level may reach inf and expand unreached rows into labels above inf (never over a label < inf)."""
     i = cuda.grid(1)
     if i < cover_rows.size:
-        cover_rows[i] = psi_r[i] == inf
+        cover_rows[i] = psi_r[i] >= inf
     if i < cover_cols.size:
         cover_cols[i] = psi_c[i] < inf
 
