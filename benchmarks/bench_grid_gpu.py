@@ -164,9 +164,8 @@ def main_gpu(args) -> int:
     import datetime
 
     meta = machine_info()
-    other = "linear" if LAYOUT == "tiled" else "tiled"
     meta.update({"benchmark": "bench_grid_gpu --gpu", "gpu": gpu_name, "reps": args.reps, "budget_s": args.budget,
-                 "default_layout": LAYOUT, "other_layout": other, "other_reps": args.other_reps})
+                 "default_layout": "2-D: " + LAYOUT[2] + ", 3-D: " + LAYOUT[3], "other_reps": args.other_reps})
     stem = f"gpu-{tag}-{datetime.date.today().isoformat()}{args.suffix}"
     out = Path(args.out) if args.out else None
     jp = mp = None
@@ -178,13 +177,14 @@ def main_gpu(args) -> int:
             src, snk, edg = make()
             gen = time.perf_counter() - t0
             ndim = 2 if conn in (4, 8) else 3
+            lay0, other = LAYOUT[ndim], "linear" if LAYOUT[ndim] == "tiled" else "tiled"
             res = {}
-            for lay, reps, dreps in ((LAYOUT, args.reps, 5), (other, args.other_reps, 3)):
+            for lay, reps, dreps in ((lay0, args.reps, 5), (other, args.other_reps, 3)):
                 from matchflow import grid_cut
 
                 grid_cut(src, snk, edg, connectivity=conn, backend="gpu", layout=lay)  # warm-up (compile)
                 res[lay] = _timed(src, snk, edg, conn, {"layout": lay}, reps, args.budget, cupy, dreps)
-            host, dev, vals, certified, r = res[LAYOUT]
+            host, dev, vals, certified, r = res[lay0]
             ohost, odev, ovals, ocert, orr = res[other]
             energy = grid_energy(r.labels, src, snk, edg, connectivity=conn)
             value = np.asarray(r.flow_value).tolist()
@@ -195,8 +195,8 @@ def main_gpu(args) -> int:
                    "runs": len(host) + len(dev) + len(ohost) + len(odev), "certified_runs": certified + ocert,
                    "gpu_host_best": min(host), "gpu_host_median": float(np.median(host)),
                    "gpu_device_best": min(dev) if dev else None,
-                   "stats": {k: r.stats.get(k) for k in STAT_KEYS},
-                   other: {"host_best": min(ohost), "host_median": float(np.median(ohost)),
+                   "stats": {k: r.stats.get(k) for k in STAT_KEYS}, "layout": lay0, "other_layout": other,
+                   "other": {"host_best": min(ohost), "host_median": float(np.median(ohost)),
                            "device_best": min(odev) if odev else None,
                            "stats": {k: orr.stats.get(k) for k in STAT_KEYS}}}
             rec["variants"] = {}
@@ -281,29 +281,32 @@ def main_cpu(args) -> int:
 
 def gpu_markdown(meta: dict, records: list, cpu: dict | None) -> str:
     gpu = meta.get("gpu", "GPU")
-    lay, other = meta.get("default_layout", "tiled"), meta.get("other_layout", "linear")
-    head = (f"# Grid cuts on the GPU ({gpu}): layout=\"{lay}\" (default) vs \"{other}\", large inputs, batches\n\n"
+    head = (f"# Grid cuts on the GPU ({gpu}): the default layout ({meta.get('default_layout')}) vs the other, "
+            "large inputs, batches\n\n"
             f"{meta.get('reps')} runs per input of the public call from host arrays with the default layout "
             f"(fewer where they did not fit {meta.get('budget_s')} s) and {meta.get('other_reps')} with the other, "
             "plus runs with CuPy inputs ('device data', labels left on the device); column 'runs' counts them all. "
             "Every run certified on the device (the residuals are a preflow of the input and the labels cut exactly "
             "the flow value) and equal in flow value across runs and layouts; the labels' energy recomputed on the "
             "host for one run. 'syncs': grid syncs of the persistent kernel (the linear layout's level-synchronous BFS "
-            "pays one per BFS level, the tiled BFS one per sweep over the tiles). CPU columns: our grid_cut and "
-            "PyMaxflow's BK (build + solve) on the CPU host named below, same inputs.\n\n")
-    hdr = ["input", "points", "flow value", "agree", "runs (certified)", f"{lay} host best (s)", f"{lay} median (s)",
-           f"{lay} device data (s)", f"{other} host best (s)", f"{other} device data (s)", f"{other} / {lay}",
-           "rounds", "syncs " + other, "syncs " + lay, "CPU ours (s)", "BK (s)", "vs ours", "vs BK", "vs BK solve"]
+            "pays one per BFS level, the tiled BFS one per sweep over the tiles); 'solve': the persistent kernel "
+            "alone (stats seconds_solve). CPU columns: our grid_cut and PyMaxflow's BK (build + solve) on the CPU "
+            "host named below, same inputs.\n\n")
+    hdr = ["input", "points", "flow value", "agree", "runs (certified)", "layout", "host best (s)", "median (s)",
+           "device data (s)", "solve (s)", "other: host best (s)", "other: device data (s)", "other: solve (s)",
+           "other / default", "rounds", "syncs (other)", "syncs", "CPU ours (s)", "BK (s)", "vs ours", "vs BK",
+           "vs BK solve"]
     rows = []
     for r in records:
         c = (cpu or {}).get(r["input"], {})
         g = r["gpu_host_best"]
-        o = r.get(other, {})
+        o = r.get("other", {})
         ours, bk, bks = c.get("ours_total"), c.get("bk_total"), c.get("bk_solve")
         gs = (r["stats"].get("seconds_solve") or g)
         rows.append([r["input"], r["points"], r["flow_value"], "yes" if r["values_agree"] else "NO",
-                     f"{r['runs']} ({r['certified_runs']})", g, r["gpu_host_median"], r["gpu_device_best"],
-                     o.get("host_best"), o.get("device_best"),
+                     f"{r['runs']} ({r['certified_runs']})", r.get("layout"), g, r["gpu_host_median"],
+                     r["gpu_device_best"], r["stats"].get("seconds_solve"), o.get("host_best"), o.get("device_best"),
+                     o.get("stats", {}).get("seconds_solve"),
                      f"{o['host_best'] / g:.2f}x" if o.get("host_best") else "-", r["stats"].get("rounds"),
                      o.get("stats", {}).get("grid_syncs"), r["stats"].get("grid_syncs"), ours, bk,
                      f"{ours / g:.1f}x" if ours else "-", f"{bk / g:.1f}x" if bk else "-",
@@ -313,8 +316,8 @@ def gpu_markdown(meta: dict, records: list, cpu: dict | None) -> str:
     if vs:
         keys = list(dict.fromkeys(k for r in vs for k in r["variants"]))
         md += ("\n## Variants, host arrays, best of 3 (s) [rounds / grid syncs]\n\n"
-               + md_table(["input", f"default ({lay})"] + keys,
-                          [[r["input"], f"{r['gpu_host_best']:.4g} [{r['stats'].get('rounds')} / "
+               + md_table(["input", "default"] + keys,
+                          [[r["input"], f"{r['gpu_host_best']:.4g} ({r.get('layout')}) [{r['stats'].get('rounds')} / "
                                         f"{r['stats'].get('grid_syncs')}]"]
                            + [f"{r['variants'][k]['best']:.4g} [{r['variants'][k]['rounds']} / "
                               f"{r['variants'][k]['grid_syncs']}]" if k in r["variants"] else "-" for k in keys]

@@ -12,7 +12,8 @@ element; host inputs broadcast like the CPU path.
 
 Grid options beside :func:`._gpu_push_relabel.validate_flow_gpu_options`'s: ``layout`` -- ``"linear"``
 (pixels in C order, grid-stride) or ``"tiled"`` (Section 4.6's 32 x 8 / CudaCuts layout: a block owns a
-tile, round-robin over the tiles; :mod:`._gpu_grid_kernels`); ``bfs`` -- the global relabel's BFS,
+tile, round-robin over the tiles; :mod:`._gpu_grid_kernels`; default: tiled for 2-D grids, linear for
+3-D ones, as measured in ``LAYOUT``); ``bfs`` -- the global relabel's BFS,
 ``"levels"`` (level-synchronous, a grid sync per level) or ``"tiles"`` (a Bellman-Ford wave relaxed inside
 each tile with block syncs, a grid sync per sweep over the tiles); default ``"tiles"`` with the tiled
 layout, ``"levels"`` with the linear one; ``tile`` -- ``(TY, TX)`` or, 3-D, ``(TZ, TY, TX)``, powers of two
@@ -40,7 +41,12 @@ CERT_RTOL = 1e-9  # float certificate: relative slack on sums of capacities (ato
 _NAMES = ("source_caps", "sink_caps", "edge_caps")
 LAYOUTS = ("linear", "tiled")
 BFS_KINDS = ("levels", "tiles")
-LAYOUT = "tiled"  # default layout; see the measurements in grid_gpu_options
+# default layout by grid dimension (H100, results/flow/gpu-h100-2026-11-23e.md, host arrays / solve alone):
+# 2-D "tiled": random 1000² 27 vs 43 ms (grid syncs 147 vs 1,890), 512² 8-conn image 1.4 vs 4.9 ms solve,
+# 256 x 64² batch 15 vs 17 ms, 4 MP 8-conn 35 vs 37 ms, 16 MP 85 vs 94 ms; level on 512² / 4 MP 4-conn.
+# 3-D "linear": with 1 x 8 x 32 tiles the tiled BFS advances one z-slice per sweep (26-conn 200³: 41 sweeps
+# vs 19 levels; solve 47 vs 31 ms, 6-conn 17 vs 10 ms), and a 2 x 4 x 32 tile did not win it back.
+LAYOUT = {2: "tiled", 3: "linear"}
 TILE_PASSES = 8  # lock-free passes per visit of a tile (layout="tiled")
 HOST_TILE_BLOCKS = 4096  # blocks of the loop="host" tile kernels (round-robin over the tiles)
 
@@ -48,7 +54,7 @@ HOST_TILE_BLOCKS = 4096  # blocks of the loop="host" tile kernels (round-robin o
 def grid_gpu_options(options: dict[str, Any], ndim: int) -> dict[str, Any]:
     """Pop and check the grid-only GPU options (``layout``, ``bfs``, ``tile``, ``tile_passes``) from
     ``options``; the rest goes to :func:`validate_flow_gpu_options`. ``tile`` fixes ``block_size``."""
-    layout = check_choice("layout", options.pop("layout", LAYOUT), LAYOUTS)
+    layout = check_choice("layout", options.pop("layout", LAYOUT[ndim]), LAYOUTS)
     bfs = check_choice("bfs", options.pop("bfs", "tiles" if layout == "tiled" else "levels"), BFS_KINDS)
     passes = check_int("tile_passes", options.pop("tile_passes", TILE_PASSES), low=1, high=1 << 20)
     tile = options.pop("tile", None)
@@ -180,10 +186,12 @@ class _GridRun:
         D, H, W = self.dims
         nt = (-(-D // TZ), -(-H // TY), -(-W // TX))
         self.T = self.B * int(np.prod(nt))
-        self.tg = cuda.to_device(np.array([TZ, TY, TX, *nt, self.T], np.int64))
         tiles = self.o["layout"] == "tiled" or self.o["bfs"] == "tiles"
-        self.stamp = cuda.to_device(np.full(max(self.T, 1) if tiles else 1, -2, np.int32))
-        self.tflag = cuda.to_device(np.zeros(3, np.int32))
+        # one transfer: the tile geometry (7), the sweep flags (3 zeros), the tiles' stamps (-2: never changed)
+        meta = np.full(10 + (max(self.T, 1) if tiles else 1), -2, np.int64)
+        meta[:10] = (TZ, TY, TX, *nt, self.T, 0, 0, 0)
+        meta = cuda.to_device(meta)
+        self.tg, self.tflag, self.stamp = meta[:7], meta[7:10], meta[10:]
         self.sw = 0
         R.stats.update(layout=self.o["layout"], bfs=self.o["bfs"], tile=(TZ, TY, TX)[3 - len(self.shape):],
                        tile_passes=self.o["tile_passes"], tiles=self.T, bfs_sweeps=0)
@@ -290,7 +298,9 @@ class _GridRun:
                 np.int64(tiled), np.int64(self.o["bfs"] == "tiles"), np.int64(self.o["tile_passes"]), self.tg,
                 self.off, self.dl, self.ki, self.rc, self.rt, self.excess, self.h, R.queue, R.cnt, self.tol,
                 np.int32(2 * (N + 2) + 1), self.stamp, self.tflag, out, R.counters)
-        kern = G.grid_solve_persistent_kernel
+        # the two main forms get their own kernel (the other's code compiled out: fewer registers)
+        kern = {("linear", "levels"): G.grid_solve_linear_kernel, ("tiled", "tiles"): G.grid_solve_tiled_kernel}.get(
+            (self.o["layout"], self.o["bfs"]), G.grid_solve_persistent_kernel)
         if is_simulator():
             spec, gsize = kern, 1
         else:

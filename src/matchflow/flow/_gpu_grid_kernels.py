@@ -39,7 +39,7 @@ from ._gpu_push_relabel_kernels import BLOCK_SUM, excess_dev, frontier_dev, push
 
 __all__ = ["grid_edges_kernel", "grid_terminals_kernel", "grid_push_kernel", "grid_relabel_init_kernel",
            "grid_bfs_level_kernel", "grid_solve_persistent_kernel",
-           "grid_finish_kernel", "reset_cnt_kernel", "grid_tile_push_kernel", "grid_tile_seed_kernel",
+           "grid_solve_linear_kernel", "grid_solve_tiled_kernel", "grid_finish_kernel", "reset_cnt_kernel", "grid_tile_push_kernel", "grid_tile_seed_kernel",
            "grid_tile_sweep_kernel"]
 
 CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
@@ -378,9 +378,9 @@ def grid_tile_sweep_kernel(N, K, D, H, W, sw, first, tg, delta, rc, h, tol, stam
         flag[0] = 1
 
 
-@cuda.jit(cache=CACHE)
-def grid_solve_persistent_kernel(N, K, D, H, W, hmax, cycle, max_rounds, tiled, tile_bfs, passes, tg, off, delta, kinv,
-                                 rc, rt, excess, h, queue, cnt, tol, unset, stamp, tflag, out, counters):
+@cuda.jit(device=True, inline=True)
+def solve_loop_dev(N, K, D, H, W, hmax, cycle, max_rounds, tiled, tile_bfs, passes, tg, off, delta, kinv, rc, rt, excess,
+                   h, queue, cnt, tol, unset, stamp, tflag, out, counters):
     """He & Hong's hybrid loop in ONE cooperative launch (``loop="persistent"``): global relabel (level 1:
     the pixels with a residual arc to ``t``; ``tile_bfs`` 0: BFS levels separated by grid syncs, 1: the
     tiled BFS, sweeps of :func:`tile_sweep_dev` separated by grid syncs; unreached pixels get ``hmax``,
@@ -479,6 +479,32 @@ def grid_solve_persistent_kernel(N, K, D, H, W, hmax, cycle, max_rounds, tiled, 
         out[4] = active
         out[5] = sw
         out[6] = syncs
+
+
+@cuda.jit(cache=CACHE)
+def grid_solve_persistent_kernel(N, K, D, H, W, hmax, cycle, max_rounds, tiled, tile_bfs, passes, tg, off, delta, kinv,
+                                 rc, rt, excess, h, queue, cnt, tol, unset, stamp, tflag, out, counters):
+    """:func:`solve_loop_dev` with the layout and the BFS chosen at run time (``tiled``, ``tile_bfs``): the
+    mixed variants (tiled pushes with the level BFS, linear pushes with the tiled BFS)."""
+    solve_loop_dev(N, K, D, H, W, hmax, cycle, max_rounds, tiled, tile_bfs, passes, tg, off, delta, kinv, rc, rt,
+                   excess, h, queue, cnt, tol, unset, stamp, tflag, out, counters)
+
+
+@cuda.jit(cache=CACHE)
+def grid_solve_linear_kernel(N, K, D, H, W, hmax, cycle, max_rounds, tiled, tile_bfs, passes, tg, off, delta, kinv,
+                             rc, rt, excess, h, queue, cnt, tol, unset, stamp, tflag, out, counters):
+    """``layout="linear"``, ``bfs="levels"``: :func:`solve_loop_dev` with both flags 0 at compile time (the
+    tile code is dropped: fewer registers, more blocks per SM). Same arguments as the other two."""
+    solve_loop_dev(N, K, D, H, W, hmax, cycle, max_rounds, 0, 0, passes, tg, off, delta, kinv, rc, rt,
+                   excess, h, queue, cnt, tol, unset, stamp, tflag, out, counters)
+
+
+@cuda.jit(cache=CACHE)
+def grid_solve_tiled_kernel(N, K, D, H, W, hmax, cycle, max_rounds, tiled, tile_bfs, passes, tg, off, delta, kinv,
+                            rc, rt, excess, h, queue, cnt, tol, unset, stamp, tflag, out, counters):
+    """``layout="tiled"``, ``bfs="tiles"``: :func:`solve_loop_dev` with both flags 1 at compile time."""
+    solve_loop_dev(N, K, D, H, W, hmax, cycle, max_rounds, 1, 1, passes, tg, off, delta, kinv, rc, rt,
+                   excess, h, queue, cnt, tol, unset, stamp, tflag, out, counters)
 
 
 @cuda.jit(device=True, inline=True)
