@@ -351,6 +351,7 @@ def merge(args) -> int:
     stem = Path(args.merge[0]).stem
     write_results("flow", stem, meta, gj["records"], md, out)
     _chart(gj["records"], cpu, (out or REPO / "results") / "flow" / f"{stem}-speedup.png", meta.get("gpu", "GPU"))
+    _layout_chart(gj["records"], (out or REPO / "results") / "flow" / f"{stem}-layouts.png", meta.get("gpu", "GPU"))
     print(md)
     return 0
 
@@ -375,6 +376,38 @@ def _chart(records, cpu, path, gpu):
     ax.axvline(10, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("speed-up of grid_cut(backend='gpu'), end to end from host arrays")
     ax.set_title(f"Grid cuts: {gpu} vs the CPU (build + solve)")
+    ax.invert_yaxis()
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def _layout_chart(records, path, gpu):
+    """Tiled over linear layout, per input: end to end from host arrays and the solve alone (> 1: tiled faster)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = []
+    for r in records:
+        o = r.get("other")
+        if not o:
+            continue
+        t, lin = (r, o) if r.get("layout") == "tiled" else (o, r)
+        tb, lb = (t.get("gpu_host_best", t.get("host_best")), lin.get("gpu_host_best", lin.get("host_best")))
+        rows.append((r["input"], lb / tb, lin["stats"]["seconds_solve"] / t["stats"]["seconds_solve"]))
+    if not rows:
+        return
+    y = np.arange(len(rows))
+    fig, ax = plt.subplots(figsize=(8, 0.5 * len(rows) + 1.5))
+    ax.barh(y - 0.2, [r[1] for r in rows], 0.4, label="end to end, host arrays")
+    ax.barh(y + 0.2, [r[2] for r in rows], 0.4, label="solve alone (persistent kernel)")
+    ax.set_yticks(y, [r[0] for r in rows])
+    ax.set_xscale("log")
+    ax.axvline(1, color="k", lw=0.8)
+    ax.set_xlabel("time linear / time tiled (> 1: the tiled layout + tiled BFS is faster)")
+    ax.set_title(f"Grid cuts on {gpu}: layout='tiled' vs 'linear'")
     ax.invert_yaxis()
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2)
     fig.tight_layout()

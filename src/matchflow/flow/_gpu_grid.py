@@ -41,11 +41,13 @@ CERT_RTOL = 1e-9  # float certificate: relative slack on sums of capacities (ato
 _NAMES = ("source_caps", "sink_caps", "edge_caps")
 LAYOUTS = ("linear", "tiled")
 BFS_KINDS = ("levels", "tiles")
-# default layout by grid dimension (H100, results/flow/gpu-h100-2026-11-23e.md, host arrays / solve alone):
-# 2-D "tiled": random 1000² 27 vs 43 ms (grid syncs 147 vs 1,890), 512² 8-conn image 1.4 vs 4.9 ms solve,
-# 256 x 64² batch 15 vs 17 ms, 4 MP 8-conn 35 vs 37 ms, 16 MP 85 vs 94 ms; level on 512² / 4 MP 4-conn.
-# 3-D "linear": with 1 x 8 x 32 tiles the tiled BFS advances one z-slice per sweep (26-conn 200³: 41 sweeps
-# vs 19 levels; solve 47 vs 31 ms, 6-conn 17 vs 10 ms), and a 2 x 4 x 32 tile did not win it back.
+# default layout by grid dimension (H100, results/flow/gpu-h100-2026-11-23e.md: host arrays end to end, best of
+# 20 / of 5; the solve alone in brackets). 2-D "tiled": faster where the BFS is deep -- random 1000² 35 vs 45 ms
+# [20 vs 29 ms; grid syncs 140 vs 1,623], 512² 8-conn image 9.7 vs 12.1 ms [1.8 vs 4.3] -- and 3-9 % slower on
+# the shallow blob images and batches (4 MP 31/44 vs 28/43 ms, 16 MP 89 vs 84, 256 x 64² 19 vs 17 [5.8 vs 3.7]);
+# geometric mean over the 7 2-D inputs 1.03x for tiled end to end, the worst case 0.91x (linear's: 0.79x).
+# 3-D "linear": a 1 x 8 x 32 tile moves the tiled BFS one z-slice per sweep (200³ 26-conn: 44 sweeps vs 14
+# levels; 0.16 vs 0.21 s, solve 20 vs 59 ms; 6-conn 47 vs 60 ms) and a 2 x 4 x 32 tile did not win it back.
 LAYOUT = {2: "tiled", 3: "linear"}
 TILE_PASSES = 8  # lock-free passes per visit of a tile (layout="tiled")
 HOST_TILE_BLOCKS = 4096  # blocks of the loop="host" tile kernels (round-robin over the tiles)
