@@ -11,12 +11,14 @@ Inputs (deterministic): the two target inputs of the issue (random 1000² 4-conn
 Energies: Gaussian unaries (``unary_from_intensity``) and the contrast-sensitive Potts term
 (``potts_weights``), scaled by 100 and rounded to int32 (every peer takes integers).
 
-GPU (``--gpu``): ``--reps`` runs of the public call from host arrays per input (fewer only where they do
-not fit ``--budget`` seconds; the count is recorded), every run certified on the device
+GPU (``--gpu``): ``--reps`` runs of the public call from host arrays per input with the default
+``layout`` (``--other-reps`` with the other one; fewer only where they do not fit ``--budget`` seconds;
+the count is recorded), every run certified on the device
 (``stats["certified"] == "device"``: the residuals are a preflow of the input and the labels' cut equals
 the flow value) and equal in flow value; the labels' energy recomputed on the host (``grid_energy``) for the
 first run; data already on the device (CuPy in, labels left there); the first call in a fresh process
-(empty kernel cache, and warm); a sweep of ``cycle`` x ``block_size`` on the two target inputs.
+(empty kernel cache, and warm); per input a few variants (the tiled layout with the level BFS, the
+linear layout with the tiled BFS, ``tile_passes``, a 32 x 4 x 2 tile on volumes), best of 3.
 CPU (``--cpu``): our ``grid_cut(backend="cpu")`` (build + solve) and PyMaxflow (build + solve), once.
 """
 
@@ -34,7 +36,6 @@ import numpy as np
 
 from benchmarks._runner import REPO, geomean, machine_info, md_table, write_results
 
-SWEEP = [(c, b) for c in (8, 32, 128, 512) for b in (256, 1024)]
 TARGETS = ("random 1000x1000 4-conn", "image-like 512x512 4-conn")
 
 
@@ -97,11 +98,58 @@ def _fresh(code: str, env_extra: dict) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
+def _variants(ndim):
+    """Per-input variants, best of 3: the halves of the tiled layout alone, tile passes, a 3-D tile."""
+    v = {"tiled, levels BFS": {"layout": "tiled", "bfs": "levels"},
+         "linear, tiled BFS": {"layout": "linear", "bfs": "tiles"}}
+    if ndim == 2:
+        v.update({"tiled, tile_passes=1": {"layout": "tiled", "tile_passes": 1},
+                  "tiled, tile_passes=32": {"layout": "tiled", "tile_passes": 32}})
+    else:
+        v.update({"tiled, tile 2x4x32": {"layout": "tiled", "tile": (2, 4, 32)}})
+    return v
+
+
+def _timed(src, snk, edg, conn, opts, reps, budget, cupy, dev_reps):
+    """``reps`` public calls from host arrays (at least 3, then within ``budget`` s) and ``dev_reps`` with CuPy
+    inputs; returns (host times, device times, flow values seen, certified runs, last result)."""
+    from matchflow import grid_cut
+
+    host, dev, vals, certified = [], [], set(), 0
+    t_in = time.perf_counter()
+    r = None
+    for i in range(reps):
+        if i >= 3 and time.perf_counter() - t_in > budget:
+            break
+        t0 = time.perf_counter()
+        r = grid_cut(src, snk, edg, connectivity=conn, backend="gpu", **opts)
+        host.append(time.perf_counter() - t0)
+        vals.add(json.dumps(np.asarray(r.flow_value).tolist()))
+        certified += r.stats.get("certified") == "device"
+    if cupy is not None:
+        d_in = [cupy.asarray(a) for a in (src, snk, edg)]
+        for _ in range(min(dev_reps, len(host))):
+            cupy.cuda.Device().synchronize()
+            t0 = time.perf_counter()
+            rd = grid_cut(*d_in, connectivity=conn, backend="gpu", **opts)
+            cupy.cuda.Device().synchronize()
+            dev.append(time.perf_counter() - t0)
+            vals.add(json.dumps(np.asarray(rd.flow_value).tolist()))
+            certified += rd.stats.get("certified") == "device"
+        del d_in
+    return host, dev, vals, certified, r
+
+
+STAT_KEYS = ("loop", "layout", "bfs", "tile", "tiles", "rounds", "global_relabels", "bfs_levels", "bfs_sweeps",
+             "grid_syncs", "pushes", "relabels", "kernel_launches", "host_syncs", "grid_size", "block_size", "cycle",
+             "tile_passes", "seconds_h2d", "seconds_start", "seconds_solve", "seconds_finish")
+
+
 def main_gpu(args) -> int:
     from numba import cuda
 
-    from matchflow import grid_cut
     from matchflow.flow import grid_energy
+    from matchflow.flow._gpu_grid import LAYOUT
 
     name_ = getattr(cuda.get_current_device(), "name", "simulator")
     gpu_name = name_.decode() if isinstance(name_, bytes) else name_
@@ -116,8 +164,9 @@ def main_gpu(args) -> int:
     import datetime
 
     meta = machine_info()
-    meta.update({"benchmark": "bench_grid_gpu --gpu", "gpu": gpu_name, "reps": args.reps, "budget_s": args.budget})
-    stem = f"gpu-{tag}-{datetime.date.today().isoformat()}b"
+    meta.update({"benchmark": "bench_grid_gpu --gpu", "gpu": gpu_name, "reps": args.reps, "budget_s": args.budget,
+                 "default_layout": "2-D: " + LAYOUT[2] + ", 3-D: " + LAYOUT[3], "other_reps": args.other_reps})
+    stem = f"gpu-{tag}-{datetime.date.today().isoformat()}{args.suffix}"
     out = Path(args.out) if args.out else None
     jp = mp = None
     for name, make, conn in cases():
@@ -127,61 +176,39 @@ def main_gpu(args) -> int:
             t0 = time.perf_counter()
             src, snk, edg = make()
             gen = time.perf_counter() - t0
-            r = grid_cut(src, snk, edg, connectivity=conn, backend="gpu")  # warm-up (compile on first use)
+            ndim = 2 if conn in (4, 8) else 3
+            lay0, other = LAYOUT[ndim], "linear" if LAYOUT[ndim] == "tiled" else "tiled"
+            res = {}
+            for lay, reps, dreps in ((lay0, args.reps, 5), (other, args.other_reps, 3)):
+                from matchflow import grid_cut
+
+                grid_cut(src, snk, edg, connectivity=conn, backend="gpu", layout=lay)  # warm-up (compile)
+                res[lay] = _timed(src, snk, edg, conn, {"layout": lay}, reps, args.budget, cupy, dreps)
+            host, dev, vals, certified, r = res[lay0]
+            ohost, odev, ovals, ocert, orr = res[other]
             energy = grid_energy(r.labels, src, snk, edg, connectivity=conn)
-            host, vals, certified = [], set(), 0
-            t_in = time.perf_counter()
-            for i in range(args.reps):
-                if i >= 3 and time.perf_counter() - t_in > args.budget:
-                    break
-                t0 = time.perf_counter()
-                r = grid_cut(src, snk, edg, connectivity=conn, backend="gpu")
-                host.append(time.perf_counter() - t0)
-                vals.add(json.dumps(np.asarray(r.flow_value).tolist()))
-                certified += r.stats.get("certified") == "device"
-            dev = []
-            if cupy is not None:
-                d_in = [cupy.asarray(a) for a in (src, snk, edg)]
-                for _ in range(min(5, len(host))):
-                    cupy.cuda.Device().synchronize()
-                    t0 = time.perf_counter()
-                    rd = grid_cut(*d_in, connectivity=conn, backend="gpu")
-                    cupy.cuda.Device().synchronize()
-                    dev.append(time.perf_counter() - t0)
-                    vals.add(json.dumps(np.asarray(rd.flow_value).tolist()))
-                    certified += rd.stats.get("certified") == "device"
-                del d_in
             value = np.asarray(r.flow_value).tolist()
-            st = r.stats
             rec = {"input": name, "points": int(src.size), "connectivity": conn, "generate_seconds": gen,
                    "flow_value": value if np.ndim(value) == 0 else int(np.sum(value)),
-                   "values_agree": len(vals) == 1 and np.array_equal(np.asarray(energy), np.asarray(r.flow_value)),
-                   "runs": len(host) + len(dev), "certified_runs": certified,
+                   "values_agree": len(vals | ovals) == 1 and np.array_equal(np.asarray(energy),
+                                                                             np.asarray(r.flow_value)),
+                   "runs": len(host) + len(dev) + len(ohost) + len(odev), "certified_runs": certified + ocert,
                    "gpu_host_best": min(host), "gpu_host_median": float(np.median(host)),
                    "gpu_device_best": min(dev) if dev else None,
-                   "stats": {k: st.get(k) for k in ("loop", "rounds", "global_relabels", "bfs_levels", "pushes",
-                                                    "relabels", "kernel_launches", "host_syncs", "grid_size",
-                                                    "block_size", "cycle", "seconds_h2d", "seconds_start",
-                                                    "seconds_solve", "seconds_finish")}}
-            if name in TARGETS:
-                rec["sweep"] = {}
-                for c, b in SWEEP:
-                    ts = []
-                    for _ in range(3):
-                        t0 = time.perf_counter()
-                        rr = grid_cut(src, snk, edg, connectivity=conn, backend="gpu", cycle=c, block_size=b)
-                        ts.append(time.perf_counter() - t0)
-                        assert rr.flow_value == r.flow_value and rr.stats["certified"] == "device"
-                    rec["sweep"][f"cycle={c} block={b}"] = {"best": min(ts), "rounds": rr.stats["rounds"],
-                                                            "bfs_levels": rr.stats["bfs_levels"]}
+                   "stats": {k: r.stats.get(k) for k in STAT_KEYS}, "layout": lay0, "other_layout": other,
+                   "other": {"host_best": min(ohost), "host_median": float(np.median(ohost)),
+                           "device_best": min(odev) if odev else None,
+                           "stats": {k: orr.stats.get(k) for k in STAT_KEYS}}}
+            rec["variants"] = {}
+            for vname, opts in _variants(ndim).items():
                 ts = []
-                for _ in range(2):
+                for _ in range(3):
                     t0 = time.perf_counter()
-                    rr = grid_cut(src, snk, edg, connectivity=conn, backend="gpu", loop="host")
+                    rr = grid_cut(src, snk, edg, connectivity=conn, backend="gpu", **opts)
                     ts.append(time.perf_counter() - t0)
-                    assert rr.flow_value == r.flow_value
-                rec["sweep"]["loop=host"] = {"best": min(ts), "rounds": rr.stats["rounds"],
-                                             "launches": rr.stats["kernel_launches"]}
+                    assert np.array_equal(rr.flow_value, r.flow_value) and rr.stats["certified"] == "device"
+                rec["variants"][vname] = {"best": min(ts), "rounds": rr.stats["rounds"],
+                                          "grid_syncs": rr.stats.get("grid_syncs")}
             if name == TARGETS[0] and not args.no_fresh:
                 code = ("import time; t0 = time.perf_counter(); import numpy as np; import matchflow; "
                         "rng = np.random.default_rng(7); s = rng.integers(0, 100, (1000, 1000)); "
@@ -192,7 +219,7 @@ def main_gpu(args) -> int:
                 rec["first_call_warm_cache"] = _fresh(code, {})
             records.append(rec)
             print("RECORD", json.dumps(rec, default=str), flush=True)
-            del src, snk, edg, r
+            del src, snk, edg, r, res
         except Exception:
             import traceback
 
@@ -254,36 +281,47 @@ def main_cpu(args) -> int:
 
 def gpu_markdown(meta: dict, records: list, cpu: dict | None) -> str:
     gpu = meta.get("gpu", "GPU")
-    head = (f"# Grid cuts on the GPU ({gpu}): large inputs, batches, repeated runs\n\n"
-            f"{meta.get('reps')} runs per input of the public call from host arrays (fewer where they did not fit "
-            f"{meta.get('budget_s')} s: column 'runs' counts them with the device-data runs), every run certified "
-            "on the device (the residuals are a preflow of the input and the labels cut exactly the flow value) "
-            "and equal in flow value; the labels' energy recomputed on the host for one run. 'device data': "
-            "CuPy inputs, labels left on the device. CPU columns: our grid_cut and PyMaxflow's BK (build + "
-            "solve) on the CPU host named below, same inputs.\n\n")
-    hdr = ["input", "points", "flow value", "agree", "runs (certified)", "GPU host arrays best (s)",
-           "GPU median (s)", "GPU device data (s)", "rounds", "BFS levels", "CPU ours (s)", "BK (s)",
-           "vs ours", "vs BK", "vs BK solve"]
+    head = (f"# Grid cuts on the GPU ({gpu}): the default layout ({meta.get('default_layout')}) vs the other, "
+            "large inputs, batches\n\n"
+            f"{meta.get('reps')} runs per input of the public call from host arrays with the default layout "
+            f"(fewer where they did not fit {meta.get('budget_s')} s) and {meta.get('other_reps')} with the other, "
+            "plus runs with CuPy inputs ('device data', labels left on the device); column 'runs' counts them all. "
+            "Every run certified on the device (the residuals are a preflow of the input and the labels cut exactly "
+            "the flow value) and equal in flow value across runs and layouts; the labels' energy recomputed on the "
+            "host for one run. 'syncs': grid syncs of the persistent kernel (the linear layout's level-synchronous BFS "
+            "pays one per BFS level, the tiled BFS one per sweep over the tiles); 'solve': the persistent kernel "
+            "alone (stats seconds_solve). CPU columns: our grid_cut and PyMaxflow's BK (build + solve) on the CPU "
+            "host named below, same inputs.\n\n")
+    hdr = ["input", "points", "flow value", "agree", "runs (certified)", "layout", "host best (s)", "median (s)",
+           "device data (s)", "solve (s)", "other: host best (s)", "other: device data (s)", "other: solve (s)",
+           "other / default", "rounds", "syncs (other)", "syncs", "CPU ours (s)", "BK (s)", "vs ours", "vs BK",
+           "vs BK solve"]
     rows = []
     for r in records:
         c = (cpu or {}).get(r["input"], {})
         g = r["gpu_host_best"]
+        o = r.get("other", {})
         ours, bk, bks = c.get("ours_total"), c.get("bk_total"), c.get("bk_solve")
         gs = (r["stats"].get("seconds_solve") or g)
         rows.append([r["input"], r["points"], r["flow_value"], "yes" if r["values_agree"] else "NO",
-                     f"{r['runs']} ({r['certified_runs']})", g, r["gpu_host_median"], r["gpu_device_best"],
-                     r["stats"].get("rounds"), r["stats"].get("bfs_levels"), ours, bk,
+                     f"{r['runs']} ({r['certified_runs']})", r.get("layout"), g, r["gpu_host_median"],
+                     r["gpu_device_best"], r["stats"].get("seconds_solve"), o.get("host_best"), o.get("device_best"),
+                     o.get("stats", {}).get("seconds_solve"),
+                     f"{o['host_best'] / g:.2f}x" if o.get("host_best") else "-", r["stats"].get("rounds"),
+                     o.get("stats", {}).get("grid_syncs"), r["stats"].get("grid_syncs"), ours, bk,
                      f"{ours / g:.1f}x" if ours else "-", f"{bk / g:.1f}x" if bk else "-",
                      f"{bks / gs:.1f}x" if bks else "-"])
     md = head + md_table(hdr, rows) + "\n"
-    sw = [r for r in records if "sweep" in r]
-    if sw:
-        keys = list(sw[0]["sweep"])
-        md += ("\n## cycle x block_size sweep, host arrays, best of 3 (s) [rounds / BFS levels]\n\n"
-               + md_table(["config"] + [r["input"] for r in sw],
-                          [[k] + [f"{r['sweep'][k]['best']:.4g} [{r['sweep'][k].get('rounds')} / "
-                                  f"{r['sweep'][k].get('bfs_levels', r['sweep'][k].get('launches'))}]"
-                                  for r in sw] for k in keys]) + "\n")
+    vs = [r for r in records if r.get("variants")]
+    if vs:
+        keys = list(dict.fromkeys(k for r in vs for k in r["variants"]))
+        md += ("\n## Variants, host arrays, best of 3 (s) [rounds / grid syncs]\n\n"
+               + md_table(["input", "default"] + keys,
+                          [[r["input"], f"{r['gpu_host_best']:.4g} ({r.get('layout')}) [{r['stats'].get('rounds')} / "
+                                        f"{r['stats'].get('grid_syncs')}]"]
+                           + [f"{r['variants'][k]['best']:.4g} [{r['variants'][k]['rounds']} / "
+                              f"{r['variants'][k]['grid_syncs']}]" if k in r["variants"] else "-" for k in keys]
+                           for r in vs]) + "\n")
     fc = [r for r in records if "first_call_cold_cache" in r]
     for r in fc:
         md += (f"\nFirst call in a fresh process ({r['input']}, the grid_cut call alone after import and input "
@@ -313,6 +351,7 @@ def merge(args) -> int:
     stem = Path(args.merge[0]).stem
     write_results("flow", stem, meta, gj["records"], md, out)
     _chart(gj["records"], cpu, (out or REPO / "results") / "flow" / f"{stem}-speedup.png", meta.get("gpu", "GPU"))
+    _layout_chart(gj["records"], (out or REPO / "results") / "flow" / f"{stem}-layouts.png", meta.get("gpu", "GPU"))
     print(md)
     return 0
 
@@ -343,6 +382,38 @@ def _chart(records, cpu, path, gpu):
     fig.savefig(path, dpi=110)
 
 
+def _layout_chart(records, path, gpu):
+    """Tiled over linear layout, per input: end to end from host arrays and the solve alone (> 1: tiled faster)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = []
+    for r in records:
+        o = r.get("other")
+        if not o:
+            continue
+        t, lin = (r, o) if r.get("layout") == "tiled" else (o, r)
+        tb, lb = (t.get("gpu_host_best", t.get("host_best")), lin.get("gpu_host_best", lin.get("host_best")))
+        rows.append((r["input"], lb / tb, lin["stats"]["seconds_solve"] / t["stats"]["seconds_solve"]))
+    if not rows:
+        return
+    y = np.arange(len(rows))
+    fig, ax = plt.subplots(figsize=(8, 0.5 * len(rows) + 1.5))
+    ax.barh(y - 0.2, [r[1] for r in rows], 0.4, label="end to end, host arrays")
+    ax.barh(y + 0.2, [r[2] for r in rows], 0.4, label="solve alone (persistent kernel)")
+    ax.set_yticks(y, [r[0] for r in rows])
+    ax.set_xscale("log")
+    ax.axvline(1, color="k", lw=0.8)
+    ax.set_xlabel("time linear / time tiled (> 1: the tiled layout + tiled BFS is faster)")
+    ax.set_title(f"Grid cuts on {gpu}: layout='tiled' vs 'linear'")
+    ax.invert_yaxis()
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--gpu", action="store_true")
@@ -353,6 +424,8 @@ def main(argv=None) -> int:
     p.add_argument("--budget", type=float, default=15.0, help="--gpu: seconds of repeated runs per input")
     p.add_argument("--only", default="")
     p.add_argument("--no-fresh", action="store_true")
+    p.add_argument("--other-reps", type=int, default=5, help="--gpu: runs of the non-default layout")
+    p.add_argument("--suffix", default="e", help="--gpu: result file stem gpu-<gpu>-<date><suffix>")
     args = p.parse_args(argv)
     if args.merge:
         return merge(args)

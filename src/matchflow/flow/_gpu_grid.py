@@ -9,6 +9,16 @@ is one solve: the items follow each other in memory and no neighbour crosses an 
 device inputs are read in place (no host copy) and the labels come back as the same kind of array,
 on the device. Device inputs must have the full shape (``edge_caps``: ``(k, *grid)``) or hold one
 element; host inputs broadcast like the CPU path.
+
+Grid options beside :func:`._gpu_push_relabel.validate_flow_gpu_options`'s: ``layout`` -- ``"linear"``
+(pixels in C order, grid-stride) or ``"tiled"`` (Section 4.6's 32 x 8 / CudaCuts layout: a block owns a
+tile, round-robin over the tiles; :mod:`._gpu_grid_kernels`; default: tiled for 2-D grids, linear for
+3-D ones, as measured in ``LAYOUT``); ``bfs`` -- the global relabel's BFS,
+``"levels"`` (level-synchronous, a grid sync per level) or ``"tiles"`` (a Bellman-Ford wave relaxed inside
+each tile with block syncs, a grid sync per sweep over the tiles); default ``"tiles"`` with the tiled
+layout, ``"levels"`` with the linear one; ``tile`` -- ``(TY, TX)`` or, 3-D, ``(TZ, TY, TX)``, powers of two
+whose product (32 to 1024) is the block size (default ``(block_size // 32, 32)``, one z-slice);
+``tile_passes`` -- lock-free passes per visit of a tile (default 8).
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ import numpy as np
 
 from .._backend import require_gpu
 from .._cuda import is_device_array, quiet
+from .._validation import check_choice, check_int
 from ._gpu_push_relabel import Rounds, validate_flow_gpu_options
 
 __all__ = ["grid_cut_gpu"]
@@ -28,6 +39,41 @@ FINISH_ITEMS = 64  # pixels per thread in the labels + flow-value + certificate 
 FINISH_BLOCK = 128  # threads per block of the finish kernel (H100: out of resources at 1024)
 CERT_RTOL = 1e-9  # float certificate: relative slack on sums of capacities (atomics round)
 _NAMES = ("source_caps", "sink_caps", "edge_caps")
+LAYOUTS = ("linear", "tiled")
+BFS_KINDS = ("levels", "tiles")
+# default layout by grid dimension (H100, results/flow/gpu-h100-2026-11-23e.md: host arrays end to end, best of
+# 20 / of 5; the solve alone in brackets). 2-D "tiled": faster where the BFS is deep -- random 1000² 35 vs 45 ms
+# [20 vs 29 ms; grid syncs 140 vs 1,623], 512² 8-conn image 9.7 vs 12.1 ms [1.8 vs 4.3] -- and 3-9 % slower on
+# the shallow blob images and batches (4 MP 31/44 vs 28/43 ms, 16 MP 89 vs 84, 256 x 64² 19 vs 17 [5.8 vs 3.7]);
+# geometric mean over the 7 2-D inputs 1.03x for tiled end to end, the worst case 0.91x (linear's: 0.79x).
+# 3-D "linear": a 1 x 8 x 32 tile moves the tiled BFS one z-slice per sweep (200³ 26-conn: 44 sweeps vs 14
+# levels; 0.16 vs 0.21 s, solve 20 vs 59 ms; 6-conn 47 vs 60 ms) and a 2 x 4 x 32 tile did not win it back.
+LAYOUT = {2: "tiled", 3: "linear"}
+TILE_PASSES = 8  # lock-free passes per visit of a tile (layout="tiled")
+HOST_TILE_BLOCKS = 4096  # blocks of the loop="host" tile kernels (round-robin over the tiles)
+
+
+def grid_gpu_options(options: dict[str, Any], ndim: int) -> dict[str, Any]:
+    """Pop and check the grid-only GPU options (``layout``, ``bfs``, ``tile``, ``tile_passes``) from
+    ``options``; the rest goes to :func:`validate_flow_gpu_options`. ``tile`` fixes ``block_size``."""
+    layout = check_choice("layout", options.pop("layout", LAYOUT[ndim]), LAYOUTS)
+    bfs = check_choice("bfs", options.pop("bfs", "tiles" if layout == "tiled" else "levels"), BFS_KINDS)
+    passes = check_int("tile_passes", options.pop("tile_passes", TILE_PASSES), low=1, high=1 << 20)
+    tile = options.pop("tile", None)
+    if tile is not None:
+        if not isinstance(tile, (tuple, list)) or len(tile) not in (2, ndim) or len(tile) < ndim - 1:
+            raise ValueError(f"tile must be a tuple (TY, TX){' or (TZ, TY, TX)' if ndim == 3 else ''} of powers of "
+                             f"two, got {tile!r}")
+        dims = [check_int("tile", d, low=1, high=1024) for d in tile]
+        size = int(np.prod(dims))
+        if any(d & (d - 1) for d in dims) or not 32 <= size <= 1024:
+            raise ValueError(f"tile must hold powers of two with a product in [32, 1024], got {tuple(dims)}")
+        bs = options.get("block_size")
+        if bs is not None and bs != size:
+            raise ValueError(f"block_size={bs} differs from the tile's {size} threads {tuple(dims)}: give one")
+        options["block_size"] = size
+        tile = (1,) * (3 - len(dims)) + tuple(dims)
+    return {"layout": layout, "bfs": bfs, "tile_passes": passes, "tile": tile}
 
 
 def _kind(x: Any) -> str:
@@ -82,11 +128,15 @@ def grid_cut_gpu(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivi
     ``batch``: B independent grids (a leading axis of every input); the flow value is then a NumPy array."""
     from ._api import FLOAT_RTOL, INT_LIMIT  # noqa: PLC0415
 
-    o = validate_flow_gpu_options(options)
     full = tuple(int(d) for d in getattr(source_caps, "shape", np.shape(source_caps)))
     shape = full if batch is None else full[1:]
     if len(shape) not in (2, 3):
         raise ValueError(f"source_caps must be a 2-D or 3-D grid (or a batch of them), got shape {full}")
+    options = dict(options)
+    g = grid_gpu_options(options, len(shape))
+    o = validate_flow_gpu_options(options)
+    bs = o["block_size"]
+    o.update(g, tile=g["tile"] or (1, bs // 32, 32))
     off3, delta, kinv = _table(len(shape), connectivity, shape)
     require_gpu("grid_cut(backend='gpu')")
     with quiet():
@@ -134,6 +184,19 @@ class _GridRun:
         self.excess = cuda.device_array(max(N, 1), work)
         self.h = cuda.device_array(max(N, 1), np.int32)
         self.off, self.dl, self.ki = cuda.to_device(self.off3), cuda.to_device(self.delta), cuda.to_device(self.kinv)
+        TZ, TY, TX = self.o["tile"]
+        D, H, W = self.dims
+        nt = (-(-D // TZ), -(-H // TY), -(-W // TX))
+        self.T = self.B * int(np.prod(nt))
+        tiles = self.o["layout"] == "tiled" or self.o["bfs"] == "tiles"
+        # one transfer: the tile geometry (7), the sweep flags (3 zeros), the tiles' stamps (-2: never changed)
+        meta = np.full(10 + (max(self.T, 1) if tiles else 1), -2, np.int64)
+        meta[:10] = (TZ, TY, TX, *nt, self.T, 0, 0, 0)
+        meta = cuda.to_device(meta)
+        self.tg, self.tflag, self.stamp = meta[:7], meta[7:10], meta[10:]
+        self.sw = 0
+        R.stats.update(layout=self.o["layout"], bfs=self.o["bfs"], tile=(TZ, TY, TX)[3 - len(self.shape):],
+                       tile_passes=self.o["tile_passes"], tiles=self.T, bfs_sweeps=0)
         status = cuda.to_device(np.zeros(1, np.int32))
         vmax = cuda.to_device(np.zeros(1, np.float64))
         cuda.synchronize()
@@ -173,7 +236,8 @@ class _GridRun:
         return tuple(np.int64(d) for d in self.dims)
 
     def _relabel(self) -> int:
-        """``loop="host"``: one global relabel, a launch per BFS level; returns the pixels still active."""
+        """``loop="host"``: one global relabel, a launch per BFS level (``bfs="tiles"``: per sweep);
+        returns the pixels still active."""
         from .._cuda._launch import grid  # noqa: PLC0415
         from . import _gpu_grid_kernels as G  # noqa: PLC0415
         from ._gpu_push_relabel_kernels import finish_relabel_kernel  # noqa: PLC0415
@@ -181,6 +245,20 @@ class _GridRun:
         R, N, K = self.R, np.int64(self.N), np.int64(self.K)
         D, H, W = self._dims()
         unset = np.int32(2 * (N + 2) + 1)
+        if self.o["bfs"] == "tiles":
+            R.launch(G.grid_tile_seed_kernel, grid(N, R.bs), N, self.rt, self.h, self.tol, unset)
+            first = 1
+            while True:
+                R.launch(G.reset_cnt_kernel, 1, self.tflag)
+                R.launch(G.grid_tile_sweep_kernel, min(self.T, HOST_TILE_BLOCKS), N, K, D, H, W, np.int64(self.sw),
+                         np.int64(first), self.tg, self.dl, self.rc, self.h, self.tol, self.stamp, self.tflag)
+                self.sw += 1
+                R.stats["bfs_sweeps"] += 1
+                first = 0
+                if R.read(self.tflag) == 0:
+                    break
+            return R.active(finish_relabel_kernel, N, np.int64(-1), np.int64(-1), np.int64(N + 2), unset, self.h,
+                            self.excess, self.tol)
         R.launch(G.reset_cnt_kernel, 1, R.cnt)
         R.launch(G.grid_relabel_init_kernel, grid(N, R.bs), N, self.rt, self.h, R.queue, R.cnt, self.tol, unset)
 
@@ -196,6 +274,11 @@ class _GridRun:
         from . import _gpu_grid_kernels as G  # noqa: PLC0415
 
         R = self.R
+        if self.o["layout"] == "tiled":
+            R.launch(G.grid_tile_push_kernel, min(self.T, HOST_TILE_BLOCKS), np.int64(self.N), np.int64(self.K),
+                     *self._dims(), np.int64(self.N + 2), np.int64(self.o["cycle"]), np.int64(self.o["tile_passes"]),
+                     self.tg, self.dl, self.ki, self.rc, self.rt, self.excess, self.h, self.tol, R.counters)
+            return
         R.launch(G.grid_push_kernel, R.push_blocks, np.int64(self.N), np.int64(self.K), np.int64(self.N + 2),
                  np.int64(self.o["cycle"]), self.dl, self.ki, self.rc, self.rt, self.excess, self.h, self.tol,
                  R.counters)
@@ -211,24 +294,30 @@ class _GridRun:
 
         R, N = self.R, np.int64(self.N)
         limit = self.o["max_rounds"] or max(10_000, 4 * self.N)
-        out = cuda.to_device(np.zeros(5, np.int64))
-        args = (N, np.int64(self.K), *self._dims(), N + 2, np.int64(self.o["cycle"]), np.int64(limit), self.off,
-                self.dl, self.ki, self.rc, self.rt, self.excess, self.h, R.queue, R.cnt, self.tol,
-                np.int32(2 * (N + 2) + 1), out, R.counters)
-        kern = G.grid_solve_persistent_kernel
+        out = cuda.to_device(np.zeros(7, np.int64))
+        tiled = self.o["layout"] == "tiled"
+        args = (N, np.int64(self.K), *self._dims(), N + 2, np.int64(self.o["cycle"]), np.int64(limit),
+                np.int64(tiled), np.int64(self.o["bfs"] == "tiles"), np.int64(self.o["tile_passes"]), self.tg,
+                self.off, self.dl, self.ki, self.rc, self.rt, self.excess, self.h, R.queue, R.cnt, self.tol,
+                np.int32(2 * (N + 2) + 1), self.stamp, self.tflag, out, R.counters)
+        # the two main forms get their own kernel (the other's code compiled out: fewer registers)
+        kern = {("linear", "levels"): G.grid_solve_linear_kernel, ("tiled", "tiles"): G.grid_solve_tiled_kernel}.get(
+            (self.o["layout"], self.o["bfs"]), G.grid_solve_persistent_kernel)
         if is_simulator():
             spec, gsize = kern, 1
         else:
             spec, gmax = cooperative_kernel(kern, args, R.bs)
             if gmax < 1:
                 return False
-            gsize = min(gmax, R.push_blocks)
+            # tiled: no more blocks than tiles (a block owns whole tiles); linear: grid_size caps it
+            gsize = min(gmax, max(self.T, 1), self.o["grid_size"] or gmax) if tiled else min(gmax, R.push_blocks)
         spec[gsize, R.bs](*args)
         res = out.copy_to_host()
         R.stats["kernel_launches"] += 1
         R.stats["host_syncs"] += 1
         R.stats["grid_size"] = gsize
         R.stats["rounds"], R.stats["bfs_levels"] = int(res[2]), int(res[3])
+        R.stats["bfs_sweeps"], R.stats["grid_syncs"] = int(res[5]), int(res[6])
         R.stats["global_relabels"] = int(res[2]) + 1
         if res[4]:
             raise RuntimeError(f"grid_cut (GPU): {int(res[4])} vertices still active after max_rounds={limit} rounds "
