@@ -296,14 +296,7 @@ def _float_case(matchflow, cupy, C: np.ndarray, n: int, dt: str, reps: int, cpu_
         dC = cupy.asarray(C)
         t_dev, rd = med(lambda: matchflow.assignment(dC, backend="gpu"), 1)
         agree.append(rel(rd.cost))
-    from matchflow.assignment._prepare import granularity_exponent_kernel
-    from matchflow.assignment._verify import granularity
-
-    t_gn, _ = med(lambda: granularity(C), 1)  # the float certificate's granularity pass (inside the public call)
-    granularity_exponent_kernel(C[:2, :2])  # compile / cache load
-    t_gk, _ = med(lambda: granularity_exponent_kernel(C), 1)  # the one-pass kernel offered in its place
     rec = dict(n=n, dtype=dt, backend=res.backend, resolved_by=sa.get("resolved_by"),
-               granularity_numpy_ms=ms(t_gn), granularity_kernel_ms=ms(t_gk),
                max_rel_cost_difference=max(agree) if agree else None,
                cpu_ms=ms(t_cpu), before_ms=ms(t_before), after_ms=ms(t_after),
                device_input_ms=ms(t_dev), gap_bound=sa["gap_bound"], exact=sa["exact"],
@@ -312,99 +305,6 @@ def _float_case(matchflow, cupy, C: np.ndarray, n: int, dt: str, reps: int, cpu_
                after_stages_ms={k: ms(v) for k, v in sa.items() if k.startswith("seconds_")})
     log(json.dumps(rec))
     return rec
-
-
-def float_granularity_records(sizes: list[int], dtypes: list[str], reps: int, cpu_max_n: int) -> list[dict]:
-    """The public float call (GPU float route, and the CPU JV call) with the float certificate's granularity
-    computed by ``_prepare.granularity_exponent_kernel`` instead of ``_verify.granularity``'s NumPy passes
-    (the one-line change offered for ``_verify.py``; patched here, in this process only)."""
-    import math
-
-    import matchflow
-    from matchflow.assignment import _verify
-    from matchflow.assignment._prepare import granularity_exponent_kernel
-
-    def fast(a):
-        k = granularity_exponent_kernel(a)
-        return math.inf if k == 1 << 30 else math.ldexp(1.0, k)
-
-    old, _verify.granularity = _verify.granularity, fast
-    rng = np.random.default_rng(2027)
-    recs = []
-    try:
-        for dt in dtypes:  # warm-up: compile / cache load, both dtypes, both backends
-            matchflow.assignment(rng.random((256, 256)).astype(dt), backend="gpu")
-            matchflow.assignment(rng.random((256, 256)).astype(dt), backend="cpu")
-        for n in sizes:
-            for dt in dtypes:
-                C = rng.random((n, n)).astype(dt)
-                t_after, res = med(lambda: matchflow.assignment(C, backend="gpu"), reps)
-                t_cpu = None
-                rel = None
-                if n <= cpu_max_n and dt == "float64":
-                    t_cpu, rc = med(lambda: matchflow.assignment(C, backend="cpu"), 1)
-                    rel = abs(rc.cost - res.cost) / max(1.0, abs(res.cost))
-                rec = dict(n=n, dtype=dt, backend=res.backend, resolved_by=res.stats.get("resolved_by"),
-                           exact=res.stats["exact"], after_ms=ms(t_after), cpu_ms=ms(t_cpu), rel_cost_difference=rel,
-                           after_stages_ms={k: ms(v) for k, v in res.stats.items() if k.startswith("seconds_")})
-                log(json.dumps(rec))
-                recs.append(rec)
-    finally:
-        _verify.granularity = old
-    return recs
-
-
-def stage_records(sizes: list[int], ranges: list[float], reps: int) -> list[dict]:
-    """Where the small-range time goes: the pre-loop stages (init, row minima, column minima, slack + zero
-    compression, step 2 on one block and on the whole grid) launched one by one with a device sync after each, and
-    the persistent kernel's whole solve on the same matrix (input already on the device)."""
-    from numba import cuda
-
-    from matchflow.assignment._gpu_hungarian import _HungarianRun, validate_hungarian_options
-
-    rng = np.random.default_rng(2028)
-    recs = []
-    for n in sizes:
-        for f in ranges:
-            C = rng.integers(0, max(1, int(f * n)) + 1, size=(n, n), dtype=np.int32)
-            dC = cuda.to_device(C)
-            o = validate_hungarian_options(block_size=256)
-            run = _HungarianRun(dC, o)
-            run.start()
-            K, b, nn = run.K, run.b, np.int64(n)
-            gs = 4 * int(getattr(cuda.get_current_device(), "MULTIPROCESSOR_COUNT", 132))
-            stages = {"init": lambda: K.init_kernel[gs, 256](b.colmin, b.cov_row, b.cov_col, b.star_col, b.star_row,
-                                                             b.prime, b.green, b.nz, b.flags, b.gmin, nn),
-                      "rowmin": lambda: K.rowmin_kernel[gs, 256](run.dflat, b.rowmin, nn),
-                      "colmin": lambda: K.colmin_kernel[gs, 256](run.dflat, b.rowmin, b.colmin, nn),
-                      "slack_zeros": lambda: K.slack_kernel[gs, 256](run.dflat, b.rowmin, b.colmin, b.slack, b.u,
-                                                                     b.v, b.zeros, b.nz, nn),
-                      "step2": lambda: K.step2_kernel[gs, 256](b.zeros, b.nz, nn, b.cov_row, b.cov_col, b.star_col,
-                                                               b.star_row),
-                      "step2_1block": lambda: K.step2_kernel[1, 256](b.zeros, b.nz, nn, b.cov_row, b.cov_col,
-                                                                     b.star_col, b.star_row)}
-            rec = dict(n=n, range=f"{f:g}n")
-            for last in ("step2_1block", "step2"):  # the paper's one-block step 2, then the whole grid's
-                for _ in range(2):  # the first pass compiles / loads the kernels
-                    for name, launch in stages.items():
-                        if name.startswith("step2") and name != last:
-                            continue
-                        cuda.synchronize()
-                        t = time.perf_counter()
-                        launch()
-                        cuda.synchronize()
-                        rec[name + "_ms"] = ms(time.perf_counter() - t)
-                rec["zeros"] = int(b.nz.copy_to_host()[0])
-                rec["stars_after_" + last] = int((b.star_col.copy_to_host() >= 0).sum())
-            ts = []
-            for _ in range(reps):
-                run.solve()
-                ts.append(run.stats["seconds_solve"])
-            rec.update(persistent_solve_ms=ms(statistics.median(ts)), iterations=run.stats["iterations"],
-                       augmentations=run.stats["augmentations"], dual_updates=run.stats["dual_updates"])
-            log(json.dumps(rec))
-            recs.append(rec)
-    return recs
 
 
 FIRST_FLOAT = """
@@ -477,7 +377,7 @@ HYLAC_NOTE = ("HyLAC (issue 9, same H100 model, not re-run here): integer costs 
               "0.71 s (its double build); single-thread SciPy 2.29 s.")
 
 
-def markdown_float(flrecs: list[dict], srecs: list[dict], irecs: list[dict], ffrecs: list[dict]) -> str:
+def markdown_float(flrecs: list[dict], irecs: list[dict], ffrecs: list[dict]) -> str:
     parts = []
     if flrecs:
         rows = []
@@ -487,14 +387,13 @@ def markdown_float(flrecs: list[dict], srecs: list[dict], irecs: list[dict], ffr
                          r["after_ms"], s.get("seconds_h2d"),
                          s.get("seconds_scale"), s.get("seconds_int"), s.get("seconds_tight"), s.get("seconds_repair"),
                          r["free_after_int"], r["free_after_arr"], r["augmentations"], r["gap_bound"],
-                         r["device_input_ms"], r["granularity_numpy_ms"], r["granularity_kernel_ms"]])
+                         r["device_input_ms"]])
         parts.append("## assignment(C float, backend='gpu'): uniform [0, 1) (ms, median)\n\n" + HYLAC_NOTE + "\n\n"
                      + md_table(["n", "dtype", "ran on", "max rel. cost diff. (CPU, before, CuPy)", "CPU call (JV)",
                                  "BEFORE (float64 slack)", "AFTER total", "H2D + max",
                                  "scale to int32", "integer solve + certify", "tight rows", "host repair (JV)",
                                  "rows freed", "free after ARR", "augmentations", "gap bound (sound)",
-                                 "CuPy input (host path)", "of AFTER: certificate granularity (NumPy)",
-                                 "granularity kernel"], rows))
+                                 "CuPy input (host path)"], rows))
     if irecs:
         rows = [[r["n"], r["range"], r["after_ms"], r["after_stages_ms"].get("seconds_h2d"),
                  r["after_stages_ms"].get("seconds_solve"), r["after_stages_ms"].get("seconds_certify"),
@@ -503,16 +402,6 @@ def markdown_float(flrecs: list[dict], srecs: list[dict], irecs: list[dict], ffr
         parts.append("## assignment(C int32, backend='gpu'), after only (ms, median)\n\n" + md_table(
             ["n", "range", "public call", "H2D+range", "solve", "certify (device)", "D2H", "device input",
              "its solve", "step-4 rounds", "augment phases", "dual updates"], rows))
-    if srecs:
-        keys = ["init", "rowmin", "colmin", "slack_zeros", "step2_1block", "step2"]
-        rows = [[r["n"], r["range"]] + [r[k + "_ms"] for k in keys] + [r["zeros"], r["stars_after_step2_1block"],
-                r["stars_after_step2"], r["persistent_solve_ms"], r["iterations"], r["augmentations"],
-                r["dual_updates"]] for r in srecs]
-        parts.append("## Where the small-range solve goes: pre-loop stages one launch each (ms; step 2 on one "
-                     "block as in the paper, then on the whole grid)\n\n" + md_table(
-                         ["n", "range"] + keys + ["zeros", "stars (1 block)", "stars (grid)",
-                                                  "persistent solve (all)", "step-4 rounds", "augment phases",
-                                                  "dual updates"], rows))
     if ffrecs:
         rows = [[r["run"], r.get("import_s"), r.get("assignment_float_s"), r.get("second_s"), r["process_s"]]
                 for r in ffrecs]
@@ -598,9 +487,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--float-dtypes", default="float64,float32")
     ap.add_argument("--cpu-max-n", type=int, default=4096)
     ap.add_argument("--before-max-n", type=int, default=4096)
-    ap.add_argument("--stage-sizes", default="1024,4096,8192")
-    ap.add_argument("--granularity-kernel-only", action="store_true",
-                    help="with --assignment-only: only the float calls with the granularity kernel patched in")
     args = ap.parse_args(argv)
     if args.assignment_only:
         return assignment_round(args)
@@ -641,30 +527,16 @@ def assignment_round(args: argparse.Namespace) -> int:
     sizes = [int(x) for x in args.sizes.split(",")]
     meta = machine_info()
     out = Path(args.out) if args.out else None
-    flrecs, irecs, srecs, ffrecs = [], [], [], []
+    flrecs, irecs, ffrecs = [], [], []
 
     def write() -> None:  # after every section: a time limit still leaves what ran
-        jp, mp = write_results("assignment", args.name, meta, [{"float": flrecs, "int_after": irecs, "stages": srecs,
+        jp, mp = write_results("assignment", args.name, meta, [{"float": flrecs, "int_after": irecs,
                                                                 "first_call_float": ffrecs}],
-                               markdown_float(flrecs, srecs, irecs, ffrecs), out)
+                               markdown_float(flrecs, irecs, ffrecs), out)
         log("wrote", jp, mp)
 
-    if args.granularity_kernel_only:
-        grecs = guarded(float_granularity_records, [int(x) for x in args.float_sizes.split(",")],
-                        args.float_dtypes.split(","), args.reps, args.cpu_max_n)
-        rows = [[r["n"], r["dtype"], r["backend"], r["rel_cost_difference"], r["cpu_ms"], r["after_ms"],
-                 r["after_stages_ms"].get("seconds_int"), r["after_stages_ms"].get("seconds_repair")] for r in grecs]
-        md = ("## Float calls with the certificate's granularity by the one-pass kernel (ms, median)\n\n"
-              + HYLAC_NOTE + "\n\n" + md_table(["n", "dtype", "ran on", "rel. cost diff. to CPU", "CPU call (JV)",
-                                                  "GPU call (float route)", "integer solve + certify",
-                                                  "host repair (JV)"], rows))
-        jp, mp = write_results("assignment", args.name, meta, [{"float_granularity_kernel": grecs}], md, out)
-        log("wrote", jp, mp)
-        return 0
     flrecs = guarded(float_records, [int(x) for x in args.float_sizes.split(",")], args.float_dtypes.split(","),
                      args.reps, args.cpu_max_n, args.before_max_n)
-    write()
-    srecs = guarded(stage_records, [int(x) for x in args.stage_sizes.split(",")], [0.1], args.reps)
     write()
     irecs = guarded(assignment_records, sizes, [float(x) for x in args.ranges.split(",")], args.reps, False)
     write()

@@ -148,8 +148,15 @@ STAT_KEYS = ("loop", "layout", "bfs", "tile", "tiles", "rounds", "global_relabel
 def main_gpu(args) -> int:
     from numba import cuda
 
+    from matchflow import grid_cut
     from matchflow.flow import grid_energy
-    from matchflow.flow._gpu_grid import LAYOUT
+
+    def default_layout(ndim: int) -> str:  # what grid_cut picks without options, read from a tiny solve
+        z = np.ones((2,) * ndim, dtype=np.int32)
+        return grid_cut(z, z, np.ones((2 * ndim,) + z.shape, np.int32), connectivity=2 * ndim,
+                        backend="gpu").stats["layout"]
+
+    LAYOUT = {2: default_layout(2), 3: default_layout(3)}
 
     name_ = getattr(cuda.get_current_device(), "name", "simulator")
     gpu_name = name_.decode() if isinstance(name_, bytes) else name_
