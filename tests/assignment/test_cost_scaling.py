@@ -209,8 +209,20 @@ def test_float_certificate_is_computed_by_the_verifier():
     res.stats["gap_bound"] = 1e9  # a claimed bound is not trusted
     res.stats["V"] = res.stats["V"].copy()
     res.stats["V"][0] += 1e-3  # one column's dual raised: infeasible by 1e-3 (a uniform shift would not matter)
-    with pytest.raises(ValueError, match="^assignment certificate failed: the duals leave a gap of"):
+    with pytest.raises(ValueError, match="^assignment certificate failed: the duals leave a gap bound of"):
         verify_sparse_assignment(A, res)
+
+
+def test_float_certificate_is_rigorous_not_relative():
+    """The sparse float certificate is the dense one's directed-rounding bound over the stored entries: a dual
+    infeasible by 1e-11 (far above the rounding of entries ~3, far below the old 1e-9 relative acceptance) is
+    caught; the solver's own ``gap_bound`` is that bound, within its tolerance ``gap_tol``."""
+    A = _sparse(np.random.default_rng(9), 10, 10, 0.6, -3, 3, floats=True)
+    res = matchflow.assignment(A)
+    assert verify_sparse_assignment(A, res) == [] and res.stats["gap_bound"] <= res.stats["gap_tol"] < 1e-12
+    res.stats["V"] = res.stats["V"].copy()
+    res.stats["V"][0] += 1e-11
+    assert verify_sparse_assignment(A, res, raise_on_error=False)[0].startswith("the duals leave a gap bound of")
 
 
 def test_verify_assignment_accepts_sparse_costs():

@@ -15,6 +15,7 @@ matching of least cost among those. The extended duals are the certificate
 from __future__ import annotations
 
 import functools
+import math
 import time
 import warnings
 from typing import Any
@@ -25,6 +26,7 @@ import scipy.sparse as sp
 from .._results import AssignmentResult
 from ._cpu_cost_scaling import BUDGET, NO_PERFECT, OK, cost_scaling_solve, exact_duals_kernel
 from ._prepare import InfeasibleError
+from ._verify import float_gap_bound, granularity
 
 __all__ = ["as_sparse_cost", "sparse_assignment", "verify_sparse_assignment", "min_weight_full_bipartite_matching",
            "is_device_sparse"]
@@ -212,8 +214,8 @@ def _solve_square(E: sp.csr_array, known_feasible: bool = True, solve=cost_scali
         vf = np.full(n, np.inf)
         rows = np.repeat(np.arange(n), np.diff(E.indptr))
         np.minimum.at(vf, E.indices, data - uf[rows])
-    gap = float(np.sum(data[_matched_positions(E, x)]) - (uf.sum() + vf.sum()))
-    stats.update(scale=float(scale), gap_bound=max(gap, 0.0))
+    gap, tol = float_gap_bound(E, 1, np.arange(n), x, uf, vf)[:2]  # rigorous (directed rounding), as dense
+    stats.update(scale=float(scale), gap_bound=gap, gap_tol=tol, exact=bool(gap < granularity(E)))
     return x, uf, vf, stats
 
 
@@ -357,12 +359,13 @@ def verify_sparse_assignment(C, res: AssignmentResult, raise_on_error: bool = Tr
             if (red[pos] != 0).any():
                 problems.append("an assigned pair is not tight")
         else:
-            # cost - optimum <= sum of matched reduced costs + n * (most negative reduced cost); the
-            # verifier computes it itself (float64, so up to rounding) and accepts 1e-9 relative
-            gap = float(red[pos].sum()) + n * max(0.0, -float(red.min(initial=0)))
-            scale = 1.0 + float(np.abs(E.data[pos]).sum())
-            if not gap <= 1e-9 * scale:
-                problems.append(f"the duals leave a gap of {gap} (more than 1e-9 x {scale})")
+            # the dense certificate's rigorous bound on cost - optimum over the stored entries (directed
+            # rounding): proved when it is within the rounding tolerance of the entries and duals used, or
+            # below the entries' granularity (then the cost is exactly optimal)
+            gap, tol = float_gap_bound(E, 1, np.arange(n), x, np.asarray(U, dtype=np.float64),
+                                       np.asarray(V, dtype=np.float64))[:2]
+            if not (gap <= tol and math.isfinite(tol)) and not gap < granularity(E):
+                problems.append(f"the duals leave a gap bound of {gap} (rounding tolerance {tol})")
     if problems and raise_on_error:
         raise ValueError("assignment certificate failed: " + "; ".join(problems))
     return problems

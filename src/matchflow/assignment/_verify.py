@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 
 import numba
 import numpy as np
+import scipy.sparse as sp
 
 from .._results import AssignmentResult
 from ._prepare import granularity_exponent_kernel
@@ -107,13 +108,15 @@ _ERR_ABS = 2.0**-1073
 
 
 @numba.njit(cache=True)
-def _float_bound_kernel(C, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries):
+def _float_bound_kernel(C, indptr, indices, data, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries):
     """Per row i: ``delta[i]`` = max(0, -min_j lower(reduced cost)) over allowed entries,
     ``slack_up[i]`` = upper bound of the assigned pair's reduced cost (0 if unassigned),
     ``err_used[i]`` = e at the assigned pair + e at the row's minimising entry;
     ``err_entries[i]``: the rounding of the assigned entry alone (no dual magnitudes).
-    Returns (min lower bound, its i, its j)."""
-    nr, nc = C.shape
+    The entries: the dense ``C`` or, when ``indptr`` is not empty, the CSR ``(indptr, indices, data)``
+    (stored entries only: a missing entry is forbidden). Returns (min lower bound, its i, its j)."""
+    nr = col_of_row.size
+    sparse = indptr.size > 0
     gmin = np.inf
     gi = -1
     gj = -1
@@ -124,8 +127,11 @@ def _float_bound_kernel(C, sign, col_of_row, u, v, delta, slack_up, err_used, er
         ja = col_of_row[i]
         slack_up[i] = 0.0
         err_used[i] = 0.0
-        for j in range(nc):
-            c = sign * C[i, j]
+        lo = indptr[i] if sparse else 0
+        hi = indptr[i + 1] if sparse else C.shape[1]
+        for k in range(lo, hi):
+            j = indices[k] if sparse else k
+            c = sign * (data[k] if sparse else C[i, j])
             if c - c != 0:
                 continue
             h = (c - u[i]) - v[j]
@@ -172,7 +178,8 @@ def _sum_up(terms: list) -> float:
 
 
 def float_gap_bound(a: np.ndarray, sign: int, r: np.ndarray, c: np.ndarray, u: np.ndarray, v: np.ndarray):
-    """Rigorous bound on ``cost - optimum`` from float duals (module docstring).
+    """Rigorous bound on ``cost - optimum`` from float duals (module docstring); ``a`` dense, or scipy.sparse
+    (its stored entries are the allowed pairs).
 
     Returns ``(gap_bound, tol, min_lower_reduced_cost, (i, j), max_assigned_slack_up, parts)``;
     ``parts`` names the contributions (dual infeasibility, assigned slack, sign terms).
@@ -184,9 +191,15 @@ def float_gap_bound(a: np.ndarray, sign: int, r: np.ndarray, c: np.ndarray, u: n
     slack = np.zeros(nr)
     err = np.zeros(nr)
     err_c = np.zeros(nr)
+    if sp.issparse(a):  # stored entries only (scipy CSR): the sparse certificate
+        a = sp.csr_array(a)
+        C, csr = np.zeros((0, 0)), (a.indptr.astype(np.int64), a.indices.astype(np.int64),
+                                    np.asarray(a.data, dtype=np.float64))
+    else:
+        C, csr = np.ascontiguousarray(a, dtype=np.float64), (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))
     with np.errstate(all="ignore"):
-        mlb, mi, mj = _float_bound_kernel(np.ascontiguousarray(a, dtype=np.float64), float(sign), col_of_row,
-                                          u, v, delta, slack, err, err_c)
+        mlb, mi, mj = _float_bound_kernel(C, *csr, float(sign), col_of_row, np.asarray(u, dtype=np.float64),
+                                          np.asarray(v, dtype=np.float64), delta, slack, err, err_c)
     row_used = col_of_row >= 0
     col_used = np.zeros(nc, dtype=bool)
     col_used[c] = True
@@ -216,7 +229,7 @@ def granularity(a: np.ndarray) -> float:
 
     Every assignment total is a multiple of ``g``, so two totals differ by 0 or by at least
     ``g``: a rigorous ``cost - optimum <= gap_bound < g`` proves ``cost == optimum`` exactly."""
-    k = granularity_exponent_kernel(np.asarray(a))  # one pass over the bit patterns, no temporaries
+    k = granularity_exponent_kernel(a.data if sp.issparse(a) else np.asarray(a))  # one pass over the bit patterns
     return math.inf if k == 1 << 30 else math.ldexp(1.0, k)
 
 
