@@ -363,39 +363,40 @@ def merge(args) -> int:
     return 0
 
 
-def _chart(records, cpu, path, gpu):
+def _bars(rows, labels, xlabel, title, path, guides=(1,)):
+    """Horizontal paired bars per input (log x): ``rows`` = (input, first value, second value)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rows = [(r["input"], cpu[r["input"]].get("ours_total", np.nan) / r["gpu_host_best"],
-             cpu[r["input"]].get("bk_total", np.nan) / r["gpu_host_best"]) for r in records if r["input"] in cpu]
-    if not rows:
-        return
     y = np.arange(len(rows))
     fig, ax = plt.subplots(figsize=(8, 0.5 * len(rows) + 1.5))
-    ax.barh(y - 0.2, [r[1] for r in rows], 0.4, label="over our CPU grid_cut")
-    ax.barh(y + 0.2, [r[2] for r in rows], 0.4, label="over PyMaxflow BK")
+    ax.barh(y - 0.2, [r[1] for r in rows], 0.4, label=labels[0])
+    ax.barh(y + 0.2, [r[2] for r in rows], 0.4, label=labels[1])
     ax.set_yticks(y, [r[0] for r in rows])
     ax.set_xscale("log")
-    ax.axvline(1, color="k", lw=0.8)
-    ax.axvline(10, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel("speed-up of grid_cut(backend='gpu'), end to end from host arrays")
-    ax.set_title(f"Grid cuts: {gpu} vs the CPU (build + solve)")
+    for k, g in enumerate(guides):
+        ax.axvline(g, color="k" if k == 0 else "grey", lw=0.8, ls="-" if k == 0 else "--")
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
     ax.invert_yaxis()
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
 
+def _chart(records, cpu, path, gpu):
+    rows = [(r["input"], cpu[r["input"]].get("ours_total", np.nan) / r["gpu_host_best"],
+             cpu[r["input"]].get("bk_total", np.nan) / r["gpu_host_best"]) for r in records if r["input"] in cpu]
+    if rows:
+        _bars(rows, ("over our CPU grid_cut", "over PyMaxflow BK"),
+              "speed-up of grid_cut(backend='gpu'), end to end from host arrays",
+              f"Grid cuts: {gpu} vs the CPU (build + solve)", path, guides=(1, 10))
+
+
 def _layout_chart(records, path, gpu):
     """Tiled over linear layout, per input: end to end from host arrays and the solve alone (> 1: tiled faster)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     rows = []
     for r in records:
         o = r.get("other")
@@ -404,21 +405,10 @@ def _layout_chart(records, path, gpu):
         t, lin = (r, o) if r.get("layout") == "tiled" else (o, r)
         tb, lb = (t.get("gpu_host_best", t.get("host_best")), lin.get("gpu_host_best", lin.get("host_best")))
         rows.append((r["input"], lb / tb, lin["stats"]["seconds_solve"] / t["stats"]["seconds_solve"]))
-    if not rows:
-        return
-    y = np.arange(len(rows))
-    fig, ax = plt.subplots(figsize=(8, 0.5 * len(rows) + 1.5))
-    ax.barh(y - 0.2, [r[1] for r in rows], 0.4, label="end to end, host arrays")
-    ax.barh(y + 0.2, [r[2] for r in rows], 0.4, label="solve alone (persistent kernel)")
-    ax.set_yticks(y, [r[0] for r in rows])
-    ax.set_xscale("log")
-    ax.axvline(1, color="k", lw=0.8)
-    ax.set_xlabel("time linear / time tiled (> 1: the tiled layout + tiled BFS is faster)")
-    ax.set_title(f"Grid cuts on {gpu}: layout='tiled' vs 'linear'")
-    ax.invert_yaxis()
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    if rows:
+        _bars(rows, ("end to end, host arrays", "solve alone (persistent kernel)"),
+              "time linear / time tiled (> 1: the tiled layout + tiled BFS is faster)",
+              f"Grid cuts on {gpu}: layout='tiled' vs 'linear'", path)
 
 
 def main(argv=None) -> int:
