@@ -42,3 +42,20 @@ def backend(request) -> str:
     """The device a public-entry-point test runs on: "cpu" always, "gpu" marked ``gpu``
     (skipped without a GPU by the collection hook above)."""
     return request.param
+
+
+@pytest.fixture
+def warm_gpu_process(monkeypatch):
+    """``backend="auto"`` as in a process that has already used the GPU (its first-use rule met), whatever ran
+    before in this test process; the state is restored afterwards."""
+    from matchflow import _methods
+
+    monkeypatch.setattr(_methods, "_GPU_WARM", [True])
+
+
+@pytest.fixture
+def cold_gpu_process(monkeypatch):
+    """``backend="auto"`` as in a fresh process that has not used the GPU yet."""
+    from matchflow import _methods
+
+    monkeypatch.setattr(_methods, "_GPU_WARM", [False])

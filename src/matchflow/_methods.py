@@ -14,7 +14,12 @@ method names, so adding a method is one row (NetworKit's matchers: a new one tou
   the CPU runs the family's ``cpu_rule``;
 * an explicit method with both twins: the GPU only where the row's ``auto_gpu`` says its GPU twin
   was measured faster end to end on this input; no measured rule (``auto_gpu=None``): the CPU;
-* a method with one twin runs there (a GPU-only method asks for the GPU).
+* a method with one twin runs there (a GPU-only method asks for the GPU);
+* first use: until this process has run a GPU solve (or :func:`matchflow.gpu.warm_up`), the GPU also has to
+  pass the family's ``cold_gpu_rule`` -- the sizes where the measured saving covers a fresh process's first
+  GPU call (CUDA context + kernels from the cache, ~1-1.4 s on an H100): ``auto`` never makes a one-off call
+  slower than the CPU (issue 9). Families whose ``gpu_rule`` already counts it leave ``cold_gpu_rule`` None;
+* method options that the CPU method accepts keep ``auto`` on the CPU.
 
 ``result.method`` is the row's canonical name (the algorithm); the device is ``result.backend``.
 """
@@ -58,13 +63,15 @@ class Method:
 class MethodTable:
     """The methods of one family. ``family`` names the entry point in messages;
     ``cpu_rule(problem) -> name`` and ``gpu_rule(problem) -> name | None`` are ``method="auto"``;
-    ``common``: options every method accepts (handled by the entry point)."""
+    ``common``: options every method accepts (handled by the entry point); ``cold_gpu_rule(problem) -> bool``:
+    ``backend="auto"`` in a process that has not used the GPU yet also needs it (None: no extra condition)."""
 
     family: str
     methods: tuple[Method, ...]
     cpu_rule: Callable[[Any], str]
     gpu_rule: Callable[[Any], str | None]
     common: tuple[str, ...] = ()
+    cold_gpu_rule: Callable[[Any], bool] | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -131,6 +138,23 @@ def _auto_may_use_gpu() -> bool:
     return gpu_available() and not is_simulator() and "simulator" not in gpu_reason()
 
 
+_GPU_WARM = [False]  # this process has placed a solve on the GPU (its CUDA context and kernels are loaded)
+
+
+def gpu_warm() -> bool:
+    """True once this process has run (or placed) a matchflow GPU solve, or called ``gpu.warm_up()``."""
+    return _GPU_WARM[0]
+
+
+def mark_gpu_warm() -> None:
+    _GPU_WARM[0] = True
+
+
+def _cold_ok(table: MethodTable, problem: Callable[[], Any]) -> bool:
+    """The first-use condition of ``backend="auto"`` (module docstring)."""
+    return gpu_warm() or table.cold_gpu_rule is None or bool(table.cold_gpu_rule(problem()))
+
+
 def place(table: MethodTable, row: Method | None, backend: str, problem: Callable[[], Any],
           options: dict | None = None) -> tuple[Method, str]:
     """The row and the device (``"cpu"``/``"gpu"``) that run, after :func:`resolve`.
@@ -140,18 +164,26 @@ def place(table: MethodTable, row: Method | None, backend: str, problem: Callabl
     for it: a CPU-only option such as ``variant=`` must not meet the GPU solver because a size rule fired).
     """
     problem = functools.cache(problem)
+    row, device = _place(table, row, backend, problem, options)
+    if device == "gpu":
+        mark_gpu_warm()
+    return row, device
+
+
+def _place(table: MethodTable, row: Method | None, backend: str, problem: Callable[[], Any],
+           options: dict | None) -> tuple[Method, str]:
     if row is None:
         if backend == "gpu":
             name = table.gpu_rule(problem()) or next(m.name for m in table.methods if m.gpu is not None)
             return table.row(name), "gpu"
         if backend == "auto" and _auto_may_use_gpu():
             name = table.gpu_rule(problem())
-            if name is not None and not _cpu_options(table, table.row(name), options):
+            if name is not None and not _cpu_options(table, table.row(name), options) and _cold_ok(table, problem):
                 return table.row(name), "gpu"
         return table.row(table.cpu_rule(problem())), "cpu"
     if backend == "auto":
         on_gpu = (row.gpu is not None and row.auto_gpu is not None and _auto_may_use_gpu()
-                  and not _cpu_options(table, row, options) and row.auto_gpu(problem()))
+                  and not _cpu_options(table, row, options) and row.auto_gpu(problem()) and _cold_ok(table, problem))
         return row, "gpu" if on_gpu else "cpu"
     return row, backend
 

@@ -363,7 +363,7 @@ def _fake_gpu(monkeypatch, gpu_solve):
                                                                 auto_gpu=h.auto_gpu)))
 
 
-def test_backend_auto_placement_rules(monkeypatch):
+def test_backend_auto_placement_rules(monkeypatch, warm_gpu_process):
     """backend="auto" runs the GPU twin only where it was measured faster end to end: method="auto"
     and method="hungarian" on a large small-range integer matrix; never the CPU-only methods, nor
     floats, nor small matrices. result.method is the algorithm, result.backend the device."""

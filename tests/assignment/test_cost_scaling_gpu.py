@@ -391,7 +391,7 @@ def test_device_sparse_bad_input_is_named():
 
 @gpu
 @device_only
-def test_auto_picks_the_gpu_from_the_measured_size(monkeypatch):
+def test_auto_picks_the_gpu_from_the_measured_size(monkeypatch, warm_gpu_process):
     """``backend="auto"`` on sparse costs: the GPU from ``AUTO_GPU_NNZ`` arcs (measured faster end to end),
     the CPU below it or with options; said in ``stats["auto_rule"]``."""
     import importlib

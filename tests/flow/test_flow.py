@@ -293,7 +293,7 @@ def test_dropin_errors_are_scipys():
     assert maximum_flow(a.astype(np.float64), 0, 2).flow_value == pytest.approx(5.0)
 
 
-def test_auto_backend_keeps_cpu_options_on_the_cpu(monkeypatch):
+def test_auto_backend_keeps_cpu_options_on_the_cpu(monkeypatch, warm_gpu_process):
     """backend="auto" on a (pretended) GPU machine: a network the size rule sends to the GPU runs there
     without options, but a CPU-only option (``variant="highest"``) keeps the call on the CPU instead of reaching the
     GPU solver, which would refuse it; the GPU stand-in records where each call went."""
@@ -323,3 +323,31 @@ def test_auto_backend_keeps_cpu_options_on_the_cpu(monkeypatch):
         r = max_flow(net, method=method, variant="highest")
         assert r.backend == "cpu" and r.flow_value == want and verify_flow(net, None, None, r)
     assert calls == [{}, {}]
+
+
+def test_first_use_rules_of_the_gpu_families():
+    """The ``cold_gpu_rule`` of each table (``backend="auto"`` before a process has used the GPU): grid cuts
+    from 4 M points and never a general network; dense assignment: floats by their own (already first-use)
+    rule, integers from n = 16384; matchings from 64 M stored entries."""
+    from matchflow.assignment._methods import GPU_COLD_N, Problem
+    from matchflow.assignment._methods import TABLE as ATABLE
+    from matchflow.flow._api import GPU_GRID_COLD, GridProblem
+    from matchflow.matching._methods import GPU_COLD_NNZ as MATCH_COLD
+    from matchflow.matching._methods import TABLE as MTABLE
+    from matchflow.wmatching._methods import GPU_COLD_NNZ as WM_COLD
+    from matchflow.wmatching._methods import TABLE as WTABLE
+
+    cold = TABLE.cold_gpu_rule
+    assert GPU_GRID_COLD == 4_000_000 and cold(GridProblem((2000, 2000), 4)) and not cold(GridProblem((1000, 1000), 4))
+    assert not cold(FlowNetwork(3, 0, 2, [0, 1], [1, 2], [1, 1]))
+    assert ATABLE.cold_gpu_rule(Problem((8192, 8192), np.dtype(np.float64)))
+    assert GPU_COLD_N == 16384 and ATABLE.cold_gpu_rule(Problem((GPU_COLD_N, GPU_COLD_N), np.dtype(np.int32)))
+    assert not ATABLE.cold_gpu_rule(Problem((GPU_COLD_N - 1, GPU_COLD_N - 1), np.dtype(np.int64)))
+
+    class Nnz:  # what the matching rules read
+        def __init__(self, k):
+            self.nnz, self.indices = k, np.empty(k, np.int8)
+
+    assert MATCH_COLD == WM_COLD == 64_000_000
+    assert MTABLE.cold_gpu_rule(Nnz(MATCH_COLD)) and not MTABLE.cold_gpu_rule(Nnz(MATCH_COLD - 1))
+    assert WTABLE.cold_gpu_rule(Nnz(WM_COLD)) and not WTABLE.cold_gpu_rule(Nnz(WM_COLD - 1))

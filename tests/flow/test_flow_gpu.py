@@ -125,7 +125,7 @@ def _random_network(n, m, seed=3):
 
 @gpu
 @device_only
-def test_auto_backend_picks_the_gpu_on_a_large_random_network():
+def test_auto_backend_picks_the_gpu_on_a_large_random_network(warm_gpu_process):
     net = _random_network(200_000, 1_600_000)
     r = max_flow(net)
     assert r.backend == "gpu" and r.method == "push-relabel" and r.stats["loop"] == "persistent"
@@ -135,7 +135,7 @@ def test_auto_backend_picks_the_gpu_on_a_large_random_network():
 
 @gpu
 @device_only
-def test_auto_backend_picks_the_gpu_on_a_large_grid():
+def test_auto_backend_picks_the_gpu_on_a_large_grid(warm_gpu_process):
     rng = np.random.default_rng(4)
     src, snk, edg = rng.integers(0, 50, (512, 512)), rng.integers(0, 50, (512, 512)), rng.integers(0, 20, (4, 512, 512))
     r = grid_cut(src, snk, edg, connectivity=4)

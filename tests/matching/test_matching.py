@@ -504,7 +504,7 @@ def _fake_gpu(monkeypatch, table):
     monkeypatch.setattr(_api, "TABLE", table)
 
 
-def test_backend_auto_placement_rules(monkeypatch):
+def test_backend_auto_placement_rules(monkeypatch, warm_gpu_process):
     """backend="auto": method="auto" -> G-PR on a GPU from GPU_MIN_NNZ edges, the CPU rule below; an
     explicit method -> the CPU (no per-input measurement says where G-PR wins end to end); "gpr" -> the
     GPU; backend="cpu" -> the CPU rule."""
@@ -539,6 +539,34 @@ def test_backend_auto_placement_rules(monkeypatch):
     monkeypatch.setattr(_methods, "GPU_MIN_NNZ", a.nnz + 1)  # below the size rule: the CPU rule's pick
     res = bipartite_matching(a, method="auto", backend="auto")
     assert (res.method, res.backend) == ("hopcroft-karp", "cpu")
+
+
+def test_backend_auto_first_use_rule(monkeypatch, cold_gpu_process):
+    """backend="auto" in a process that has not used the GPU: a graph the warm rule sends to G-PR stays on the CPU
+    unless it reaches the first-use size (GPU_COLD_NNZ: the saving must cover the first GPU call); a call placed
+    on the GPU (auto above that size, or backend="gpu") makes the process warm, and then the warm rule alone
+    decides. Without a GPU, ``gpu.warm_up`` raises and leaves the process cold."""
+    from matchflow import _methods as M
+    from matchflow._methods import Method
+    from matchflow.matching import _methods
+    from matchflow.matching._cpu_push_relabel import solve_push_relabel
+    from matchflow.matching._methods import TABLE
+
+    pr = TABLE.row("push-relabel")
+    table = TABLE.with_method(Method(pr.name, cpu=pr.cpu, gpu=lambda g, init, **o: solve_push_relabel(g, init),
+                                     options=pr.options, check=pr.check, gpu_alias="gpr"))
+    with pytest.raises(mf.GPUUnavailableError):
+        mf.gpu.warm_up()
+    assert not M.gpu_warm()
+    _fake_gpu(monkeypatch, table)
+    a = mf.generators.grid2d(10, 10)
+    monkeypatch.setattr(_methods, "GPU_MIN_NNZ", a.nnz)  # the warm rule says G-PR
+    assert bipartite_matching(a).backend == "cpu" and not M.gpu_warm()  # cold: below GPU_COLD_NNZ
+    assert bipartite_matching(a, backend="gpu").backend == "gpu" and M.gpu_warm()  # explicit: warms
+    assert bipartite_matching(a).backend == "gpu"  # warm: the warm rule alone
+    monkeypatch.setattr(M, "_GPU_WARM", [False])
+    monkeypatch.setattr(_methods, "GPU_COLD_NNZ", a.nnz)  # at the first-use size: the GPU at once
+    assert bipartite_matching(a).backend == "gpu" and M.gpu_warm()
 
 
 def test_a_new_method_is_one_table_row(monkeypatch):

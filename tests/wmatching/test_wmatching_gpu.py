@@ -105,7 +105,7 @@ def test_greedy_has_no_gpu_twin():
         mf.weighted_matching((np.array([0]), np.array([1])), method="greedy", backend="gpu")
 
 
-def test_auto_moves_to_the_gpu_from_one_million_edges():
+def test_auto_moves_to_the_gpu_from_one_million_edges(warm_gpu_process):
     from types import SimpleNamespace
 
     from matchflow.wmatching._methods import GPU_MIN_NNZ, TABLE, _gpu_wins

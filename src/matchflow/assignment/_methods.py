@@ -56,6 +56,13 @@ class Problem:
         return float(fin.max()) - float(fin.min()) if fin.size else 0.0
 
 
+# integer costs in a process that has not used the GPU yet (its first call ~1.0-1.4 s more: CUDA context,
+# kernels from the cache): at n = 8192 the GPU saves ~0.6-0.8 s (66-199 ms vs our CPU JV's 0.66-0.93 s,
+# docs/notes/hungarian_gpu.md), short of it; from n = 16384 (extrapolated: the CPU grows at least as n^2). Float
+# costs: GPU_MIN_N_FLOAT already counts it.
+GPU_COLD_N = 16384
+
+
 def gpu_measured_faster(p: Problem) -> bool:
     """The GPU Hungarian was measured faster end to end: integer costs, max(shape) >= GPU_MIN_N,
     cost range <= GPU_MAX_RANGE_PER_N * max(shape); float costs (float16/32/64) from max(shape) >=
@@ -178,4 +185,5 @@ TABLE = MethodTable(
     ),
     cpu_rule=lambda p: "jv",
     gpu_rule=lambda p: "hungarian" if gpu_measured_faster(p) else None,
+    cold_gpu_rule=lambda p: np.dtype(p.dtype).kind == "f" or max(p.shape, default=0) >= GPU_COLD_N,
 )

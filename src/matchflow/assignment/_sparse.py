@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from .._methods import mark_gpu_warm
 from .._results import AssignmentResult
 from ._cpu_cost_scaling import BUDGET, NO_PERFECT, OK, cost_scaling_solve, exact_duals_kernel
 from ._prepare import InfeasibleError
@@ -291,6 +292,8 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
     rule = None
     if backend == "auto":
         backend, rule = _auto_backend(A, options or {})
+    if backend == "gpu":
+        mark_gpu_warm()
     solve = gpu_solver(options or {}) if backend == "gpu" else cpu_solver(options or {})
     nr, nc = A.shape
     if partial and _full_exists(A):

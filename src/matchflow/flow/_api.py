@@ -164,6 +164,11 @@ def _gpu_rule(problem: FlowNetwork | GridProblem) -> str | None:
     return None
 
 
+# a process that has not used the GPU yet (its first call ~1.4 s more: CUDA context, kernels from the cache,
+# results/gpu_e2e/first-call-h100-2026-11-23e.md): grid cuts from 4 M points (4 MP: 1.9-3.5 s on our CPU vs
+# 31-44 ms; 512² images save ~80 ms, 1000² random ~1.7 s on 2 loaded cores but image-like grids of that size
+# less); general networks never (10 M arcs saves 0.6 s: results/flow/gpu-general-h100-2026-11-23e.md)
+GPU_GRID_COLD = 4_000_000
 GPU_NETWORK_MAX_DEPTH = 64  # backend="auto": deeper networks stay on the CPU (the GPU BFS is a grid sync per level)
 
 
@@ -198,6 +203,7 @@ TABLE = MethodTable(
                     check=_check_pseudoflow)),
     cpu_rule=lambda net: "boykov-kolmogorov" if _grid_cut_shaped(net) else "pseudoflow",
     gpu_rule=_gpu_rule,
+    cold_gpu_rule=lambda p: isinstance(p, GridProblem) and int(np.prod(p.shape)) >= GPU_GRID_COLD,
 )
 METHODS = TABLE.names
 

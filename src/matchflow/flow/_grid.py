@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
+from .._cuda import is_device_array
 from .._graph import FlowNetwork
-from .._methods import place, resolve
+from .._methods import mark_gpu_warm, place, resolve
 from .._validation import check_real, to_host_array
 from ._api import FLOAT_RTOL, INT_LIMIT, TABLE, GridProblem, max_flow
 from ._cpu_grid import grid_bk
@@ -187,6 +188,8 @@ def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: 
     row, device = resolve(TABLE, method, backend)
     full = tuple(int(d) for d in getattr(source_caps, "shape", np.shape(source_caps)))
     if device != "cpu":
+        if any(is_device_array(a) for a in (source_caps, sink_caps, edge_caps)):
+            mark_gpu_warm()  # the caller's arrays already live on the GPU: its context exists
         conn = grid_layout(full, connectivity)[2] if len(full) in (2, 3, 4) else connectivity
         row, device = place(TABLE, row, device, lambda: GridProblem(full, conn))
     if device == "gpu":

@@ -64,6 +64,11 @@ def _cpu_rule(graph: BipartiteGraph) -> str:
 # CPU wins below (delaunay_n15 2.0 vs 8.4 ms, power 1.0 vs 8.1 ms) and G-PR above (soc-Slashdot0902, 0.9 M
 # edges: 9.9 vs 26 ms; ego-Twitter 25.5 vs 90 ms). The CPU figures are earlier H200 push-relabel timings.
 GPU_MIN_NNZ = 400_000
+# ... once the process has used the GPU. A fresh process's first GPU call costs ~1.4 s more (CUDA context and
+# the kernels from the on-disk cache; results/gpu_e2e/first-call-h100-2026-11-23e.md), so before that auto
+# needs a graph where the saving covers it: kron_s20 (31 M nnz) saves ~0.9 s (CPU 1.1 s on 2 cores,
+# results/matching/cpu.md; GPU <= 0.25 s), short of it; from 64 M nnz (extrapolated, linear in nnz) on.
+GPU_COLD_NNZ = 64_000_000
 
 
 def _gpu_push_relabel(graph: BipartiteGraph, init: str, **options) -> tuple:
@@ -93,4 +98,5 @@ TABLE = MethodTable(
     cpu_rule=_cpu_rule,
     gpu_rule=lambda graph: "push-relabel" if graph.nnz >= GPU_MIN_NNZ else None,
     common=("cover",),
+    cold_gpu_rule=lambda graph: graph.nnz >= GPU_COLD_NNZ,
 )

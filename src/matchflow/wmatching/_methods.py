@@ -75,6 +75,9 @@ def _gpu_ld(g: Graph, **options) -> tuple[np.ndarray, dict]:
 
 
 GPU_MIN_NNZ = 2_000_000  # CSR entries (= 2 x edges); measured on an H100 (results/wmatching/gpu-h100-*.md)
+# a process that has not used the GPU yet (first call ~1.4 s more: CUDA context, kernels from the cache): from
+# 64 M CSR entries (R-MAT 20, 31 M entries, saves ~1.0 s: 0.054 vs 1.07 s; R-MAT 23, 258 M, saves several s)
+GPU_COLD_NNZ = 64_000_000
 
 
 def _gpu_wins(g: Graph) -> bool:
@@ -104,4 +107,5 @@ TABLE = MethodTable(
     cpu_rule=lambda g: "suitor",
     gpu_rule=lambda g: "suitor" if _gpu_wins(g) else None,
     common=("improve",),
+    cold_gpu_rule=lambda g: len(g.indices) >= GPU_COLD_NNZ,
 )
