@@ -38,7 +38,7 @@ import scipy.sparse as sp
 from ._runner import machine_info, md_table, write_results
 
 DATA = Path(__import__("os").environ.get("MATCHFLOW_DATA", "/work/shared/data"))
-SCIPY_CAP_N = 30_000  # SciPy's LAPJVsp took 62.9 s at n = 1e5 on this machine class (issue 12): skipped above
+SCIPY_CAP_N = 50_000  # SciPy's LAPJVsp took 62.9 s at n = 1e5 on this machine class (issue 12): skipped above
 
 
 def random_sparse(n: int, hi: int, seed: int) -> sp.csr_array:
@@ -182,7 +182,9 @@ def main(argv=None) -> int:
               ("random n=1e4 c<=1e6", lambda: random_sparse(10_000, 10**6, 2)),
               ("geometric kNN n=2e4 k=10", lambda: geometric_knn(20_000, 10, 3))]
     if not args.quick:
-        inputs += [("random n=1e5 c<=1e3", lambda: random_sparse(100_000, 1000, 4)),
+        inputs += [("random n=3e4 c<=1e3", lambda: random_sparse(30_000, 1000, 7)),  # SciPy over a second
+                   ("random n=5e4 c<=1e3", lambda: random_sparse(50_000, 1000, 8)),
+                   ("random n=1e5 c<=1e3", lambda: random_sparse(100_000, 1000, 4)),
                    ("random n=1e5 c<=1e6", lambda: random_sparse(100_000, 10**6, 5)),
                    ("geometric kNN n=1e5 k=10", lambda: geometric_knn(100_000, 10, 6)),
                    ("netlib FIT2P (partial)", lambda: netlib("FIT2P")),
