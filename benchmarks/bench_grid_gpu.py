@@ -68,10 +68,60 @@ def _batch(b, side, conn, seed):
     return tuple(np.stack([p[j] for p in parts]) for j in range(3))
 
 
+REAL_IMAGES = ("camera", "astronaut", "motorcycle")
+
+
+def _grey(name: str) -> np.ndarray:
+    """A scikit-image bundled photograph, grey in [0, 1]; without scikit-image (the GPU machine) the same image
+    saved by ``--save-images`` under ``$MATCHFLOW_DATA/images/<name>.npy``."""
+    try:
+        import skimage.data as skdata
+        from skimage.color import rgb2gray
+    except ImportError:
+        return np.load(Path(os.environ.get("MATCHFLOW_DATA", REPO.parent / "shared" / "data")) / "images" / f"{name}.npy")
+    img = {"camera": skdata.camera, "astronaut": skdata.astronaut,
+           "motorcycle": lambda: skdata.stereo_motorcycle()[0]}[name]()
+    return np.asarray(rgb2gray(img) if img.ndim == 3 else img / 255.0, dtype=np.float32)  # = the saved copy
+
+
+def _upscale(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """Bilinear upscaling in NumPy (no scikit-image needed)."""
+    ys, xs = (np.linspace(0, n - 1, m) for n, m in zip(img.shape, size))
+    y0, x0 = np.minimum(ys.astype(int), img.shape[0] - 2), np.minimum(xs.astype(int), img.shape[1] - 2)
+    fy, fx = (ys - y0)[:, None], (xs - x0)[None, :]
+    a, b = img[y0][:, x0], img[y0][:, x0 + 1]
+    c, d = img[y0 + 1][:, x0], img[y0 + 1][:, x0 + 1]
+    return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
+
+
+def _real(name: str, conn: int, size: tuple[int, int] | None = None):
+    """A real photograph (``_grey``), upscaled to ``size`` when given, as a foreground / background
+    segmentation (bright = foreground)."""
+    img = np.asarray(_grey(name), dtype=np.float64)
+    return _segmentation(_upscale(img, size) if size is not None else img, conn)
+
+
+def _real_cases():
+    """The issue's real images (scikit-image's bundled ones, or their saved copies; skipped when neither)."""
+    try:
+        import skimage  # noqa: F401
+    except ImportError:
+        folder = Path(os.environ.get("MATCHFLOW_DATA", REPO.parent / "shared" / "data")) / "images"
+        if not all((folder / f"{n}.npy").exists() for n in REAL_IMAGES):
+            return []
+    return [
+        ("camera 512x512 4-conn (real)", lambda: _real("camera", 4), 4),
+        ("astronaut 512x512 8-conn (real)", lambda: _real("astronaut", 8), 8),
+        ("motorcycle 500x741 4-conn (real, stereo left)", lambda: _real("motorcycle", 4), 4),
+        ("camera upscaled 2048x2048 8-conn (4 MP, real)", lambda: _real("camera", 8, (2048, 2048)), 8),
+        ("astronaut upscaled 4096x4096 4-conn (16 MP, real)", lambda: _real("astronaut", 4, (4096, 4096)), 4),
+    ]
+
+
 def cases():
     from matchflow.generators import blobs
 
-    return [
+    return _real_cases() + [
         ("random 1000x1000 4-conn", lambda: _random((1000, 1000), 4, 7), 4),
         ("image-like 512x512 4-conn", lambda: _image_like((512, 512), 3, 4), 4),
         ("image-like 512x512 8-conn", lambda: _image_like((512, 512), 3, 8), 8),
@@ -274,7 +324,7 @@ def main_cpu(args) -> int:
     meta.update({"benchmark": "bench_grid_gpu --cpu"})
     import datetime
 
-    jp, mp = write_results("flow", f"cpu-grids-{datetime.date.today().isoformat()}b", meta, records,
+    jp, mp = write_results("flow", f"cpu-grids-{datetime.date.today().isoformat()}{args.suffix}", meta, records,
                            "# Grid cuts on the CPU: ours vs PyMaxflow (BK), build + solve, one run\n\n"
                            + md_table(["input", "points", "ours build", "ours solve", "ours total", "BK build",
                                        "BK solve", "BK total", "flow value", "agree"],
@@ -420,12 +470,21 @@ def main(argv=None) -> int:
     p.add_argument("--reps", type=int, default=20)
     p.add_argument("--budget", type=float, default=15.0, help="--gpu: seconds of repeated runs per input")
     p.add_argument("--only", default="")
+    p.add_argument("--save-images", metavar="DIR", help="save the real images as DIR/images/<name>.npy (for a "
+                   "machine without scikit-image: set MATCHFLOW_DATA=DIR there)")
     p.add_argument("--no-fresh", action="store_true")
     p.add_argument("--other-reps", type=int, default=5, help="--gpu: runs of the non-default layout")
-    p.add_argument("--suffix", default="e", help="--gpu: result file stem gpu-<gpu>-<date><suffix>")
+    p.add_argument("--suffix", default="e", help="result file stem gpu-<gpu>-<date><suffix> (--cpu: cpu-grids-...)")
     args = p.parse_args(argv)
     if args.merge:
         return merge(args)
+    if args.save_images:
+        folder = Path(args.save_images) / "images"
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in REAL_IMAGES:
+            np.save(folder / f"{name}.npy", np.asarray(_grey(name), dtype=np.float32))
+        print("saved", sorted(p.name for p in folder.iterdir()))
+        return 0
     return main_gpu(args) if args.gpu else main_cpu(args)
 
 
