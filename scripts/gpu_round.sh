@@ -2,7 +2,7 @@
 # The whole GPU round in one device call (see docs/DEVELOPING.md).
 #
 #   scripts/gpu_round.sh [SECTION ...]     sections: info tests sanitize sanitize-families bench bench-big bench-paper
-#                                          bench-assign
+#                                          bench-assign bench-open
 #                                          (default: info tests sanitize bench bench-assign)
 #
 # Run from the repository root on the device machine, with carry=[".whl", ".devdata"].
@@ -148,6 +148,24 @@ if want bench-assign; then
         ${ASSIGN_ARGS:---sizes 512 1024 2048 4096 8192 --ranges 0.1 1 10 --seeds 2 --max-seconds 3} \
         2>&1 | tee "$OUT/bench-assign.log" | tail -n 40
     [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+fi
+
+# ------------------------------------------------------------------ what the open issues still need on a GPU
+# (docs/STATUS.md, "Open"): grid cuts on the real photographs (MATCHFLOW_DATA must hold images/*.npy, written by
+# `python3 -m benchmarks.bench_grid_gpu --save-images DIR` on a machine with scikit-image), 20 certified repeats
+# on every general network, the float Hungarian with the one-pass certificate granularity, the first-use rule's
+# device tests and gpu.warm_up().
+if want bench-open; then
+    section "open-issue measurements"
+    python3 -m pytest -q -m gpu -p no:cacheprovider -k "auto or warm" tests/ 2>&1 | tee "$OUT/pytest-auto.log" | tail -n 5
+    python3 -c 'import matchflow.gpu as g, matchflow._methods as m; g.warm_up(); assert m.gpu_warm(); print("warm_up ok")' \
+        2>&1 | tee -a "$OUT/pytest-auto.log"
+    timeout -s INT "${OPEN_TIMEOUT:-240}" python3 -m benchmarks.bench_grid_gpu --gpu --only real --reps 20 --budget 3 \
+        --no-fresh --suffix real --out "$OUT" 2>&1 | tail -n 12
+    timeout -s INT "${OPEN_TIMEOUT:-240}" python3 -m benchmarks.bench_flow --gpu-general --reps 20 --rep-seconds 30 \
+        --suffix r20 --out "$OUT/flow-general" 2>&1 | tail -n 14
+    timeout -s INT "${OPEN_TIMEOUT:-240}" python3 -m benchmarks.bench_gpu_e2e --assignment-only --reps 3 \
+        --float-sizes 4096,8192 --sizes 4096 --out "$OUT" --name assignment-float-granularity 2>&1 | tail -n 8
 fi
 
 # the device tool returns a few files only: pack the result folders and per-input logs into one archive
