@@ -139,7 +139,22 @@ def _assignment_steps() -> list[tuple[str, Callable[[], Any]]]:
                 steps.append((f"assignment({label}, method={method!r}, maximize={maximize}) + verify_assignment",
                               lambda c=c, m=method, x=maximize: matchflow.verify.verify_assignment(
                                   c, matchflow.assignment(c, method=m, backend="cpu", maximize=x))))
+    steps.append(("float scan and certificate, parallel row passes (large matrices)", _parallel_float_bound))
     return steps
+
+
+def _parallel_float_bound() -> None:
+    """The threaded twins of the float scan and the float certificate's row pass, which tiny inputs never
+    reach (float64)."""
+    import numpy as np
+
+    from .assignment import _prepare, _verify
+
+    b = np.zeros(2, dtype=np.bool_)
+    _prepare._scan_float_parallel(np.ones((2, 2)), -np.inf, b, b.copy(), np.zeros(2), np.zeros(2))
+    z, e = np.zeros(2), np.zeros(0, dtype=np.int64)
+    _verify._float_bound_parallel(np.ones((2, 2)), e, e, np.zeros(0), 1.0, np.arange(2), z, z, np.zeros(2),
+                                  np.zeros(2), np.zeros(2), np.zeros(2), np.zeros(2), np.zeros(2, dtype=np.int64))
 
 
 def _sparse_assignment_steps() -> list[tuple[str, Callable[[], Any]]]:

@@ -250,3 +250,42 @@ def test_internal_certificate_catches_a_wrong_solver(monkeypatch):
     with pytest.warns(RuntimeWarning, match="no valid integer certificate"):
         res = matchflow.assignment(cf.astype(int), method="hungarian", backend="cpu")
     assert res.cost == 6 and verify_assignment(cf.astype(int), res).optimal
+
+
+def test_float_certificate_parallel_row_pass_equals_the_serial_one(monkeypatch):
+    """The certificate's row pass runs on the Numba threads for large matrices: the same bound, tolerance,
+    least reduced cost and its position as the serial pass, dense and sparse (forbidden entries, ties)."""
+    import scipy.sparse as sp
+
+    from matchflow.assignment import _verify
+
+    rng = np.random.default_rng(17)
+    n = 120
+    C = np.round(rng.random((n, n)) * 64) / 8
+    C[rng.random((n, n)) < 0.1] = np.inf
+    np.fill_diagonal(C, 1.0)
+    r, c = np.arange(n), np.arange(n)
+    u, v = rng.random(n) - 0.5, rng.random(n) - 0.5
+    S = sp.csr_array(np.where(np.isinf(C), 0.0, C + 1.0))
+    for a in (C, S):
+        monkeypatch.setattr(_verify, "PARALLEL_ENTRIES", 1 << 62)
+        serial = _verify.float_gap_bound(a, 1, r, c, u, v)
+        monkeypatch.setattr(_verify, "PARALLEL_ENTRIES", 0)
+        assert _verify.float_gap_bound(a, 1, r, c, u, v) == serial
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_float_scan_parallel_equals_serial(monkeypatch, dtype):
+    """The validation scan of float costs (NaN / wrong infinity, forbidden entries, finite range) runs on the
+    Numba threads for large matrices: the same answer as the serial scan."""
+    from matchflow.assignment import _prepare
+
+    rng = np.random.default_rng(5)
+    a = (rng.random((70, 90)) * 200 - 100).astype(dtype)
+    a[3, 4], a[60, 1] = np.inf, -7e3
+    top = a[np.isfinite(a)].max()
+    for bad, expect in ((-np.inf, (False, True)), (np.inf, (True, False))):  # +inf: forbidden, or invalid
+        monkeypatch.setattr(_prepare, "PARALLEL_ENTRIES", 1 << 62)
+        serial = _prepare._scan_float_kernel(a, bad)
+        monkeypatch.setattr(_prepare, "PARALLEL_ENTRIES", 0)
+        assert _prepare._scan_float_kernel(a, bad) == serial == expect + (dtype(-7e3), top)

@@ -48,26 +48,40 @@ INT_SAFE = 2**62
 _FLOAT_SAFE = 2.0**900  # keeps (n + 2) * M far below the float64 overflow threshold
 
 
-@numba.njit(cache=True)
-def _scan_float_kernel(a, bad):
-    """One pass: (has NaN or ``bad`` infinity, has forbidden infinity, min, max of finite)."""
-    invalid = False
-    forbidden = False
-    lo = np.inf
-    hi = -np.inf
-    for i in range(a.shape[0]):
+def _scan_float_rows(a, bad, invalid, forbidden, lo, hi):
+    """Per row: has NaN or ``bad`` infinity, has forbidden infinity, min and max of the finite entries (rows
+    independent: compiled serial and parallel)."""
+    for i in numba.prange(a.shape[0]):
+        inv = False
+        forb = False
+        rlo = np.inf
+        rhi = -np.inf
         for j in range(a.shape[1]):
             t = a[i, j]
             if t != t or t == bad:
-                invalid = True
+                inv = True
             elif t - t != 0:
-                forbidden = True
+                forb = True
             else:
-                if t < lo:
-                    lo = t
-                if t > hi:
-                    hi = t
-    return invalid, forbidden, lo, hi
+                if t < rlo:
+                    rlo = t
+                if t > rhi:
+                    rhi = t
+        invalid[i], forbidden[i], lo[i], hi[i] = inv, forb, rlo, rhi
+
+
+_scan_float_serial = numba.njit(cache=True)(_scan_float_rows)
+_scan_float_parallel = numba.njit(cache=True, parallel=True)(_scan_float_rows)
+PARALLEL_ENTRIES = 1 << 20  # the float scan runs on the Numba threads from this many entries
+
+
+def _scan_float_kernel(a, bad):
+    """One pass: (has NaN or ``bad`` infinity, has forbidden infinity, min, max of finite)."""
+    nr = a.shape[0]
+    invalid, forbidden = np.empty(nr, dtype=np.bool_), np.empty(nr, dtype=np.bool_)
+    lo, hi = np.empty(nr, dtype=a.dtype), np.empty(nr, dtype=a.dtype)
+    (_scan_float_parallel if a.size >= PARALLEL_ENTRIES else _scan_float_serial)(a, bad, invalid, forbidden, lo, hi)
+    return (bool(invalid.any()), bool(forbidden.any()), lo.min(initial=np.inf), hi.max(initial=-np.inf))
 
 
 @numba.njit(cache=True)

@@ -107,20 +107,18 @@ _ERR_REL = 2.0000001 * 2.0**-53
 _ERR_ABS = 2.0**-1073
 
 
-@numba.njit(cache=True)
-def _float_bound_kernel(C, indptr, indices, data, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries):
+def _float_bound_rows(C, indptr, indices, data, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries,
+                      row_lb, row_j):
     """Per row i: ``delta[i]`` = max(0, -min_j lower(reduced cost)) over allowed entries,
     ``slack_up[i]`` = upper bound of the assigned pair's reduced cost (0 if unassigned),
     ``err_used[i]`` = e at the assigned pair + e at the row's minimising entry;
-    ``err_entries[i]``: the rounding of the assigned entry alone (no dual magnitudes).
+    ``err_entries[i]``: the rounding of the assigned entry alone (no dual magnitudes);
+    ``row_lb[i]``, ``row_j[i]``: the row's least lower bound and its column (-1: no allowed entry).
     The entries: the dense ``C`` or, when ``indptr`` is not empty, the CSR ``(indptr, indices, data)``
-    (stored entries only: a missing entry is forbidden). Returns (min lower bound, its i, its j)."""
+    (stored entries only: a missing entry is forbidden). Rows are independent: compiled serial and parallel."""
     nr = col_of_row.size
     sparse = indptr.size > 0
-    gmin = np.inf
-    gi = -1
-    gj = -1
-    for i in range(nr):
+    for i in numba.prange(nr):
         best = np.inf
         ebest = 0.0
         jbest = -1
@@ -145,19 +143,34 @@ def _float_bound_kernel(C, indptr, indices, data, sign, col_of_row, u, v, delta,
                 slack_up[i] = h + e
                 err_used[i] += e
                 err_entries[i] += _ERR_REL * abs(c) + _ERR_ABS
+        row_lb[i] = best
+        row_j[i] = jbest
         if jbest >= 0:
             err_used[i] += ebest
-            if best < 0:
-                delta[i] = -best
-            else:
-                delta[i] = 0.0
-            if best < gmin:
-                gmin = best
-                gi = i
-                gj = jbest
+            delta[i] = -best if best < 0 else 0.0
         else:
             delta[i] = 0.0
-    return gmin, gi, gj
+
+
+_float_bound_serial = numba.njit(cache=True)(_float_bound_rows)
+_float_bound_parallel = numba.njit(cache=True, parallel=True)(_float_bound_rows)
+PARALLEL_ENTRIES = 1 << 20  # the certificate's row pass runs on the Numba threads from this many entries
+
+
+def _float_bound_kernel(C, indptr, indices, data, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries):
+    """:func:`_float_bound_rows` (serial below :data:`PARALLEL_ENTRIES` entries, else on the Numba threads),
+    then the least lower bound over the rows. Returns (min lower bound, its i, its j)."""
+    nr = col_of_row.size
+    row_lb = np.empty(nr)
+    row_j = np.empty(nr, dtype=np.int64)
+    size = data.size if indptr.size else C.size
+    kern = _float_bound_parallel if size >= PARALLEL_ENTRIES else _float_bound_serial
+    kern(C, indptr, indices, data, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries, row_lb, row_j)
+    ok = np.flatnonzero(row_j >= 0)
+    if not ok.size:
+        return np.inf, -1, -1
+    i = int(ok[np.argmin(row_lb[ok])])  # the first least one, as the serial scan
+    return float(row_lb[i]), i, int(row_j[i])
 
 
 def _up(t: float) -> float:
