@@ -19,7 +19,8 @@ method names, so adding a method is one row (NetworKit's matchers: a new one tou
   pass the family's ``cold_gpu_rule`` -- the sizes where the measured saving covers a fresh process's first
   GPU call (CUDA context + kernels from the cache, ~1-1.4 s on an H100): ``auto`` never makes a one-off call
   slower than the CPU (issue 9). Families whose ``gpu_rule`` already counts it leave ``cold_gpu_rule`` None;
-* method options that the CPU method accepts keep ``auto`` on the CPU.
+* method options that the CPU method accepts keep ``auto`` on the CPU; options no CPU method accepts (GPU
+  options: ``block_size``, ``loop``, ...) send it to the GPU twin wherever a GPU is usable.
 
 ``result.method`` is the row's canonical name (the algorithm); the device is ``result.backend``.
 """
@@ -178,12 +179,17 @@ def _place(table: MethodTable, row: Method | None, backend: str, problem: Callab
             return table.row(name), "gpu"
         if backend == "auto" and _auto_may_use_gpu():
             name = table.gpu_rule(problem())
-            if name is not None and not _cpu_options(table, table.row(name), options) and _cold_ok(table, problem):
+            if name is None and _gpu_only_options(table, None, options):
+                name = next(m.name for m in table.methods if m.gpu is not None)
+            if name is not None and not _cpu_options(table, table.row(name), options) and (
+                    _cold_ok(table, problem) or _gpu_only_options(table, table.row(name), options)):
                 return table.row(name), "gpu"
         return table.row(table.cpu_rule(problem())), "cpu"
     if backend == "auto":
-        on_gpu = (row.gpu is not None and row.auto_gpu is not None and _auto_may_use_gpu()
-                  and not _cpu_options(table, row, options) and row.auto_gpu(problem()) and _cold_ok(table, problem))
+        usable = row.gpu is not None and _auto_may_use_gpu()
+        on_gpu = usable and (_gpu_only_options(table, row, options) or (
+            row.auto_gpu is not None and not _cpu_options(table, row, options) and row.auto_gpu(problem())
+            and _cold_ok(table, problem)))
         return row, "gpu" if on_gpu else "cpu"
     return row, backend
 
@@ -191,6 +197,16 @@ def _place(table: MethodTable, row: Method | None, backend: str, problem: Callab
 def _cpu_options(table: MethodTable, row: Method, options: dict | None) -> bool:
     """Options were given and the CPU twin of ``row`` accepts every one of them."""
     return bool(options) and row.cpu is not None and set(options) <= set(row.options + table.common)
+
+
+def _gpu_only_options(table: MethodTable, row: Method | None, options: dict | None) -> bool:
+    """Options were given that no CPU method of the table (``row``'s, when given) accepts: GPU options
+    (``block_size``, ``loop``, ...), so ``backend="auto"`` runs the GPU twin where a GPU is usable."""
+    if not options:
+        return False
+    rows = (row,) if row is not None else tuple(m for m in table.methods if m.cpu is not None)
+    accepted = set(table.common).union(*(m.options for m in rows if m.cpu is not None))
+    return bool(set(options) - accepted) and (row is None or row.gpu is not None)
 
 
 def check_method_options(table: MethodTable, row: Method, device: str, options: dict) -> dict:

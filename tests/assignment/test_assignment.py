@@ -392,9 +392,13 @@ def test_backend_auto_placement_rules(monkeypatch, warm_gpu_process):
         assert (res.method, res.backend) == want, (c.shape, c.dtype, method, backend)
         assert verify_assignment(c, res).optimal
     assert calls == [{"block_size": 64}] * 5
-    with pytest.raises(TypeError, match=r"^assignment\(method='hungarian'\) got unexpected option\(s\) 'block_size'; "
-                                        r"accepted: none$"):
-        matchflow.assignment(small, method="hungarian", block_size=64)  # auto placed it on the CPU
+    # a GPU option under backend="auto" asks for the GPU twin (no CPU method accepts it), whatever the size rule
+    res = matchflow.assignment(small, method="hungarian", block_size=64)
+    assert (res.method, res.backend) == ("hungarian", "gpu") and calls[-1] == {"block_size": 64}
+    assert matchflow.assignment(small, block_size=32).backend == "gpu"
+    with pytest.raises(TypeError, match=r"^assignment\(method='jv'\) got unexpected option\(s\) 'block_size'; "
+                                        r"accepted: arr_passes$"):
+        matchflow.assignment(small, method="jv", block_size=64)  # a CPU-only method: the option is an error
 
 
 @pytest.mark.gpu

@@ -562,6 +562,9 @@ def test_backend_auto_first_use_rule(monkeypatch, cold_gpu_process):
     a = mf.generators.grid2d(10, 10)
     monkeypatch.setattr(_methods, "GPU_MIN_NNZ", a.nnz)  # the warm rule says G-PR
     assert bipartite_matching(a).backend == "cpu" and not M.gpu_warm()  # cold: below GPU_COLD_NNZ
+    assert bipartite_matching(a, method="push-relabel", relabel_freq=1.0).backend == "cpu"  # a CPU option
+    assert bipartite_matching(a, block_size=32).backend == "gpu"  # a GPU option asks for the GPU, cold or not
+    monkeypatch.setattr(M, "_GPU_WARM", [False])  # (that call warmed the process: cold again)
     assert bipartite_matching(a, backend="gpu").backend == "gpu" and M.gpu_warm()  # explicit: warms
     assert bipartite_matching(a).backend == "gpu"  # warm: the warm rule alone
     monkeypatch.setattr(M, "_GPU_WARM", [False])

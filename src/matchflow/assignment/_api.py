@@ -165,7 +165,7 @@ def assignment(
         return limit_result(a, ext, res, maximize, lim, t0)
     if row is None and be == "gpu":
         row = TABLE.row("hungarian")  # dense costs on the GPU: the Hungarian (cost scaling when named); no rule's host pass
-    row, be = place(TABLE, row, be, lambda: Problem.of(a))
+    row, be = place(TABLE, row, be, lambda: Problem.of(a), options)
     method = row.name
     opts = check_method_options(TABLE, row, be, options)
     if direct and be == "gpu" and a.dtype in (np.int32, np.int64):

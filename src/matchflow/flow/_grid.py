@@ -191,7 +191,7 @@ def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: 
         if any(is_device_array(a) for a in (source_caps, sink_caps, edge_caps)):
             mark_gpu_warm()  # the caller's arrays already live on the GPU: its context exists
         conn = grid_layout(full, connectivity)[2] if len(full) in (2, 3, 4) else connectivity
-        row, device = place(TABLE, row, device, lambda: GridProblem(full, conn))
+        row, device = place(TABLE, row, device, lambda: GridProblem(full, conn), options)
     if device == "gpu":
         from ._gpu_grid import grid_cut_gpu  # noqa: PLC0415
 

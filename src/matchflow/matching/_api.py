@@ -123,7 +123,7 @@ def bipartite_matching(
 
         return bipartite_matching_device(graph, init, explicit_zeros, want_cover, options)
     g = as_bipartite(graph, "graph", explicit_zeros=explicit_zeros)
-    row, device = place(TABLE, row, backend, lambda: g)
+    row, device = place(TABLE, row, backend, lambda: g, options)
     return _run(g, row, device, init, want_cover, options)
 
 
