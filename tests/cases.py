@@ -113,3 +113,19 @@ ASSIGNMENT_CASES = (
     AssignmentCase("int8_extremes", lambda: np.array([[-128, 127], [127, -128]], dtype=np.int8)),
     AssignmentCase("bool", lambda: np.array([[True, False], [False, True], [True, True]])),
 )
+
+
+def image_batch_segmentation(seed: int, b: int, h: int = 40, w: int = 50):
+    """A batch of ``b`` small noisy disc images as 8-connected segmentation energies (integer source / sink
+    capacities (b, h, w) and Potts edge capacities (b, 8, h, w)): the grid-cut GPU tests' batch input."""
+    import numpy as np
+
+    from matchflow.flow import potts_weights, unary_from_intensity
+
+    rng = np.random.default_rng(seed)
+    yy, xx = np.mgrid[:h, :w]
+    imgs = np.stack([0.2 + 0.6 * ((yy - rng.integers(10, 30)) ** 2 + (xx - rng.integers(10, 40)) ** 2 < 12**2)
+                     for _ in range(b)]) + 0.1 * rng.standard_normal((b, h, w))
+    src, snk = (np.rint(a * 100).astype(np.int32) for a in unary_from_intensity(imgs, 0.8, 0.2, sigma=0.3))
+    edg = np.stack([np.rint(potts_weights(im, connectivity=8, lam=2.0) * 100).astype(np.int32) for im in imgs])
+    return src, snk, edg

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cases import MATCHING_CASES
+from cases import MATCHING_CASES, image_batch_segmentation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -466,15 +466,7 @@ def test_batch_edges_broadcast_and_empty_batch():
 @gpu
 @device_only
 def test_many_small_image_grids_repeated():
-    from matchflow.flow import potts_weights, unary_from_intensity
-
-    rng = np.random.default_rng(12)
-    b, h, w = 48, 40, 50
-    yy, xx = np.mgrid[:h, :w]
-    imgs = np.stack([0.2 + 0.6 * ((yy - rng.integers(10, 30)) ** 2 + (xx - rng.integers(10, 40)) ** 2 < 12**2)
-                     for _ in range(b)]) + 0.1 * rng.standard_normal((b, h, w))
-    src, snk = (np.rint(a * 100).astype(np.int32) for a in unary_from_intensity(imgs, 0.8, 0.2, sigma=0.3))
-    edg = np.stack([np.rint(potts_weights(im, connectivity=8, lam=2.0) * 100).astype(np.int32) for im in imgs])
+    src, snk, edg = image_batch_segmentation(12, 48)
     want = grid_cut(src, snk, edg, connectivity=8, backend="cpu").flow_value
     for bs, loop in ((64, "host"), (256, "persistent"), (1024, "persistent")):
         r = grid_cut(src, snk, edg, connectivity=8, backend="gpu", block_size=bs, loop=loop)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from cases import image_batch_segmentation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -161,15 +162,7 @@ def test_tiled_larger_grids_repeated_runs(conn, shape, tile):
 @device_only
 def test_tiled_image_batch_and_device_arrays():
     cupy = pytest.importorskip("cupy")
-    from matchflow.flow import potts_weights, unary_from_intensity
-
-    rng = np.random.default_rng(25)
-    b, h, w = 16, 40, 50
-    yy, xx = np.mgrid[:h, :w]
-    imgs = np.stack([0.2 + 0.6 * ((yy - rng.integers(10, 30)) ** 2 + (xx - rng.integers(10, 40)) ** 2 < 12**2)
-                     for _ in range(b)]) + 0.1 * rng.standard_normal((b, h, w))
-    src, snk = (np.rint(a * 100).astype(np.int32) for a in unary_from_intensity(imgs, 0.8, 0.2, sigma=0.3))
-    edg = np.stack([np.rint(potts_weights(im, connectivity=8, lam=2.0) * 100).astype(np.int32) for im in imgs])
+    src, snk, edg = image_batch_segmentation(25, 16)
     want = grid_cut(src, snk, edg, connectivity=8, backend="cpu").flow_value
     for _ in range(3):  # lock-free: repeated runs, every one certified and equal
         r = grid_cut(*(cupy.asarray(a) for a in (src, snk, edg)), connectivity=8, backend="gpu", layout="tiled")
