@@ -45,7 +45,9 @@ def sparse_problems(draw):
 @given(sparse_problems(), st.booleans())
 def test_partial_matches_bruteforce_and_certifies(A, maximize):
     res = matchflow.assignment(A, partial=True, maximize=maximize)
-    assert res.method == "cost-scaling"
+    # rectangular with the smaller side matchable in full: shortest augmenting paths; else cost scaling
+    assert res.method == ("jv" if res.stats.get("sparse_path") == "ssp" else "cost-scaling")
+    assert res.method == "cost-scaling" or (A.shape[0] != A.shape[1] and not res.stats["partial"])
     assert verify_sparse_assignment(A, res) == []
     d = _dense_inf(A if not maximize else -A)
     k, best = partial_assignment_bruteforce(d)
@@ -148,8 +150,8 @@ def test_bad_input_messages():
         matchflow.assignment(sp.csr_array(np.array([[1.0, -np.inf], [2.0, 3.0]])))
     with pytest.raises(ValueError, match=r"^partial=True needs a scipy.sparse cost matrix"):
         matchflow.assignment(np.eye(2), partial=True)
-    with pytest.raises(ValueError, match=r"^method='jv' takes dense costs"):
-        matchflow.assignment(sp.csr_array(np.eye(2)), method="jv")
+    with pytest.raises(ValueError, match=r"^method='auction' takes dense costs"):
+        matchflow.assignment(sp.csr_array(np.eye(2)), method="auction")
     with pytest.raises(TypeError, match="^partial must be True or False, got 'yes'$"):
         matchflow.assignment(sp.csr_array(np.eye(2)), partial="yes")
     with pytest.raises(TypeError, match="^C must have a real dtype"):
@@ -260,3 +262,47 @@ def test_auto_backend_rule_for_sparse_costs(monkeypatch):
     res = matchflow.assignment(A, price_update=True)
     assert res.stats["auto_rule"] == "options given: the CPU (give backend='gpu' for GPU options)"
     assert "auto_rule" not in matchflow.assignment(A, backend="cpu").stats
+
+
+@pytest.mark.parametrize("floats", [False, True])
+@pytest.mark.parametrize("wide", [True, False])
+def test_rectangular_full_mode_by_shortest_augmenting_paths(floats, wide):
+    """method="auto" on a rectangular sparse matrix in full mode runs shortest augmenting paths (LAPJVsp's way)
+    instead of cost scaling on the square extension: ``method == "jv"``, certified through the extended duals,
+    the same optimum as cost scaling and SciPy; a row without an augmenting path is SciPy's infeasibility."""
+    rng = np.random.default_rng(31 + floats + 2 * wide)
+    for _ in range(25):
+        nr = int(rng.integers(1, 25))
+        A = _sparse(rng, nr, nr + int(rng.integers(1, 25)), rng.uniform(0.15, 0.9), -40, 40, floats=floats)
+        A.data[A.data == 0] = 41  # SciPy drops explicit zeros (its warning); ours keeps them as zero-cost arcs
+        A = A if wide else A.T.tocsr()
+        try:
+            want = scipy_mwfbm(A)
+        except ValueError:
+            with pytest.raises(ValueError, match="cost matrix is infeasible"):
+                matchflow.assignment(A)
+            continue
+        res = matchflow.assignment(A)
+        assert res.method == "jv" and res.stats["sparse_path"] == "ssp" and verify_sparse_assignment(A, res) == []
+        cs = matchflow.assignment(A, method="cost-scaling")
+        assert cs.method == "cost-scaling" and res.cost == pytest.approx(cs.cost, rel=1e-12, abs=1e-12)
+        assert res.cost == pytest.approx(float(A[want].sum()), rel=1e-12, abs=1e-12)
+
+
+def test_sparse_jv_method_square_and_its_errors():
+    """method="jv" on sparse costs: shortest augmenting paths on square inputs too (same optimum as cost
+    scaling, certified); partial=True and the cost-scaling options are refused with one message."""
+    rng = np.random.default_rng(41)
+    A = _sparse(rng, 30, 30, 0.3, 0, 100)
+    A = (A + sp.eye(30, format="csr", dtype=A.dtype)).tocsr()
+    res = matchflow.assignment(A, method="jv")
+    assert res.method == "jv" and verify_sparse_assignment(A, res) == []
+    assert res.cost == matchflow.assignment(A, method="cost-scaling").cost
+    msg = r"^method='jv' on sparse costs \(shortest augmenting paths\) matches the smaller side in full"
+    with pytest.raises(ValueError, match=msg):
+        matchflow.assignment(A, method="jv", partial=True)
+    with pytest.raises(ValueError, match=msg):
+        matchflow.assignment(A, method="jv", price_update=True)
+    with pytest.raises(ValueError, match="^method='hungarian' takes dense costs; a scipy.sparse matrix needs "
+                                         "method='cost-scaling', 'jv' or 'auto'$"):
+        matchflow.assignment(A, method="hungarian")

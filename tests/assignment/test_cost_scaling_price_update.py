@@ -24,7 +24,7 @@ def _solve(A, partial, update, every=0.02, fixing=False):
         mp.setattr(csa, "UPDATE_EVERY", every)
         mp.setattr(csa, "ARC_FIXING", fixing)
         try:
-            return matchflow.assignment(A, partial=partial)
+            return matchflow.assignment(A, partial=partial, method="cost-scaling")
         except ValueError as e:
             return str(e)
 

@@ -141,7 +141,8 @@ def assignment(
         from ._sparse import sparse_assignment
 
         return sparse_assignment(cost, maximize=maximize, partial=partial, t0=t0,
-                                 backend=be if be in ("gpu", "auto") else "cpu", options=options)
+                                 backend=be if be in ("gpu", "auto") else "cpu", options=options,
+                                 method="auto" if row is None else row.name)
     direct = not maximize and cost_limit is None and (row is None or row.name == "hungarian") and _direct_twin()
     if direct and be != "cpu" and is_device_array(cost) and not isinstance(cost, np.ndarray):
         # a device-resident integer matrix stays there (GPU Hungarian; float or rectangular: the host path)
@@ -263,9 +264,12 @@ def _sparse_door(cost, row: Method | None, be: str, partial: bool, cost_limit, o
         if partial:
             raise ValueError("partial=True needs a scipy.sparse cost matrix (stored entries are the allowed pairs)")
         return False
-    if row is not None and row.name != "cost-scaling":
-        raise ValueError(f"method={row.name!r} takes dense costs; a scipy.sparse matrix needs method='cost-scaling' "
-                         "or 'auto'")
+    if row is not None and row.name not in ("cost-scaling", "jv"):
+        raise ValueError(f"method={row.name!r} takes dense costs; a scipy.sparse matrix needs method='cost-scaling', "
+                         "'jv' or 'auto'")
+    if row is not None and row.name == "jv" and (partial or options):
+        raise ValueError("method='jv' on sparse costs (shortest augmenting paths) matches the smaller side in full "
+                         "and takes no options; partial=True and the cost-scaling options need method='cost-scaling'")
     if cost_limit is not None:
         raise ValueError("sparse costs take no cost_limit")  # options: checked by the CPU or GPU sparse solve
     return True

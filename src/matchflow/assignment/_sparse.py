@@ -26,6 +26,8 @@ import scipy.sparse as sp
 from .._methods import mark_gpu_warm
 from .._results import AssignmentResult
 from ._cpu_cost_scaling import BUDGET, NO_PERFECT, OK, cost_scaling_solve, exact_duals_kernel
+from ._cpu_sparse_ssp import OK as SSP_OK
+from ._cpu_sparse_ssp import ssp_solve
 from ._prepare import InfeasibleError
 from ._verify import float_gap_bound, granularity
 
@@ -201,23 +203,65 @@ def _solve_square(E: sp.csr_array, known_feasible: bool = True, solve=cost_scali
         raise RuntimeError(f"cost scaling failed with status {st} (a bug: the instance was checked feasible)")
     if data.dtype.kind == "i":
         return x, u + lo, v, stats
-    # floats: the matching solves the rounded costs exactly; prove it on the true costs by the same
-    # label-correcting pass (no negative cycle: tight duals), else make the scaled duals feasible
+    # floats: the matching solves the rounded costs exactly; prove it on the true costs
+    stats["scale"] = float(scale)
+    uf, vf = _float_duals(E, x, shifted, lo, v.astype(np.float64) / scale, u.astype(np.float64) / scale, stats)
+    return x, uf, vf, stats
+
+
+def _float_duals(E: sp.csr_array, x: np.ndarray, shifted: np.ndarray, lo: float, v0: np.ndarray,
+                 u0: np.ndarray | None, stats: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Float duals of the perfect matching ``x`` of E on the TRUE costs: the label-correcting pass from ``v0``
+    (no negative cycle: tight duals, ``float_proved``; ``v0`` is lowered in place), else ``u0`` (or the pass's)
+    with the columns' largest feasible ``v``; ``gap_bound`` / ``gap_tol`` / ``exact`` in ``stats`` (the rigorous bound of the dense path)."""
+    n = E.shape[0]
     row4col = np.empty(n, dtype=np.int64)
     row4col[x] = np.arange(n)
-    vf = v.astype(np.float64) / scale
-    st, uf, scans = exact_duals_kernel(indptr, indices, shifted, n, x, row4col, vf, np.int64(16) * (E.nnz + n) + 1024)
+    indptr, indices = E.indptr.astype(np.int64), E.indices.astype(np.int64)
+    st, uf, scans = exact_duals_kernel(indptr, indices, shifted, n, x, row4col, v0, np.int64(16) * (E.nnz + n) + 1024)
     stats["float_proved"] = st == OK
+    vf = v0
     if st == OK:
         uf = uf + lo
     else:
-        uf = u.astype(np.float64) / scale + lo
+        uf = (u0 if u0 is not None else uf) + lo
         vf = np.full(n, np.inf)
         rows = np.repeat(np.arange(n), np.diff(E.indptr))
-        np.minimum.at(vf, E.indices, data - uf[rows])
+        np.minimum.at(vf, E.indices, E.data - uf[rows])
     gap, tol = float_gap_bound(E, 1, np.arange(n), x, uf, vf)[:2]  # rigorous (directed rounding), as dense
-    stats.update(scale=float(scale), gap_bound=gap, gap_tol=tol, exact=bool(gap < granularity(E)))
-    return x, uf, vf, stats
+    stats.update(gap_bound=gap, gap_tol=tol, exact=bool(gap < granularity(E)))
+    return uf, vf
+
+
+def _solve_ssp(A: sp.csr_array, E: sp.csr_array, tr: bool):
+    """The full-mode matching by shortest augmenting paths (:mod:`._cpu_sparse_ssp`) on the smaller side's rows,
+    then the duals of the extended problem E (its certificate) by the label-correcting pass from the paths'
+    column potentials. (x, U, V, stats) as :func:`_solve_square`; InfeasibleError when a row finds no path;
+    None when the pass does not prove the matching (then cost scaling solves it)."""
+    R = A.T.tocsr() if tr else A
+    R.sort_indices()
+    lo = R.data.min() if R.nnz else 0
+    cost = (R.data - lo).astype(np.int64 if R.dtype.kind == "i" else np.float64)
+    st, c4r, v, stats = ssp_solve(R.indptr, R.indices, cost, R.shape[1])
+    if st != SSP_OK:
+        raise InfeasibleError()
+    rr, cc = np.arange(R.shape[0]), c4r
+    x = _perfect_extension(E, A, cc if tr else rr, rr if tr else cc, tr, False)
+    n = E.shape[0]
+    v0 = np.zeros(n, dtype=np.float64 if E.dtype.kind == "f" else np.int64)
+    v0[:R.shape[1]] = v  # the real columns' potentials; the dummies start at 0 (lowered by the pass)
+    stats["sparse_path"] = "ssp"
+    if E.dtype.kind == "f":
+        loE = E.data.min() if E.nnz else 0.0
+        uf, vf = _float_duals(E, x, E.data - loE, loE, v0, None, stats)
+        return (x, uf, vf, stats) if stats["float_proved"] or stats["exact"] or stats["gap_bound"] <= stats[
+            "gap_tol"] else None
+    ic, loE = shifted_integer_costs(E)
+    row4col = np.empty(n, dtype=np.int64)
+    row4col[x] = np.arange(n)
+    st, u, _ = exact_duals_kernel(E.indptr.astype(np.int64), E.indices.astype(np.int64), ic, n, x, row4col, v0,
+                                  np.int64(64) * (E.nnz + n) + 1024)
+    return (x, u + loE, v0, stats) if st == OK else None
 
 
 def _matched_positions(E: sp.csr_array, col4row: np.ndarray) -> np.ndarray:
@@ -279,7 +323,7 @@ def gpu_solver(options: dict):
 
 
 def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: float | None = None,
-                      backend: str = "cpu", options: dict | None = None) -> AssignmentResult:
+                      backend: str = "cpu", options: dict | None = None, method: str = "auto") -> AssignmentResult:
     """Optimal assignment of sparse C by cost scaling (see :func:`matchflow.assignment`); ``backend``
     "cpu" (the Numba twin), "gpu" (Łupińska's lock-free refine, GPU ``options``) or "auto" (the GPU from
     :data:`AUTO_GPU_NNZ` arcs on a real GPU without options, else the CPU; ``stats["auto_rule"]``). A device-resident C (CuPy
@@ -290,6 +334,8 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
     C, lib, t_copy = _from_device(C)
     A = as_sparse_cost(C, maximize)
     rule = None
+    if method == "jv":
+        backend = "cpu"  # shortest augmenting paths have no GPU twin
     if backend == "auto":
         backend, rule = _auto_backend(A, options or {})
     if backend == "gpu":
@@ -299,7 +345,13 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
     if partial and _full_exists(A):
         partial = False  # the smaller side can be matched in full: no big-M costs needed (stats say so)
     E, tr, big, shift = extended(A, partial)
-    x, U, V, stats = _solve_square(E, known_feasible=partial, solve=solve)
+    # shortest augmenting paths (LAPJVsp's way) where they beat cost scaling on the square extension: method="jv",
+    # and method="auto" on the CPU for rectangular inputs in full mode (Netlib FIT2P, 3000 x 13525, 50k arcs:
+    # cost scaling 0.23-0.28 s, SciPy 0.026 s, shortest paths 0.0095 s on the 2-core machine)
+    ssp = method == "jv" or (method == "auto" and backend == "cpu" and not partial and E.shape != A.shape
+                             and not options)
+    found = _solve_ssp(A, E, tr) if ssp else None
+    x, U, V, stats = found if found is not None else _solve_square(E, known_feasible=partial, solve=solve)
     m, k = (nc, nr) if tr else (nr, nc)
     rows = np.arange(m)
     cols = x[:m]
@@ -322,7 +374,8 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
 
         r, c, u, v = (to_library(lib, np.ascontiguousarray(a)) for a in (r, c, u, v))
         stats.update(input_library=lib, device_fallback=DEVICE_FALLBACK, seconds_input_copy=t_copy)
-    return AssignmentResult(row_ind=r, col_ind=c, cost=total, u=u, v=v, method="cost-scaling", backend=ran_on,
+    return AssignmentResult(row_ind=r, col_ind=c, cost=total, u=u, v=v, method="jv" if found else "cost-scaling",
+                            backend=ran_on,
                             seconds=time.perf_counter() - t0, maximize=maximize, stats=stats)
 
 

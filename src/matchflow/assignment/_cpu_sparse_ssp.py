@@ -1,0 +1,150 @@
+"""Rectangular sparse assignment by successive shortest paths (the CPU path for ``rows < cols``, full mode).
+
+Jonker-Volgenant's augmentation on a sparse matrix (as LAPJVsp, SciPy's ``min_weight_full_bipartite_matching``):
+each row in turn is matched by a shortest augmenting path (Dijkstra on the reduced costs ``c(i, j) - v(j)``, a
+binary heap over the columns), then the potentials of the scanned columns fall by ``D - d(j)`` so the reduced
+costs stay >= 0. Columns never scanned keep ``v = 0``: unmatched columns end at 0 and matched ones at <= 0,
+the signs the rectangular dual asks for. Cost scaling would solve the square extension of size
+``rows + cols`` (twice the work on very rectangular inputs); this touches only what the augmenting paths
+reach. Integers are exact (int64); floats in float64, certified afterwards like every sparse answer.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+OK, NO_PATH = 0, 1
+
+
+@numba.njit(cache=True, inline="always")
+def _heap_push_dev(hk, hv, size, key, val):
+    i = size
+    hk[i] = key
+    hv[i] = val
+    while i > 0:
+        p = (i - 1) // 2
+        if hk[p] <= hk[i]:
+            break
+        hk[p], hk[i] = hk[i], hk[p]
+        hv[p], hv[i] = hv[i], hv[p]
+        i = p
+    return size + 1
+
+
+@numba.njit(cache=True, inline="always")
+def _heap_pop_dev(hk, hv, size):
+    """Removes the least key; returns (key, value, new size)."""
+    key, val = hk[0], hv[0]
+    size -= 1
+    hk[0], hv[0] = hk[size], hv[size]
+    i = 0
+    while True:
+        a = 2 * i + 1
+        if a >= size:
+            break
+        if a + 1 < size and hk[a + 1] < hk[a]:
+            a += 1
+        if hk[i] <= hk[a]:
+            break
+        hk[a], hk[i] = hk[i], hk[a]
+        hv[a], hv[i] = hv[i], hv[a]
+        i = a
+    return key, val, size
+
+
+@numba.njit(cache=True)
+def ssp_kernel(indptr, indices, cost, nc, inf, col4row, row4col, v):
+    """Match every row (``col4row``/``row4col`` filled, ``v`` the column potentials, start 0). Returns
+    (status, the row that found no augmenting path or -1, columns scanned)."""
+    nr = indptr.size - 1
+    dist = np.full(nc, inf, dtype=cost.dtype)
+    pred = np.full(nc, -1, dtype=np.int64)  # arc that reached the column
+    done = np.zeros(nc, dtype=np.bool_)
+    mcost = np.zeros(nr, dtype=cost.dtype)  # cost of each row's matched arc
+    touched = np.empty(nc, dtype=np.int64)
+    scanned = np.empty(nc, dtype=np.int64)
+    hk = np.empty(indices.size + 1, dtype=cost.dtype)
+    hv = np.empty(indices.size + 1, dtype=np.int64)
+    arc_row = np.empty(indices.size, dtype=np.int64)
+    for i in range(nr):
+        for k in range(indptr[i], indptr[i + 1]):
+            arc_row[k] = i
+    total = np.int64(0)
+    for s in range(nr):
+        nt = 0
+        ns = 0
+        size = 0
+        for k in range(indptr[s], indptr[s + 1]):
+            j = indices[k]
+            d = cost[k] - v[j]
+            if d < dist[j]:
+                if dist[j] == inf:
+                    touched[nt] = j
+                    nt += 1
+                dist[j] = d
+                pred[j] = k
+                size = _heap_push_dev(hk, hv, size, d, j)
+        free = -1
+        big_d = inf
+        while size > 0:
+            d, j, size = _heap_pop_dev(hk, hv, size)
+            if done[j] or d > dist[j]:
+                continue
+            done[j] = True
+            scanned[ns] = j
+            ns += 1
+            r = row4col[j]
+            if r < 0:
+                free = j
+                big_d = d
+                break
+            base = d - (mcost[r] - v[j])  # reduced costs from row r relative to its matched arc (>= 0)
+            for k in range(indptr[r], indptr[r + 1]):
+                j2 = indices[k]
+                if done[j2]:
+                    continue
+                nd = base + cost[k] - v[j2]
+                if nd < dist[j2]:
+                    if dist[j2] == inf:
+                        touched[nt] = j2
+                        nt += 1
+                    dist[j2] = nd
+                    pred[j2] = k
+                    size = _heap_push_dev(hk, hv, size, nd, j2)
+        total += ns
+        if free < 0:
+            return NO_PATH, s, total
+        for t in range(ns):  # potentials: scanned columns fall by D - d(j) (0 for the free one)
+            j = scanned[t]
+            v[j] += dist[j] - big_d
+        j = free
+        while True:  # augment along the predecessor arcs
+            k = pred[j]
+            r = arc_row[k]
+            prev = col4row[r]
+            col4row[r] = j
+            row4col[j] = r
+            mcost[r] = cost[k]
+            if r == s:
+                break
+            j = prev
+        for t in range(nt):
+            j = touched[t]
+            dist[j] = inf
+            done[j] = False
+    return OK, -1, total
+
+
+def ssp_solve(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, nc: int
+              ) -> tuple[int, np.ndarray, np.ndarray, dict]:
+    """Every row of the CSR (``rows <= nc``) matched at least cost. Returns (status, col4row, the column
+    potentials v, stats)."""
+    nr = indptr.size - 1
+    inf = np.iinfo(np.int64).max // 4 if cost.dtype.kind == "i" else np.inf
+    col4row = np.full(nr, -1, dtype=np.int64)
+    row4col = np.full(nc, -1, dtype=np.int64)
+    v = np.zeros(nc, dtype=cost.dtype)
+    st, row, scans = ssp_kernel(indptr.astype(np.int64), indices.astype(np.int64), cost, nc, cost.dtype.type(inf),
+                                col4row, row4col, v)
+    return int(st), col4row, v, {"ssp_scanned_columns": int(scans), "ssp_failed_row": int(row)}
