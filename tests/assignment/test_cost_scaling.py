@@ -306,3 +306,15 @@ def test_sparse_jv_method_square_and_its_errors():
     with pytest.raises(ValueError, match="^method='hungarian' takes dense costs; a scipy.sparse matrix needs "
                                          "method='cost-scaling', 'jv' or 'auto'$"):
         matchflow.assignment(A, method="hungarian")
+
+
+def test_integer_ranges_beyond_int64_are_refused_with_the_true_range():
+    """A range of 2^63 + 5 (int64 entries at both ends) is named exactly, never wrapped into a small range or
+    a false "infeasible"; partial=True's dummy cost (range times rows) is checked the same way."""
+    A = sp.csr_array(np.array([[2**62, -(2**62), 5], [1, 2, 3]], dtype=np.int64))
+    for kw in ({}, {"partial": True}, {"method": "jv"}):
+        with pytest.raises(OverflowError, match=r"^integer cost range 9223372036854775808 times \(n\+1\)\^2"):
+            matchflow.assignment(A, **kw)
+    B = sp.csr_array(np.array([[2**61, 0, 0], [5, 0, 0]], dtype=np.int64))  # no full matching: big-M dummies
+    with pytest.raises(OverflowError, match=r"^integer cost range 2305843009213693947 times 2 \(partial=True's dummy "):
+        matchflow.assignment(B, partial=True)

@@ -122,10 +122,16 @@ def extended(A: sp.csr_array, partial: bool) -> tuple[sp.csr_array, bool, float,
     if not partial and nr == nc:
         return A, tr, 0, 0
     lo = A.data.min() if A.nnz else 0
-    rng = (A.data.max() - lo) if A.nnz else 0
-    big = (rng * min(nr, nc) + 1) if partial else 0
-    if A.dtype.kind == "i":
-        big = int(big)
+    big = 0
+    if partial:
+        if A.dtype.kind == "i":  # exact Python integers: a wrapped big M would be a wrong answer, not an error
+            lo = int(lo)
+            big = ((int(A.data.max()) - lo) if A.nnz else 0) * min(nr, nc) + 1
+            if big >= _LIMIT:
+                raise OverflowError(f"integer cost range {big // max(min(nr, nc), 1)} times {min(nr, nc)} (partial=True's "
+                                    "dummy cost) overflows int64; the cost-scaling solver refuses it")
+        else:
+            big = ((A.data.max() - lo) if A.nnz else 0) * min(nr, nc) + 1
     if partial:
         A = A.copy()
         A.data = A.data - lo  # >= 0, so M outweighs any cost change of a fixed cardinality
@@ -169,11 +175,11 @@ def shifted_integer_costs(E: sp.csr_array) -> tuple[np.ndarray, Any]:
     OverflowError when the range times 4 (n+1)^2 (the scaled prices of every phase) reaches int64's bound."""
     n = E.shape[0]
     lo = E.data.min() if E.nnz else 0
-    shifted = E.data - lo
-    if int(shifted.max(initial=0)) * (n + 1) * 4 * (n + 1) >= _LIMIT:
-        raise OverflowError(f"integer cost range {int(shifted.max())} times (n+1)^2 with n={n} overflows int64; "
-                            "the cost-scaling solver refuses it (use method='jv' for the exact big-integer path)")
-    return shifted.astype(np.int64), lo
+    rng = (int(E.data.max()) - int(lo)) if E.nnz else 0  # Python ints: the int64 difference could wrap
+    if rng * (n + 1) * 4 * (n + 1) >= _LIMIT:
+        raise OverflowError(f"integer cost range {rng} times (n+1)^2 with n={n} overflows int64; "
+                            "the cost-scaling solver refuses it (dense costs: method='jv' is the exact big-integer path)")
+    return (E.data - lo).astype(np.int64), lo
 
 
 def _solve_square(E: sp.csr_array, known_feasible: bool = True, solve=cost_scaling_solve):
@@ -241,6 +247,8 @@ def _solve_ssp(A: sp.csr_array, E: sp.csr_array, tr: bool):
     R = A.T.tocsr() if tr else A
     R.sort_indices()
     lo = R.data.min() if R.nnz else 0
+    if R.dtype.kind == "i" and R.nnz and (int(R.data.max()) - int(lo)) * (R.shape[0] + 1) >= _LIMIT:
+        return None  # potentials could leave int64: cost scaling's own range check decides (OverflowError)
     cost = (R.data - lo).astype(np.int64 if R.dtype.kind == "i" else np.float64)
     st, c4r, v, stats = ssp_solve(R.indptr, R.indices, cost, R.shape[1])
     if st != SSP_OK:
