@@ -53,6 +53,19 @@ def _heap_pop_dev(hk, hv, size):
     return key, val, size
 
 
+@numba.njit(cache=True, inline="always")
+def _relax_dev(j, d, k, inf, dist, pred, touched, nt, hk, hv, size):
+    """Column j reached at distance d by arc k: keep the shorter, queue it. Returns (touched count, heap size)."""
+    if d < dist[j]:
+        if dist[j] == inf:
+            touched[nt] = j
+            nt += 1
+        dist[j] = d
+        pred[j] = k
+        size = _heap_push_dev(hk, hv, size, d, j)
+    return nt, size
+
+
 @numba.njit(cache=True)
 def ssp_kernel(indptr, indices, cost, nc, inf, col4row, row4col, v):
     """Match every row (``col4row``/``row4col`` filled, ``v`` the column potentials, start 0). Returns
@@ -77,14 +90,7 @@ def ssp_kernel(indptr, indices, cost, nc, inf, col4row, row4col, v):
         size = 0
         for k in range(indptr[s], indptr[s + 1]):
             j = indices[k]
-            d = cost[k] - v[j]
-            if d < dist[j]:
-                if dist[j] == inf:
-                    touched[nt] = j
-                    nt += 1
-                dist[j] = d
-                pred[j] = k
-                size = _heap_push_dev(hk, hv, size, d, j)
+            nt, size = _relax_dev(j, cost[k] - v[j], k, inf, dist, pred, touched, nt, hk, hv, size)
         free = -1
         big_d = inf
         while size > 0:
@@ -102,16 +108,8 @@ def ssp_kernel(indptr, indices, cost, nc, inf, col4row, row4col, v):
             base = d - (mcost[r] - v[j])  # reduced costs from row r relative to its matched arc (>= 0)
             for k in range(indptr[r], indptr[r + 1]):
                 j2 = indices[k]
-                if done[j2]:
-                    continue
-                nd = base + cost[k] - v[j2]
-                if nd < dist[j2]:
-                    if dist[j2] == inf:
-                        touched[nt] = j2
-                        nt += 1
-                    dist[j2] = nd
-                    pred[j2] = k
-                    size = _heap_push_dev(hk, hv, size, nd, j2)
+                if not done[j2]:
+                    nt, size = _relax_dev(j2, base + cost[k] - v[j2], k, inf, dist, pred, touched, nt, hk, hv, size)
         total += ns
         if free < 0:
             return NO_PATH, s, total
