@@ -221,10 +221,7 @@ def _float_duals(E: sp.csr_array, x: np.ndarray, shifted: np.ndarray, lo: float,
     (no negative cycle: tight duals, ``float_proved``; ``v0`` is lowered in place), else ``u0`` (or the pass's)
     with the columns' largest feasible ``v``; ``gap_bound`` / ``gap_tol`` / ``exact`` in ``stats`` (the rigorous bound of the dense path)."""
     n = E.shape[0]
-    row4col = np.empty(n, dtype=np.int64)
-    row4col[x] = np.arange(n)
-    indptr, indices = E.indptr.astype(np.int64), E.indices.astype(np.int64)
-    st, uf, scans = exact_duals_kernel(indptr, indices, shifted, n, x, row4col, v0, np.int64(16) * (E.nnz + n) + 1024)
+    st, uf = _label_correcting(E, x, shifted, v0, 16)
     stats["float_proved"] = st == OK
     vf = v0
     if st == OK:
@@ -262,14 +259,23 @@ def _solve_ssp(A: sp.csr_array, E: sp.csr_array, tr: bool):
     if E.dtype.kind == "f":
         loE = E.data.min() if E.nnz else 0.0
         uf, vf = _float_duals(E, x, E.data - loE, loE, v0, None, stats)
-        return (x, uf, vf, stats) if stats["float_proved"] or stats["exact"] or stats["gap_bound"] <= stats[
-            "gap_tol"] else None
+        proved = stats["exact"] or (stats["gap_bound"] <= stats["gap_tol"] and math.isfinite(stats["gap_tol"]))
+        return (x, uf, vf, stats) if proved else None  # what verify_sparse_assignment accepts
     ic, loE = shifted_integer_costs(E)
+    st, u = _label_correcting(E, x, ic, v0, 64)
+    return (x, u + loE, v0, stats) if st == OK else None
+
+
+def _label_correcting(E: sp.csr_array, x: np.ndarray, cost: np.ndarray, v0: np.ndarray, per_arc: int
+                      ) -> tuple[int, np.ndarray]:
+    """``exact_duals_kernel`` on E for its perfect matching ``x`` from ``v0`` (lowered in place), at most
+    ``per_arc * (nnz + n) + 1024`` row scans. Returns (status, u)."""
+    n = E.shape[0]
     row4col = np.empty(n, dtype=np.int64)
     row4col[x] = np.arange(n)
-    st, u, _ = exact_duals_kernel(E.indptr.astype(np.int64), E.indices.astype(np.int64), ic, n, x, row4col, v0,
-                                  np.int64(64) * (E.nnz + n) + 1024)
-    return (x, u + loE, v0, stats) if st == OK else None
+    st, u, _ = exact_duals_kernel(E.indptr.astype(np.int64), E.indices.astype(np.int64), cost, n, x, row4col, v0,
+                                  np.int64(per_arc) * (E.nnz + n) + 1024)
+    return st, u
 
 
 def _matched_positions(E: sp.csr_array, col4row: np.ndarray) -> np.ndarray:
