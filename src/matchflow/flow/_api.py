@@ -60,13 +60,18 @@ def check_overflow(net: FlowNetwork) -> None:
                             "overflow int64 (scale the capacities down or pass floats)")
 
 
+def _residual_start(net: FlowNetwork) -> tuple[np.ndarray, float]:
+    """The CPU solvers' working residual capacities (a copy: int64 for integer capacities, else float64) and
+    the float tolerance (0 for integers)."""
+    is_int = net.capacities.dtype.kind in "iu"
+    cap = net.cap.astype(np.int64 if is_int else np.float64, copy=True)
+    return cap, 0.0 if is_int else FLOAT_RTOL * float(cap.max(initial=0.0))
+
+
 def _solve_push_relabel(net: FlowNetwork, relabel_freq: float = 1.0, variant: str = PR_DEFAULT_VARIANT) -> tuple:
     """CPU push-relabel; returns (flow_value, per-arc flow, residual caps, tol, stats)."""
-    is_int = net.capacities.dtype.kind in "iu"
-    work = np.float64 if not is_int else np.int64
-    cap = net.cap.astype(work, copy=True)
-    tol = 0.0 if is_int else FLOAT_RTOL * float(cap.max(initial=0.0))
-    excess = np.zeros(net.n, dtype=work)
+    cap, tol = _residual_start(net)
+    excess = np.zeros(net.n, dtype=cap.dtype)
     status, pushes, relabels, globals_, gaps = push_relabel_kernel(
         net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, excess, relabel_freq, tol,
         PR_VARIANTS[variant])
@@ -80,11 +85,8 @@ def _solve_push_relabel(net: FlowNetwork, relabel_freq: float = 1.0, variant: st
 
 def _solve_bk(net: FlowNetwork) -> tuple:
     """CPU Boykov-Kolmogorov; returns (flow_value, per-arc flow, residual caps, tol, stats)."""
-    is_int = net.capacities.dtype.kind in "iu"
-    work = np.float64 if not is_int else np.int64
-    cap = net.cap.astype(work, copy=True)
-    tol = 0.0 if is_int else FLOAT_RTOL * float(cap.max(initial=0.0))
-    total = np.zeros(1, dtype=work)
+    cap, tol = _residual_start(net)
+    total = np.zeros(1, dtype=cap.dtype)
     augs, orphans, scans = bk_kernel(net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, tol, total)
     flow = arc_flow_kernel(net.arc, net.cap, cap, net.m)
     stats = {"augmentations": int(augs), "orphans": int(orphans), "growth_scans": int(scans)}
@@ -107,12 +109,9 @@ def _check_pseudoflow(opts: dict) -> dict:
 def _solve_pseudoflow(net: FlowNetwork, variant: str = HPF_VARIANTS[0], buckets: str = HPF_BUCKETS[0],
                       init: str = "auto") -> tuple:
     """CPU pseudoflow (HPF); returns (flow_value, per-arc flow, residual caps, tol, stats)."""
-    is_int = net.capacities.dtype.kind in "iu"
-    work = np.float64 if not is_int else np.int64
-    cap0 = net.cap.astype(work, copy=False)
-    cap = cap0.copy()
-    tol = 0.0 if is_int else FLOAT_RTOL * float(cap.max(initial=0.0))
-    excess = np.zeros(net.n, dtype=work)
+    cap, tol = _residual_start(net)
+    cap0 = net.cap.astype(cap.dtype, copy=False)  # the capacities at zero flow (phase 2 reads them)
+    excess = np.zeros(net.n, dtype=cap.dtype)
     status, value1, c = pseudoflow_kernel(net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, excess,
                                           cap0, tol, variant == "highest", buckets == "lifo", HPF_INITS[init], 1.0)
     if status != 0:
@@ -121,7 +120,8 @@ def _solve_pseudoflow(net: FlowNetwork, variant: str = HPF_VARIANTS[0], buckets:
     flow = arc_flow_kernel(net.arc, net.cap, cap, net.m)
     stats = {"pushes": int(c[0]), "mergers": int(c[1]), "relabels": int(c[2]), "gaps": int(c[3]),
              "arc_scans": int(c[4]), "restarts": int(c[5]), "phase2_pushes": int(c[6]),
-             "phase2_relabels": int(c[7]), "phase2_global_relabels": int(c[8]), "phase1_value": int(value1) if is_int else float(value1), "variant": variant,
+             "phase2_relabels": int(c[7]), "phase2_global_relabels": int(c[8]),
+             "phase1_value": int(value1) if cap.dtype.kind == "i" else float(value1), "variant": variant,
              "buckets": buckets, "init": init}
     return excess[net.sink], flow, cap, tol, stats
 
