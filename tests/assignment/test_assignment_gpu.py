@@ -336,6 +336,31 @@ def test_device_resident_matrix_stays_on_the_device():
         assert "direct" not in resf.stats and resf.cost == best
 
 
+@gpu_mark
+def test_strided_device_matrix_is_copied_once_on_the_device():
+    """A transposed or Fortran-ordered device matrix (CuPy, PyTorch) is solved, not refused: one C-contiguous
+    copy on the same device (``c_contiguous_device``), the answer in the caller's library."""
+    rng = np.random.default_rng(29)
+    C = rng.integers(0, 500, size=(70, 70)).astype(np.int32)
+    best = int(C[scipy_lsa(C)].sum())
+    views = []
+    for lib, make, to_host in _device_matrices():
+        if lib == "cupy":
+            import cupy
+
+            views.append((lib, cupy.asfortranarray(make(C)), to_host))
+        if lib == "torch":
+            views.append((lib, make(np.ascontiguousarray(C.T)).t(), to_host))
+    if not views:
+        pytest.skip("neither CuPy nor PyTorch with CUDA is installed")
+    for lib, x, to_host in views:
+        res = matchflow.assignment(x, **KW)
+        assert res.backend == "gpu" and res.cost == best, lib
+        assert type(res.col_ind).__module__.split(".")[0] == lib
+        r, c = to_host(res.row_ind), to_host(res.col_ind)
+        assert int(C[r, c].sum()) == best
+
+
 def test_auto_rule_sends_floats_to_the_gpu_only_from_the_measured_size():
     """``method="auto"`` places float costs on the GPU from GPU_MIN_N_FLOAT (the float route measured faster
     than the CPU JV end to end there), from the shape alone; integers keep their range rule."""

@@ -8,7 +8,8 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["is_simulator", "is_device_array", "is_device_graph", "kernel_cache", "performance_warnings", "quiet"]
+__all__ = ["c_contiguous_device", "is_simulator", "is_device_array", "is_device_graph", "kernel_cache",
+           "performance_warnings", "quiet"]
 
 
 def is_simulator() -> bool:
@@ -29,6 +30,30 @@ def is_device_array(x: Any) -> bool:
     """An array in GPU memory: one exposing ``__cuda_array_interface__`` (numba, CuPy, PyTorch), or a
     device array of numba's CUDA simulator (which has no such interface)."""
     return hasattr(x, "__cuda_array_interface__") or type(x).__name__ == "FakeCUDAArray"
+
+
+def c_contiguous_device(x: Any) -> Any:
+    """A C-contiguous numba view of a device array (:func:`is_device_array`): the caller's memory when it is
+    C-contiguous (no copy); otherwise one copy on the same device, made by the array's own library (PyTorch
+    ``contiguous()``, CuPy ``ascontiguousarray``; a strided numba array through the host). The simulator's
+    arrays are returned as they are."""
+    if not hasattr(x, "__cuda_array_interface__"):
+        return x
+    from numba import cuda  # noqa: PLC0415
+
+    a = cuda.as_cuda_array(x)
+    if a.is_c_contiguous():
+        return a
+    mod = type(x).__module__
+    if mod.startswith("torch"):
+        return cuda.as_cuda_array(x.contiguous())
+    if mod.startswith("cupy"):
+        import cupy  # noqa: PLC0415
+
+        return cuda.as_cuda_array(cupy.ascontiguousarray(x))
+    import numpy as np  # noqa: PLC0415
+
+    return cuda.to_device(np.ascontiguousarray(a.copy_to_host()))
 
 
 def is_device_graph(x: Any) -> bool:

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .._cuda import is_device_array, is_simulator, quiet, validate_gpu_options
+from .._cuda import c_contiguous_device, is_device_array, is_simulator, quiet, validate_gpu_options
 from .._validation import check_options, check_real
 
 __all__ = ["hungarian_gpu", "hungarian_gpu_float", "assignment_direct", "choose_slack_dtype", "validate_hungarian_options", "HungarianGPUError"]
@@ -194,13 +194,11 @@ class _HungarianRun:
     """One solve: ``start`` -> ``solve`` -> ``certify`` -> ``finish``; device buffers bundled in ``b``."""
 
     def __init__(self, C: Any, o: dict[str, Any]) -> None:
-        from numba import cuda  # noqa: PLC0415 - this is a _gpu_ module; loaded on first solve
-
         self.o = o
         self.t0 = time.perf_counter()
         self.on_device = (not isinstance(C, np.ndarray)) and is_device_array(C)
         if self.on_device:
-            self.dC = cuda.as_cuda_array(C) if hasattr(C, "__cuda_array_interface__") else C
+            self.dC = c_contiguous_device(C)  # the caller's memory (one device copy only if strided)
             shape, dtype = tuple(self.dC.shape), np.dtype(self.dC.dtype)
         else:
             C = np.ascontiguousarray(C)
@@ -226,8 +224,6 @@ class _HungarianRun:
 
         n, dtype, o = self.n, self.dtype, self.o
         if self.on_device:
-            if not self.dC.is_c_contiguous():
-                raise ValueError("C must be C-contiguous")
             self.dflat = self.dC.reshape(n * n)
         else:
             self.dflat = cuda.to_device(self.C.reshape(n * n))  # the caller's dtype: int32 stays int32

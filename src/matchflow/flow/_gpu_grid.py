@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from .._backend import require_gpu
-from .._cuda import is_device_array, quiet
+from .._cuda import c_contiguous_device, is_device_array, quiet
 from .._validation import check_choice, check_int
 from ._gpu_push_relabel import Rounds, validate_flow_gpu_options
 
@@ -91,8 +91,7 @@ def _device_input(name: str, x: Any, shape: tuple[int, ...]) -> tuple[Any, np.dt
         if a.size != 1 and tuple(a.shape) != shape:
             raise ValueError(f"{name} must have shape {shape} (device arrays: that shape or one element), "
                              f"got {tuple(a.shape)}")
-        if not a.is_c_contiguous():
-            raise ValueError(f"{name} must be C-contiguous on the device")
+        a = c_contiguous_device(x)  # no copy unless strided (then one copy on the device)
         return a.reshape(a.size), a.dtype
     arr = np.asarray(x)
     if arr.dtype.kind not in "iuf":
