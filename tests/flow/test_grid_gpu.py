@@ -54,6 +54,10 @@ def test_layout_options_checked_without_a_gpu():
     assert grid_gpu_options({}, 2) == {"layout": "tiled", "bfs": "tiles", "tile_passes": 8, "tile": None}
     assert grid_gpu_options({}, 3) == {"layout": "linear", "bfs": "levels", "tile_passes": 8, "tile": None}
     assert grid_gpu_options({"layout": "linear"}, 2)["bfs"] == "levels"
+    big = 1 << 22  # from 4 MP per grid the 2-D default is linear (measured on upscaled photographs)
+    assert grid_gpu_options({}, 2, big - 1)["layout"] == "tiled"
+    assert grid_gpu_options({}, 2, big) == {"layout": "linear", "bfs": "levels", "tile_passes": 8, "tile": None}
+    assert grid_gpu_options({"layout": "tiled"}, 2, big)["bfs"] == "tiles"
     assert grid_gpu_options({"layout": "tiled"}, 3)["bfs"] == "tiles"
     opts = {"tile": (2, 4, 32)}
     assert grid_gpu_options(opts, 3)["tile"] == (2, 4, 32) and opts["block_size"] == 256
