@@ -12,8 +12,8 @@ element; host inputs broadcast like the CPU path.
 
 Grid options beside :func:`._gpu_push_relabel.validate_flow_gpu_options`'s: ``layout`` -- ``"linear"``
 (pixels in C order, grid-stride) or ``"tiled"`` (Section 4.6's 32 x 8 / CudaCuts layout: a block owns a
-tile, round-robin over the tiles; :mod:`._gpu_grid_kernels`; default: tiled for 2-D grids, linear for
-3-D ones, as measured in ``LAYOUT``); ``bfs`` -- the global relabel's BFS,
+tile, round-robin over the tiles; :mod:`._gpu_grid_kernels`; default: tiled for 2-D grids below
+``LINEAR_FROM_POINTS`` (4 MP), linear from there and for 3-D ones, as measured in ``LAYOUT``); ``bfs`` -- the global relabel's BFS,
 ``"levels"`` (level-synchronous, a grid sync per level) or ``"tiles"`` (a Bellman-Ford wave relaxed inside
 each tile with block syncs, a grid sync per sweep over the tiles); default ``"tiles"`` with the tiled
 layout, ``"levels"`` with the linear one; ``tile`` -- ``(TY, TX)`` or, 3-D, ``(TZ, TY, TX)``, powers of two

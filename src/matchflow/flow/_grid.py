@@ -180,7 +180,7 @@ def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: 
     ``backend="gpu"``: the lock-free push-relabel on the implicit grid (:mod:`._gpu_grid`; a batch is
     one solve, the items an outer grid axis with no neighbours across it; options as :func:`max_flow`'s
     GPU options, plus ``layout="tiled"`` -- 32 x 8 tiles, one per block, and the tiled BFS; the default on
-    2-D grids -- or ``"linear"`` -- the default on 3-D ones --, ``bfs``, ``tile``, ``tile_passes``: see
+    2-D grids below 4 MP -- or ``"linear"`` -- the default on 3-D ones and from 4 MP --, ``bfs``, ``tile``, ``tile_passes``: see
     :mod:`._gpu_grid`); its labels are the pixels that cannot reach the sink (the largest minimum-cut source
     side; the CPU returns the smallest: equal energy).
     """
