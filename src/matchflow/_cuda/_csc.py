@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, int64
 
+from ._device import lower_bound_dev, row_of_dev
 from ._env import kernel_cache
 
 CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
@@ -91,16 +92,8 @@ def csc_scatter_kernel(row_ptr, col_ind, nnz, n_rows, col_ptr, fill, row_ind):
     """Edge e (row found by binary search in ``row_ptr``) takes the next free slot of its column."""
     e = cuda.grid(1)
     if e < nnz:
-        lo = 0
-        hi = n_rows  # the row u with row_ptr[u] <= e < row_ptr[u + 1]
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if row_ptr[mid] <= e:
-                lo = mid
-            else:
-                hi = mid
         c = col_ind[e]
-        row_ind[col_ptr[c] + cuda.atomic.add(fill, c, 1)] = lo
+        row_ind[col_ptr[c] + cuda.atomic.add(fill, c, 1)] = row_of_dev(row_ptr, n_rows, e)
 
 
 @cuda.jit(cache=CACHE)
@@ -167,24 +160,9 @@ def csr_symmetric_kernel(row_ptr, col_ind, n_rows, nnz, out):
     if i < n_rows:
         cuda.atomic.max(out, 0, int64(row_ptr[i + 1] - row_ptr[i]))
     if i < nnz and out[1] == 0:
-        lo = 0
-        hi = n_rows  # the row u with row_ptr[u] <= i < row_ptr[u + 1]
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if row_ptr[mid] <= i:
-                lo = mid
-            else:
-                hi = mid
-        u = lo
+        u = row_of_dev(row_ptr, n_rows, i)
         v = col_ind[i]
-        a = row_ptr[v]
-        b = row_ptr[v + 1]
-        while a < b:
-            mid = (a + b) // 2
-            if col_ind[mid] < u:
-                a = mid + 1
-            else:
-                b = mid
+        a = lower_bound_dev(col_ind, row_ptr[v], row_ptr[v + 1], u)
         if a == row_ptr[v + 1] or col_ind[a] != u:
             out[1] = 1
 
@@ -251,15 +229,7 @@ def csr_unsorted_kernel(row_ptr, col_ind, n_rows, nnz, out):
     """``out[0] = 1`` when some row's indices are not strictly ascending (unsorted or duplicated)."""
     e = cuda.grid(1)
     if 0 < e < nnz and out[0] == 0 and col_ind[e] <= col_ind[e - 1]:
-        lo = 0
-        hi = n_rows  # the row u with row_ptr[u] <= e < row_ptr[u + 1]
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if row_ptr[mid] <= e:
-                lo = mid
-            else:
-                hi = mid
-        if row_ptr[lo] < e:  # e is not the first edge of its row
+        if row_ptr[row_of_dev(row_ptr, n_rows, e)] < e:  # e is not the first edge of its row
             out[0] = 1
 
 

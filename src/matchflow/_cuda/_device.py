@@ -11,10 +11,10 @@ reader (with one shared word, fast blocks of phase r + 1 would clear it while sl
 
 from __future__ import annotations
 
-from numba import cuda
+from numba import cuda, int64
 
 __all__ = ["FULL_MASK", "PS_FLAG", "PS_CNT", "PS_NSYNC", "phase_end_dev", "bcast_read_dev", "warp_sum_dev",
-           "warp_min_dev", "block_min_dev", "block_sum_dev"]
+           "warp_min_dev", "block_min_dev", "block_sum_dev", "row_of_dev", "lower_bound_dev"]
 
 FULL_MASK = 0xFFFFFFFF
 PS_FLAG = 0
@@ -101,3 +101,32 @@ def block_sum_dev(sh, val, tid, bdim):
     r = sh[0]
     cuda.syncthreads()
     return r
+
+
+@cuda.jit(device=True, inline=True)
+def row_of_dev(ptr, n_rows, e):
+    """The row ``u`` of a CSR entry: ``ptr[u] <= e < ptr[u + 1]`` (binary search over the ``n_rows + 1``
+    offsets; rows without entries are skipped)."""
+    lo = int64(0)
+    hi = int64(n_rows)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if ptr[mid] <= e:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+@cuda.jit(device=True, inline=True)
+def lower_bound_dev(ind, a, b, x):
+    """The first position ``k`` in ``[a, b)`` with ``ind[k] >= x`` (``ind`` ascending there), ``b`` if none."""
+    a = int64(a)
+    b = int64(b)
+    while a < b:
+        mid = (a + b) // 2
+        if ind[mid] < x:
+            a = mid + 1
+        else:
+            b = mid
+    return a

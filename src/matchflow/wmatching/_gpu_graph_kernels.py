@@ -22,6 +22,7 @@ import math
 
 from numba import cuda, float32, float64, int32, int64
 
+from .._cuda._device import lower_bound_dev, row_of_dev
 from .._cuda._env import kernel_cache
 
 CACHE = kernel_cache()
@@ -70,27 +71,12 @@ def check_kernel(ptr, ind, key, n, nnz, flag):
     diagonal entry and every entry (i, j) has its mirror (j, i) with the same key."""
     start, stride = cuda.grid(1), cuda.gridsize(1)
     for e in range(start, nnz, stride):
-        lo = int64(0)
-        hi = int64(n)  # the row i with ptr[i] <= e < ptr[i + 1]
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if ptr[mid] <= e:
-                lo = mid
-            else:
-                hi = mid
-        i = lo
+        i = row_of_dev(ptr, n, e)
         j = int64(ind[e])
         if j < 0 or j >= n or j == i or (e > ptr[i] and ind[e - 1] >= j):
             flag[F_ASYM] = 1
             continue
-        a = int64(ptr[j])
-        b = int64(ptr[j + 1])
-        while a < b:
-            mid = (a + b) // 2
-            if ind[mid] < i:
-                a = mid + 1
-            else:
-                b = mid
+        a = lower_bound_dev(ind, ptr[j], ptr[j + 1], i)
         if a == ptr[j + 1] or ind[a] != i or key[a] != key[e]:
             flag[F_ASYM] = 1
 
@@ -125,14 +111,7 @@ def pairs_fill_kernel(mate, pos, ptr, ind, w, pairs, per):
         p = pos[u]
         pairs[p, 0] = u
         pairs[p, 1] = v
-        a = int64(ptr[u])
-        b = int64(ptr[u + 1])
-        while a < b:
-            mid = (a + b) // 2
-            if ind[mid] < v:
-                a = mid + 1
-            else:
-                b = mid
+        a = lower_bound_dev(ind, ptr[u], ptr[u + 1], v)
         if a == ptr[u + 1] or ind[a] != v:  # a row not sorted (a trusted Graph): scan it
             a = ptr[u]
             while ind[a] != v:
