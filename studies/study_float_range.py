@@ -26,7 +26,8 @@ def run(sizes: list[int], ranges: list[float], reps: int, dists: list[str]) -> l
     recs = []
     for n in sizes:
         for dist in dists:
-            C = rng.random((n, n)) if dist == "uniform" else np.abs(rng.normal(size=(n, n))) ** 2
+            C = {"uniform": lambda: rng.random((n, n)), "normal2": lambda: rng.normal(size=(n, n)) ** 2,
+                 "lognormal": lambda: rng.lognormal(0.0, 2.0, size=(n, n))}[dist]()
             base = None
             for R in ranges:
                 ts, res = [], None
@@ -41,6 +42,7 @@ def run(sizes: list[int], ranges: list[float], reps: int, dists: list[str]) -> l
                        "best_ms": 1e3 * min(ts), "certified": bool(cert.ok if hasattr(cert, "ok") else cert),
                        "same_cost": abs(res.cost - base) <= 1e-9 * max(1.0, abs(base)),
                        "free_after_int": st.get("free_after_int"), "augmentations": st.get("augmentations"),
+                       "float_passes": st.get("float_passes"),
                        "int_rounds": st.get("int_rounds", st.get("iterations"))}
                 rec.update({k: 1e3 * st[k] for k in STAGES if k in st})
                 print(json.dumps(rec), flush=True)
@@ -52,14 +54,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sizes", default="4096,8192")
     ap.add_argument("--ranges", default="10,30,100,300,1000")
-    ap.add_argument("--dists", default="uniform,normal2")
+    ap.add_argument("--dists", default="uniform,normal2,lognormal")
     ap.add_argument("--reps", type=int, default=3)
     a = ap.parse_args()
     matchflow.assignment(np.random.default_rng(0).random((64, 64)), backend="gpu")  # compile / load the kernels
     recs = run([int(s) for s in a.sizes.split(",")], [float(r) for r in a.ranges.split(",")], a.reps,
                a.dists.split(","))
-    cols = ["n", "dist", "float_range", "median_ms", "best_ms", "certified", "same_cost", "free_after_int",
-            "augmentations", *STAGES]
+    cols = ["n", "dist", "float_range", "median_ms", "best_ms", "certified", "same_cost", "float_passes",
+            "free_after_int", "augmentations", *STAGES]
     print(md_table(cols, [[r.get(c) for c in cols] for r in recs]))
     return 0
 
