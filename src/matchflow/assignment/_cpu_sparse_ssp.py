@@ -1,4 +1,4 @@
-"""Rectangular sparse assignment by successive shortest paths (the CPU path for ``rows < cols``, full mode).
+"""Rectangular sparse assignment by successive shortest paths (the CPU path for ``rows < cols``; partial mode).
 
 Jonker-Volgenant's augmentation on a sparse matrix (as LAPJVsp, SciPy's ``min_weight_full_bipartite_matching``):
 each row in turn is matched by a shortest augmenting path (Dijkstra on the reduced costs ``c(i, j) - v(j)``, a
@@ -7,6 +7,13 @@ costs stay >= 0. Columns never scanned keep ``v = 0``: unmatched columns end at 
 the signs the rectangular dual asks for. Cost scaling would solve the square extension of size
 ``rows + cols`` (twice the work on very rectangular inputs); this touches only what the augmenting paths
 reach. Integers are exact (int64); floats in float64, certified afterwards like every sparse answer.
+
+Partial mode without a full matching: each row also has an arc to its own dummy column at the big-M cost of the
+extended problem, so every row is matched and the real pairs form a maximum matching of least cost among those
+(augmenting along shortest paths keeps every intermediate matching extreme: Tomizawa). A row that reaches no
+free real column then takes the cheaper of its dummy (it stays unmatched) and an *exchange*: the path ends at
+the dummy of a matched row of its search tree, which leaves the matching. Merely skipping such a row is not
+enough: one column at cost 10 for row a and 1 for row b, a first, gives 10, not 1.
 """
 
 from __future__ import annotations
@@ -67,22 +74,25 @@ def _relax_dev(j, d, k, inf, dist, pred, touched, nt, hk, hv, size):
 
 
 @numba.njit(cache=True)
-def ssp_kernel(indptr, indices, cost, nc, inf, col4row, row4col, v):
-    """Match every row (``col4row``/``row4col`` filled, ``v`` the column potentials, start 0). Returns
-    (status, the row that found no augmenting path or -1, columns scanned)."""
+def ssp_kernel(indptr, indices, cost, nc, inf, col4row, row4col, v, dummy):
+    """Match every row (``col4row``/``row4col`` filled, ``v`` the column potentials, start 0). ``dummy >= 0``: row
+    ``i`` also has an arc to its own dummy column ``nc + i`` at that cost (``row4col``, ``v`` sized ``nc + rows``).
+    Returns (status, the row that found no augmenting path or -1, columns scanned)."""
     nr = indptr.size - 1
-    dist = np.full(nc, inf, dtype=cost.dtype)
-    pred = np.full(nc, -1, dtype=np.int64)  # arc that reached the column
-    done = np.zeros(nc, dtype=np.bool_)
+    ncol = row4col.size
+    dist = np.full(ncol, inf, dtype=cost.dtype)
+    pred = np.full(ncol, -1, dtype=np.int64)  # arc that reached the column (-1: a row's dummy arc)
+    done = np.zeros(ncol, dtype=np.bool_)
     mcost = np.zeros(nr, dtype=cost.dtype)  # cost of each row's matched arc
-    touched = np.empty(nc, dtype=np.int64)
-    scanned = np.empty(nc, dtype=np.int64)
-    hk = np.empty(indices.size + 1, dtype=cost.dtype)
-    hv = np.empty(indices.size + 1, dtype=np.int64)
+    touched = np.empty(ncol, dtype=np.int64)
+    scanned = np.empty(ncol, dtype=np.int64)
+    hk = np.empty(indices.size + nr + 1, dtype=cost.dtype)
+    hv = np.empty(indices.size + nr + 1, dtype=np.int64)
     arc_row = np.empty(indices.size, dtype=np.int64)
     for i in range(nr):
         for k in range(indptr[i], indptr[i + 1]):
             arc_row[k] = i
+    with_dummy = dummy >= 0
     total = np.int64(0)
     for s in range(nr):
         nt = 0
@@ -91,6 +101,8 @@ def ssp_kernel(indptr, indices, cost, nc, inf, col4row, row4col, v):
         for k in range(indptr[s], indptr[s + 1]):
             j = indices[k]
             nt, size = _relax_dev(j, cost[k] - v[j], k, inf, dist, pred, touched, nt, hk, hv, size)
+        if with_dummy:
+            nt, size = _relax_dev(nc + s, dummy - v[nc + s], -1, inf, dist, pred, touched, nt, hk, hv, size)
         free = -1
         big_d = inf
         while size > 0:
@@ -110,6 +122,9 @@ def ssp_kernel(indptr, indices, cost, nc, inf, col4row, row4col, v):
                 j2 = indices[k]
                 if not done[j2]:
                     nt, size = _relax_dev(j2, base + cost[k] - v[j2], k, inf, dist, pred, touched, nt, hk, hv, size)
+            if with_dummy and not done[nc + r]:  # r leaves the matching: an exchange (Tomizawa's extended path)
+                nt, size = _relax_dev(nc + r, base + dummy - v[nc + r], -1, inf, dist, pred, touched, nt, hk, hv,
+                                      size)
         total += ns
         if free < 0:
             return NO_PATH, s, total
@@ -119,11 +134,11 @@ def ssp_kernel(indptr, indices, cost, nc, inf, col4row, row4col, v):
         j = free
         while True:  # augment along the predecessor arcs
             k = pred[j]
-            r = arc_row[k]
+            r = arc_row[k] if k >= 0 else j - nc
             prev = col4row[r]
             col4row[r] = j
             row4col[j] = r
-            mcost[r] = cost[k]
+            mcost[r] = cost[k] if k >= 0 else dummy
             if r == s:
                 break
             j = prev
@@ -134,15 +149,17 @@ def ssp_kernel(indptr, indices, cost, nc, inf, col4row, row4col, v):
     return OK, -1, total
 
 
-def ssp_solve(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, nc: int
+def ssp_solve(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, nc: int, dummy=None
               ) -> tuple[int, np.ndarray, np.ndarray, dict]:
-    """Every row of the CSR (``rows <= nc``) matched at least cost. Returns (status, col4row, the column
-    potentials v, stats)."""
+    """Every row of the CSR (``rows <= nc``) matched at least cost. ``dummy``: each row may instead take its own
+    dummy column ``nc + i`` at that cost (partial mode; a cost above any change of the real part makes the real
+    pairs a maximum matching of least cost). Returns (status, col4row, the column potentials v, stats)."""
     nr = indptr.size - 1
     inf = np.iinfo(np.int64).max // 4 if cost.dtype.kind == "i" else np.inf
+    ncol = nc + (nr if dummy is not None else 0)
     col4row = np.full(nr, -1, dtype=np.int64)
-    row4col = np.full(nc, -1, dtype=np.int64)
-    v = np.zeros(nc, dtype=cost.dtype)
+    row4col = np.full(ncol, -1, dtype=np.int64)
+    v = np.zeros(ncol, dtype=cost.dtype)
     st, row, scans = ssp_kernel(indptr.astype(np.int64), indices.astype(np.int64), cost, nc, cost.dtype.type(inf),
-                                col4row, row4col, v)
+                                col4row, row4col, v, cost.dtype.type(-1 if dummy is None else dummy))
     return int(st), col4row, v, {"ssp_scanned_columns": int(scans), "ssp_failed_row": int(row)}

@@ -231,9 +231,16 @@ def _float_duals(E: sp.csr_array, x: np.ndarray, shifted: np.ndarray, lo: float,
         vf = np.full(n, np.inf)
         rows = np.repeat(np.arange(n), np.diff(E.indptr))
         np.minimum.at(vf, E.indices, E.data - uf[rows])
-    gap, tol = float_gap_bound(E, 1, np.arange(n), x, uf, vf)[:2]  # rigorous (directed rounding), as dense
-    stats.update(gap_bound=gap, gap_tol=tol, exact=bool(gap < granularity(E)))
+    _gap_stats(E, x, uf, vf, stats)
     return uf, vf
+
+
+def _gap_stats(E: sp.csr_array, x: np.ndarray, U: np.ndarray, V: np.ndarray, stats: dict) -> bool:
+    """The rigorous float gap bound (directed rounding, as dense) of duals U, V for E's perfect matching ``x``:
+    ``gap_bound`` / ``gap_tol`` / ``exact`` in ``stats``; True when :func:`verify_sparse_assignment` accepts them."""
+    gap, tol = float_gap_bound(E, 1, np.arange(E.shape[0]), x, U, V)[:2]
+    stats.update(gap_bound=gap, gap_tol=tol, exact=bool(gap < granularity(E)))
+    return stats["exact"] or (gap <= tol and math.isfinite(tol))
 
 
 def _solve_ssp(A: sp.csr_array, E: sp.csr_array, tr: bool):
@@ -259,11 +266,48 @@ def _solve_ssp(A: sp.csr_array, E: sp.csr_array, tr: bool):
     if E.dtype.kind == "f":
         loE = E.data.min() if E.nnz else 0.0
         uf, vf = _float_duals(E, x, E.data - loE, loE, v0, None, stats)
-        proved = stats["exact"] or (stats["gap_bound"] <= stats["gap_tol"] and math.isfinite(stats["gap_tol"]))
-        return (x, uf, vf, stats) if proved else None  # what verify_sparse_assignment accepts
+        return (x, uf, vf, stats) if _gap_stats(E, x, uf, vf, stats) else None  # what the verifier accepts
     ic, loE = shifted_integer_costs(E)
     st, u = _label_correcting(E, x, ic, v0, 64)
     return (x, u + loE, v0, stats) if st == OK else None
+
+
+def _solve_ssp_partial(A: sp.csr_array, E: sp.csr_array, big):
+    """``partial=True`` without a full matching: shortest augmenting paths in which every row may also take its own
+    dummy column at E's big-M cost (:func:`ssp_solve`'s ``dummy``: exchanges keep the matching extreme), on the
+    smaller side's rows (the extended problem of ``A.T`` is ``E.T``: the duals swap), then E's duals by the
+    label-correcting pass from the paths' potentials. (x, U, V, stats) as :func:`_solve_square`; None when the pass
+    does not prove the matching, or integer potentials could leave int64 (cost scaling then)."""
+    n = E.shape[0]
+    if E.dtype.kind == "i" and big * 4 * (n + 1) >= _LIMIT:  # |potentials| <= ~2 n big (path lengths)
+        return None
+    tr = A.shape[0] > A.shape[1]
+    R, F = (A.T.tocsr(), E.T.tocsr()) if tr else (A, E)
+    R.sort_indices()
+    F.sort_indices()
+    lo = R.data.min() if R.nnz else 0
+    st, c4r, v, stats = ssp_solve(R.indptr, R.indices, (R.data - lo).astype(E.dtype), R.shape[1], dummy=big)
+    if st != SSP_OK:
+        raise RuntimeError(f"shortest paths failed with status {st} (a bug: every row has its dummy column)")
+    real = c4r < R.shape[1]
+    y = _perfect_extension(F, R, np.flatnonzero(real), c4r[real], False, True)
+    stats.update(sparse_path="ssp", ssp_transposed=tr)
+    if E.dtype.kind == "f":
+        loF = F.data.min()
+        uf, vf = _float_duals(F, y, F.data - loF, loF, v, None, stats)
+    else:
+        st, uf = _label_correcting(F, y, F.data, v, 64)
+        if st != OK:
+            return None
+        vf = v
+    x, U, V = y, uf, vf
+    if tr:  # F = E.T: F's row duals are E's column duals
+        x = np.empty(n, dtype=np.int64)
+        x[y] = np.arange(n)
+        U, V = vf, uf
+    if E.dtype.kind == "f" and not _gap_stats(E, x, U, V, stats):
+        return None
+    return x, U, V, stats
 
 
 def _label_correcting(E: sp.csr_array, x: np.ndarray, cost: np.ndarray, v0: np.ndarray, per_arc: int
@@ -362,9 +406,10 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
     # shortest augmenting paths (LAPJVsp's way) where they beat cost scaling on the square extension: method="jv",
     # and method="auto" on the CPU for rectangular inputs in full mode (Netlib FIT2P, 3000 x 13525, 50k arcs:
     # cost scaling 0.23-0.28 s, SciPy 0.026 s, shortest paths 0.0095 s on the 2-core machine)
-    ssp = method == "jv" or (method == "auto" and backend == "cpu" and not partial and E.shape != A.shape
+    # partial=True without a full matching: shortest paths with dummy columns (GREENBEA 2392 x 5405: PLACEHOLDER)
+    ssp = method == "jv" or (method == "auto" and backend == "cpu" and (partial or E.shape != A.shape)
                              and not options)
-    found = _solve_ssp(A, E, tr) if ssp else None
+    found = (_solve_ssp_partial(A, E, big) if partial else _solve_ssp(A, E, tr)) if ssp else None
     x, U, V, stats = found if found is not None else _solve_square(E, known_feasible=partial, solve=solve)
     m, k = (nc, nr) if tr else (nr, nc)
     rows = np.arange(m)
