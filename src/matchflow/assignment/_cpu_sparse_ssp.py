@@ -8,12 +8,13 @@ the signs the rectangular dual asks for. Cost scaling would solve the square ext
 ``rows + cols`` (twice the work on very rectangular inputs); this touches only what the augmenting paths
 reach. Integers are exact (int64); floats in float64, certified afterwards like every sparse answer.
 
-Partial mode without a full matching: each row also has an arc to its own dummy column at the big-M cost of the
-extended problem, so every row is matched and the real pairs form a maximum matching of least cost among those
-(augmenting along shortest paths keeps every intermediate matching extreme: Tomizawa). A row that reaches no
-free real column then takes the cheaper of its dummy (it stays unmatched) and an *exchange*: the path ends at
-the dummy of a matched row of its search tree, which leaves the matching. Merely skipping such a row is not
-enough: one column at cost 10 for row a and 1 for row b, a first, gives 10, not 1.
+Partial mode without a full matching splits first (:func:`deficient_part_kernel`): the rows that some maximum
+matching leaves free and their neighbours form the Dulmage-Mendelsohn horizontal part H, whose columns every
+maximum matching matches into H's rows; every other row is matched in every maximum matching, to a column
+outside H. So a maximum matching of least cost is two full-mode problems, H's columns matched in full and the
+other rows matched in full, and no search ever fails. (Running the rows in turn and skipping the ones whose
+search finds no free column gives a maximum matching but not the cheapest: one column at cost 10 for row a and
+1 for row b, a first, keeps 10.)
 """
 
 from __future__ import annotations
@@ -74,25 +75,22 @@ def _relax_dev(j, d, k, inf, dist, pred, touched, nt, hk, hv, size):
 
 
 @numba.njit(cache=True)
-def ssp_kernel(indptr, indices, cost, nc, inf, col4row, row4col, v, dummy):
-    """Match every row (``col4row``/``row4col`` filled, ``v`` the column potentials, start 0). ``dummy >= 0``: row
-    ``i`` also has an arc to its own dummy column ``nc + i`` at that cost (``row4col``, ``v`` sized ``nc + rows``).
-    Returns (status, the row that found no augmenting path or -1, columns scanned)."""
+def ssp_kernel(indptr, indices, cost, nc, inf, col4row, row4col, v):
+    """Match every row (``col4row``/``row4col`` filled, ``v`` the column potentials, start 0). Returns
+    (status, the row that found no augmenting path or -1, columns scanned)."""
     nr = indptr.size - 1
-    ncol = row4col.size
-    dist = np.full(ncol, inf, dtype=cost.dtype)
-    pred = np.full(ncol, -1, dtype=np.int64)  # arc that reached the column (-1: a row's dummy arc)
-    done = np.zeros(ncol, dtype=np.bool_)
+    dist = np.full(nc, inf, dtype=cost.dtype)
+    pred = np.full(nc, -1, dtype=np.int64)  # arc that reached the column
+    done = np.zeros(nc, dtype=np.bool_)
     mcost = np.zeros(nr, dtype=cost.dtype)  # cost of each row's matched arc
-    touched = np.empty(ncol, dtype=np.int64)
-    scanned = np.empty(ncol, dtype=np.int64)
-    hk = np.empty(indices.size + nr + 1, dtype=cost.dtype)
-    hv = np.empty(indices.size + nr + 1, dtype=np.int64)
+    touched = np.empty(nc, dtype=np.int64)
+    scanned = np.empty(nc, dtype=np.int64)
+    hk = np.empty(indices.size + 1, dtype=cost.dtype)
+    hv = np.empty(indices.size + 1, dtype=np.int64)
     arc_row = np.empty(indices.size, dtype=np.int64)
     for i in range(nr):
         for k in range(indptr[i], indptr[i + 1]):
             arc_row[k] = i
-    with_dummy = dummy >= 0
     total = np.int64(0)
     for s in range(nr):
         nt = 0
@@ -101,8 +99,6 @@ def ssp_kernel(indptr, indices, cost, nc, inf, col4row, row4col, v, dummy):
         for k in range(indptr[s], indptr[s + 1]):
             j = indices[k]
             nt, size = _relax_dev(j, cost[k] - v[j], k, inf, dist, pred, touched, nt, hk, hv, size)
-        if with_dummy:
-            nt, size = _relax_dev(nc + s, dummy - v[nc + s], -1, inf, dist, pred, touched, nt, hk, hv, size)
         free = -1
         big_d = inf
         while size > 0:
@@ -122,9 +118,6 @@ def ssp_kernel(indptr, indices, cost, nc, inf, col4row, row4col, v, dummy):
                 j2 = indices[k]
                 if not done[j2]:
                     nt, size = _relax_dev(j2, base + cost[k] - v[j2], k, inf, dist, pred, touched, nt, hk, hv, size)
-            if with_dummy and not done[nc + r]:  # r leaves the matching: an exchange (Tomizawa's extended path)
-                nt, size = _relax_dev(nc + r, base + dummy - v[nc + r], -1, inf, dist, pred, touched, nt, hk, hv,
-                                      size)
         total += ns
         if free < 0:
             return NO_PATH, s, total
@@ -134,11 +127,11 @@ def ssp_kernel(indptr, indices, cost, nc, inf, col4row, row4col, v, dummy):
         j = free
         while True:  # augment along the predecessor arcs
             k = pred[j]
-            r = arc_row[k] if k >= 0 else j - nc
+            r = arc_row[k]
             prev = col4row[r]
             col4row[r] = j
             row4col[j] = r
-            mcost[r] = cost[k] if k >= 0 else dummy
+            mcost[r] = cost[k]
             if r == s:
                 break
             j = prev
@@ -149,17 +142,46 @@ def ssp_kernel(indptr, indices, cost, nc, inf, col4row, row4col, v, dummy):
     return OK, -1, total
 
 
-def ssp_solve(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, nc: int, dummy=None
+def ssp_solve(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, nc: int
               ) -> tuple[int, np.ndarray, np.ndarray, dict]:
-    """Every row of the CSR (``rows <= nc``) matched at least cost. ``dummy``: each row may instead take its own
-    dummy column ``nc + i`` at that cost (partial mode; a cost above any change of the real part makes the real
-    pairs a maximum matching of least cost). Returns (status, col4row, the column potentials v, stats)."""
+    """Every row of the CSR (``rows <= nc``) matched at least cost. Returns (status, col4row, the column
+    potentials v, stats)."""
     nr = indptr.size - 1
     inf = np.iinfo(np.int64).max // 4 if cost.dtype.kind == "i" else np.inf
-    ncol = nc + (nr if dummy is not None else 0)
     col4row = np.full(nr, -1, dtype=np.int64)
-    row4col = np.full(ncol, -1, dtype=np.int64)
-    v = np.zeros(ncol, dtype=cost.dtype)
+    row4col = np.full(nc, -1, dtype=np.int64)
+    v = np.zeros(nc, dtype=cost.dtype)
     st, row, scans = ssp_kernel(indptr.astype(np.int64), indices.astype(np.int64), cost, nc, cost.dtype.type(inf),
-                                col4row, row4col, v, cost.dtype.type(-1 if dummy is None else dummy))
+                                col4row, row4col, v)
     return int(st), col4row, v, {"ssp_scanned_columns": int(scans), "ssp_failed_row": int(row)}
+
+
+@numba.njit(cache=True)
+def deficient_part_kernel(indptr, indices, col4row, row4col):
+    """The rows that some maximum matching leaves unmatched and their columns (the Dulmage-Mendelsohn
+    horizontal part): what a maximum matching's free rows reach by alternating paths (any arc to a column,
+    its matched arc back to a row). Returns (row mask, column mask)."""
+    nr = indptr.size - 1
+    rows = np.zeros(nr, dtype=np.bool_)
+    cols = np.zeros(row4col.size, dtype=np.bool_)
+    queue = np.empty(nr, dtype=np.int64)
+    tail = 0
+    for i in range(nr):
+        if col4row[i] < 0:
+            rows[i] = True
+            queue[tail] = i
+            tail += 1
+    head = 0
+    while head < tail:
+        i = queue[head]
+        head += 1
+        for k in range(indptr[i], indptr[i + 1]):
+            j = indices[k]
+            if not cols[j]:
+                cols[j] = True
+                r = row4col[j]  # matched: a free column here would be an augmenting path
+                if not rows[r]:
+                    rows[r] = True
+                    queue[tail] = r
+                    tail += 1
+    return rows, cols

@@ -27,7 +27,7 @@ from .._methods import mark_gpu_warm
 from .._results import AssignmentResult
 from ._cpu_cost_scaling import BUDGET, NO_PERFECT, OK, cost_scaling_solve, exact_duals_kernel
 from ._cpu_sparse_ssp import OK as SSP_OK
-from ._cpu_sparse_ssp import ssp_solve
+from ._cpu_sparse_ssp import deficient_part_kernel, ssp_solve
 from ._prepare import InfeasibleError
 from ._verify import float_gap_bound, granularity
 
@@ -159,15 +159,14 @@ def _feasible(E: sp.csr_array) -> bool:
     return bool((maximum_bipartite_matching(S, perm_type="column") >= 0).all())
 
 
-def _full_exists(A: sp.csr_array) -> bool:
-    """A matching saturating the smaller side exists (Hopcroft-Karp, SciPy)."""
+def _max_matching(A: sp.csr_array) -> np.ndarray:
+    """A maximum matching (Hopcroft-Karp, SciPy): each row's column or -1."""
     from scipy.sparse.csgraph import maximum_bipartite_matching
 
     if min(A.shape) == 0:
-        return True
+        return np.full(A.shape[0], -1, dtype=np.int64)
     S = sp.csr_array((np.ones(A.nnz, dtype=np.int8), A.indices, A.indptr), shape=A.shape)
-    side = "column" if A.shape[0] <= A.shape[1] else "row"
-    return int((maximum_bipartite_matching(S, perm_type=side) >= 0).sum()) == min(A.shape)
+    return maximum_bipartite_matching(S, perm_type="column").astype(np.int64)
 
 
 def shifted_integer_costs(E: sp.csr_array) -> tuple[np.ndarray, Any]:
@@ -272,42 +271,47 @@ def _solve_ssp(A: sp.csr_array, E: sp.csr_array, tr: bool):
     return (x, u + loE, v0, stats) if st == OK else None
 
 
-def _solve_ssp_partial(A: sp.csr_array, E: sp.csr_array, big):
-    """``partial=True`` without a full matching: shortest augmenting paths in which every row may also take its own
-    dummy column at E's big-M cost (:func:`ssp_solve`'s ``dummy``: exchanges keep the matching extreme), on the
-    smaller side's rows (the extended problem of ``A.T`` is ``E.T``: the duals swap), then E's duals by the
-    label-correcting pass from the paths' potentials. (x, U, V, stats) as :func:`_solve_square`; None when the pass
-    does not prove the matching, or integer potentials could leave int64 (cost scaling then)."""
-    n = E.shape[0]
-    if E.dtype.kind == "i" and big * 4 * (n + 1) >= _LIMIT:  # |potentials| <= ~2 n big (path lengths)
+def _solve_ssp_partial(A: sp.csr_array, E: sp.csr_array, big, col4row: np.ndarray):
+    """``partial=True`` without a full matching (``col4row``: a maximum matching): two full-mode shortest-path
+    problems (:mod:`._cpu_sparse_ssp`), the deficient part's columns (transposed) and the other rows, then E's
+    duals by the label-correcting pass from V = (H's column duals - M, the other columns' potentials + M, 0 on
+    the dummy columns), which are feasible up to the arcs between the parts. (x, U, V, stats) as
+    :func:`_solve_square`; None when the pass does not prove the matching or integer duals could leave int64."""
+    n, nc = E.shape[0], A.shape[1]
+    if E.dtype.kind == "i" and big * 4 * (n + 1) >= _LIMIT:  # |duals| <= ~2 n M (label-correcting paths)
         return None
-    tr = A.shape[0] > A.shape[1]
-    R, F = (A.T.tocsr(), E.T.tocsr()) if tr else (A, E)
-    R.sort_indices()
-    F.sort_indices()
-    lo = R.data.min() if R.nnz else 0
-    st, c4r, v, stats = ssp_solve(R.indptr, R.indices, (R.data - lo).astype(E.dtype), R.shape[1], dummy=big)
-    if st != SSP_OK:
-        raise RuntimeError(f"shortest paths failed with status {st} (a bug: every row has its dummy column)")
-    real = c4r < R.shape[1]
-    y = _perfect_extension(F, R, np.flatnonzero(real), c4r[real], False, True)
-    stats.update(sparse_path="ssp", ssp_transposed=tr)
+    row4col = np.full(nc, -1, dtype=np.int64)
+    row4col[col4row[col4row >= 0]] = np.flatnonzero(col4row >= 0)
+    rh, ch = deficient_part_kernel(A.indptr.astype(np.int64), A.indices.astype(np.int64), col4row, row4col)
+    lo = A.data.min() if A.nnz else 0
+    C = sp.csr_array(((A.data - lo).astype(E.dtype), A.indices, A.indptr), shape=A.shape)  # E's real arcs
+    v0 = np.zeros(n, dtype=E.dtype)
+    r, c, scans = [], [], 0
+    for mr, mc, tr in ((rh, ch, True), (~rh, ~ch, False)):
+        rows, cols = np.flatnonzero(mr), np.flatnonzero(mc)
+        R = C[rows][:, cols]
+        R = R.T.tocsr() if tr else R.tocsr()
+        R.sort_indices()
+        st, c4r, v, stats = ssp_solve(R.indptr, R.indices, R.data, R.shape[1])
+        if st != SSP_OK:
+            raise RuntimeError("shortest paths found no augmenting path (a bug: the part has a full matching)")
+        scans += stats["ssp_scanned_columns"]
+        if tr:  # H's column duals: the matched arc's cost less its row's potential
+            ri, ci = rows[c4r], cols
+            v0[ci] = np.asarray(C[ri, ci]).ravel() - v[c4r] - big
+        else:
+            ri, ci = rows, cols[c4r]
+            v0[cols] = v + big
+        r.append(ri)
+        c.append(ci)
+    x = _perfect_extension(E, A, np.concatenate(r), np.concatenate(c), False, True)
+    stats = {"sparse_path": "ssp", "ssp_scanned_columns": scans, "deficient_rows": int(rh.sum())}
     if E.dtype.kind == "f":
-        loF = F.data.min()
-        uf, vf = _float_duals(F, y, F.data - loF, loF, v, None, stats)
-    else:
-        st, uf = _label_correcting(F, y, F.data, v, 64)
-        if st != OK:
-            return None
-        vf = v
-    x, U, V = y, uf, vf
-    if tr:  # F = E.T: F's row duals are E's column duals
-        x = np.empty(n, dtype=np.int64)
-        x[y] = np.arange(n)
-        U, V = vf, uf
-    if E.dtype.kind == "f" and not _gap_stats(E, x, U, V, stats):
-        return None
-    return x, U, V, stats
+        loE = E.data.min()
+        uf, vf = _float_duals(E, x, E.data - loE, loE, v0, None, stats)
+        return (x, uf, vf, stats) if _gap_stats(E, x, uf, vf, stats) else None
+    st, u = _label_correcting(E, x, E.data, v0, 64)
+    return (x, u, v0, stats) if st == OK else None
 
 
 def _label_correcting(E: sp.csr_array, x: np.ndarray, cost: np.ndarray, v0: np.ndarray, per_arc: int
@@ -400,7 +404,8 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
         mark_gpu_warm()
     solve = gpu_solver(options or {}) if backend == "gpu" else cpu_solver(options or {})
     nr, nc = A.shape
-    if partial and _full_exists(A):
+    col4row = _max_matching(A) if partial else None
+    if partial and int((col4row >= 0).sum()) == min(nr, nc):
         partial = False  # the smaller side can be matched in full: no big-M costs needed (stats say so)
     E, tr, big, shift = extended(A, partial)
     # shortest augmenting paths (LAPJVsp's way) where they beat cost scaling on the square extension: method="jv",
@@ -409,7 +414,7 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
     # partial=True without a full matching: shortest paths with dummy columns (GREENBEA 2392 x 5405: PLACEHOLDER)
     ssp = method == "jv" or (method == "auto" and backend == "cpu" and (partial or E.shape != A.shape)
                              and not options)
-    found = (_solve_ssp_partial(A, E, big) if partial else _solve_ssp(A, E, tr)) if ssp else None
+    found = (_solve_ssp_partial(A, E, big, col4row) if partial else _solve_ssp(A, E, tr)) if ssp else None
     x, U, V, stats = found if found is not None else _solve_square(E, known_feasible=partial, solve=solve)
     m, k = (nc, nr) if tr else (nr, nc)
     rows = np.arange(m)
@@ -505,9 +510,11 @@ def _perfect_extension(E, A, r, c, tr, partial) -> np.ndarray:
         return x
     x = np.full(nr + nc, -1, dtype=np.int64)
     x[r] = c
-    free_r = np.setdiff1d(np.arange(nr), r)
+    free_r, free_c = np.ones(nr, dtype=bool), np.ones(nc, dtype=bool)
+    free_r[r] = False
+    free_c[c] = False
+    free_r, free_c = np.flatnonzero(free_r), np.flatnonzero(free_c)
     x[free_r] = free_r + nc
-    free_c = np.setdiff1d(np.arange(nc), c)
     x[free_c + nr] = free_c
     x[c + nr] = r + nc
     return x
