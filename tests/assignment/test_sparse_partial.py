@@ -16,6 +16,7 @@ from scipy.sparse.csgraph import maximum_bipartite_matching
 from scipy.sparse.csgraph import min_weight_full_bipartite_matching as scipy_mwfbm
 
 import matchflow
+from matchflow.assignment._cpu_cost_scaling import NOT_OPTIMAL
 from matchflow.verify import verify_sparse_assignment
 from tests.naive import partial_assignment_bruteforce
 
@@ -176,3 +177,23 @@ def test_greenbea_same_as_cost_scaling_and_scipy(shared_data, floats):
         res = matchflow.assignment(B, partial=True)
         assert res.method == "jv" and res.stats["partial"] and verify_sparse_assignment(B, res) == []
         assert res.row_ind.size == k and res.cost == pytest.approx(best, rel=1e-12)
+
+
+@pytest.mark.parametrize("floats", [False, True])
+def test_unproved_paths_fall_back_to_cost_scaling(monkeypatch, floats):
+    """When the label-correcting pass does not prove the paths' matching (stubbed here: a negative cycle), cost
+    scaling solves the extension as before and says so in ``result.method``: never an unproved answer."""
+    import importlib
+
+    S = importlib.import_module("matchflow.assignment._sparse")
+    A = sp.csr_array(np.array([[4, 1, 0], [2, 0, 0], [3, 0, 0]]))
+    A.eliminate_zeros()
+    A = A.astype(np.float64) if floats else A
+    assert matchflow.assignment(A, partial=True).method == "jv"
+    real = S._label_correcting
+    monkeypatch.setattr(S, "_label_correcting", lambda *a: (NOT_OPTIMAL, real(*a)[1]))
+    if floats:  # the float route also recomputes the columns' duals: make its gap bound fail instead
+        monkeypatch.setattr(S, "_gap_stats", lambda E, x, U, V, stats: False)
+    res = matchflow.assignment(A, partial=True, method="jv")
+    assert res.method == "cost-scaling" and verify_sparse_assignment(A, res) == []
+    assert (res.row_ind.size, res.cost) == (2, 3)
