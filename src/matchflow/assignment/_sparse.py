@@ -279,7 +279,7 @@ def _solve_ssp_partial(A: sp.csr_array, E: sp.csr_array, big, col4row: np.ndarra
     the dummy columns), which are feasible up to the arcs between the parts. (x, U, V, stats) as
     :func:`_solve_square`; None when the pass does not prove the matching or integer duals could leave int64."""
     n, nc = E.shape[0], A.shape[1]
-    if E.dtype.kind == "i" and big * 4 * (n + 1) >= _LIMIT:  # |duals| <= ~2 n M (label-correcting paths)
+    if E.dtype.kind == "i" and big * 4 * (n + 1) >= _LIMIT:  # |duals| <= M (n + 2): paths of <= n arcs <= M
         return None
     row4col = np.full(nc, -1, dtype=np.int64)
     row4col[col4row[col4row >= 0]] = np.flatnonzero(col4row >= 0)
@@ -293,10 +293,10 @@ def _solve_ssp_partial(A: sp.csr_array, E: sp.csr_array, big, col4row: np.ndarra
         R = C[rows][:, cols]
         R = R.T.tocsr() if tr else R.tocsr()
         R.sort_indices()
-        st, c4r, v, stats = ssp_solve(R.indptr, R.indices, R.data, R.shape[1])
+        st, c4r, v, info = ssp_solve(R.indptr, R.indices, R.data, R.shape[1])
         if st != SSP_OK:
             raise RuntimeError("shortest paths found no augmenting path (a bug: the part has a full matching)")
-        scans += stats["ssp_scanned_columns"]
+        scans += info["ssp_scanned_columns"]
         if tr:  # H's column duals: the matched arc's cost less its row's potential
             ri, ci = rows[c4r], cols
             v0[ci] = np.asarray(C[ri, ci]).ravel() - v[c4r] - big
