@@ -166,8 +166,12 @@ def _sparse_assignment_steps() -> list[tuple[str, Callable[[], Any]]]:
     c = sp.random(8, 8, density=0.5, random_state=0, format="csr")
     c.data = np.round(c.data * 100)
     ci = sp.csr_array((c.data.astype(np.int64), c.indices, c.indptr), shape=c.shape)
-    return [(f"assignment(sparse {label}, partial=True) + verify_sparse_assignment",
-             lambda a=a: matchflow.verify.verify_sparse_assignment(a, matchflow.assignment(a, partial=True)))
+
+    def solve(a):  # a full matching (cost scaling), then two columns only (none: shortest paths, deficient part split)
+        for b in (a, sp.csr_array(a.toarray() * (np.arange(a.shape[1]) < 2))):
+            matchflow.verify.verify_sparse_assignment(b, matchflow.assignment(b, partial=True))
+
+    return [(f"assignment(sparse {label}, partial=True) + verify_sparse_assignment", lambda a=a: solve(a))
             for label, a in (("int64", ci), ("float64", sp.csr_array(c)))]
 
 

@@ -45,9 +45,10 @@ def sparse_problems(draw):
 @given(sparse_problems(), st.booleans())
 def test_partial_matches_bruteforce_and_certifies(A, maximize):
     res = matchflow.assignment(A, partial=True, maximize=maximize)
-    # rectangular with the smaller side matchable in full: shortest augmenting paths; else cost scaling
+    # shortest augmenting paths (with dummy columns when no full matching exists) unless a square full matching
+    # exists (cost scaling) or the paths' duals are not proved (cost scaling too: the method says which ran)
     assert res.method == ("jv" if res.stats.get("sparse_path") == "ssp" else "cost-scaling")
-    assert res.method == "cost-scaling" or (A.shape[0] != A.shape[1] and not res.stats["partial"])
+    assert res.method == "jv" or not res.stats["partial"] and A.shape[0] == A.shape[1]
     assert verify_sparse_assignment(A, res) == []
     d = _dense_inf(A if not maximize else -A)
     k, best = partial_assignment_bruteforce(d)
@@ -291,16 +292,17 @@ def test_rectangular_full_mode_by_shortest_augmenting_paths(floats, wide):
 
 def test_sparse_jv_method_square_and_its_errors():
     """method="jv" on sparse costs: shortest augmenting paths on square inputs too (same optimum as cost
-    scaling, certified); partial=True and the cost-scaling options are refused with one message."""
+    scaling, certified), partial=True included; the cost-scaling options are refused with one message."""
     rng = np.random.default_rng(41)
     A = _sparse(rng, 30, 30, 0.3, 0, 100)
     A = (A + sp.eye(30, format="csr", dtype=A.dtype)).tocsr()
     res = matchflow.assignment(A, method="jv")
     assert res.method == "jv" and verify_sparse_assignment(A, res) == []
     assert res.cost == matchflow.assignment(A, method="cost-scaling").cost
-    msg = r"^method='jv' on sparse costs \(shortest augmenting paths\) matches the smaller side in full"
-    with pytest.raises(ValueError, match=msg):
-        matchflow.assignment(A, method="jv", partial=True)
+    part = matchflow.assignment(A, method="jv", partial=True)  # a full matching exists: full mode
+    assert part.method == "jv" and part.cost == res.cost and not part.stats["partial"]
+    msg = (r"^method='jv' on sparse costs \(shortest augmenting paths\) takes no options; the cost-scaling options "
+           r"need method='cost-scaling'$")
     with pytest.raises(ValueError, match=msg):
         matchflow.assignment(A, method="jv", price_update=True)
     with pytest.raises(ValueError, match="^method='hungarian' takes dense costs; a scipy.sparse matrix needs "

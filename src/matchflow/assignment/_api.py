@@ -267,9 +267,9 @@ def _sparse_door(cost, row: Method | None, be: str, partial: bool, cost_limit, o
     if row is not None and row.name not in ("cost-scaling", "jv"):
         raise ValueError(f"method={row.name!r} takes dense costs; a scipy.sparse matrix needs method='cost-scaling', "
                          "'jv' or 'auto'")
-    if row is not None and row.name == "jv" and (partial or options):
-        raise ValueError("method='jv' on sparse costs (shortest augmenting paths) matches the smaller side in full "
-                         "and takes no options; partial=True and the cost-scaling options need method='cost-scaling'")
+    if row is not None and row.name == "jv" and options:
+        raise ValueError("method='jv' on sparse costs (shortest augmenting paths) takes no options; the cost-scaling "
+                         "options need method='cost-scaling'")
     if cost_limit is not None:
         raise ValueError("sparse costs take no cost_limit")  # options: checked by the CPU or GPU sparse solve
     return True
