@@ -170,9 +170,11 @@ def test_greenbea_same_as_cost_scaling_and_scipy(shared_data, floats):
     A = _netlib(shared_data, "GREENBEA", floats)
     k, best = _scipy_extended_oracle(A)
     assert k == 2389
-    if not floats:  # (float costs: cost scaling's answer is 1e-4 above the optimum, its certificate fails)
-        cs = matchflow.assignment(A, partial=True, method="cost-scaling")
-        assert cs.row_ind.size == k and cs.cost == best and verify_sparse_assignment(A, cs) == []
+    cs = matchflow.assignment(A, partial=True, method="cost-scaling")
+    assert cs.row_ind.size == k and cs.cost == pytest.approx(best, rel=1e-12) and verify_sparse_assignment(A, cs) == []
+    # float costs: cost scaling's matching of the rounded costs is 1e-4 above the optimum (big M sets the scale);
+    # it is not proved on the true costs, so shortest augmenting paths answer (and say so)
+    assert (cs.method, cs.stats.get("float_fallback")) == (("jv", "jv") if floats else ("cost-scaling", None))
     for B in (A, A.T.tocsr()):
         res = matchflow.assignment(B, partial=True)
         assert res.method == "jv" and res.stats["partial"] and verify_sparse_assignment(B, res) == []
@@ -193,7 +195,32 @@ def test_unproved_paths_fall_back_to_cost_scaling(monkeypatch, floats):
     real = S._label_correcting
     monkeypatch.setattr(S, "_label_correcting", lambda *a: (NOT_OPTIMAL, real(*a)[1]))
     if floats:  # the float route also recomputes the columns' duals: make its gap bound fail instead
-        monkeypatch.setattr(S, "_gap_stats", lambda E, x, U, V, stats: False)
+        gap = S._gap_stats  # the bound still recorded (cost scaling's answer is judged from it)
+        monkeypatch.setattr(S, "_gap_stats", lambda E, x, U, V, stats: gap(E, x, U, V, stats) and False)
     res = matchflow.assignment(A, partial=True, method="jv")
     assert res.method == "cost-scaling" and verify_sparse_assignment(A, res) == []
     assert (res.row_ind.size, res.cost) == (2, 3)
+
+
+def test_unproved_float_cost_scaling_answer_is_never_silent(monkeypatch):
+    """A float cost-scaling answer that the true costs do not prove goes to shortest augmenting paths; when those
+    are not proved either (stubbed), the caller is warned with the bound (verify_sparse_assignment rejects it)."""
+    import importlib
+
+    S = importlib.import_module("matchflow.assignment._sparse")
+    A = sp.csr_array(np.array([[4.5, 1.25, 0], [2.0, 0, 7.0], [3.0, 0, 1.5]]))
+    A.eliminate_zeros()
+    real = S._solve_square
+
+    def unproved(*a, **k):  # cost scaling's answer with a bound the verifier rejects
+        x, U, V, stats = real(*a, **k)
+        stats.update(exact=False, gap_bound=1.0, gap_tol=1e-12)
+        return x, U, V, stats
+
+    monkeypatch.setattr(S, "_solve_square", unproved)
+    res = matchflow.assignment(A, method="cost-scaling")
+    assert verify_sparse_assignment(A, res) == []
+    assert (res.method, res.stats["float_fallback"]) == ("jv", "jv")  # the fallback's own proof is _gap_stats'
+    monkeypatch.setattr(S, "_solve_ssp", lambda *a: None)
+    with pytest.warns(RuntimeWarning, match=r"could not be proved optimal \(gap bound .* > tolerance"):
+        matchflow.assignment(A, method="cost-scaling")
