@@ -17,11 +17,13 @@ def test_assign_sparse_matrix_market(tmp_path, capsys):
     A.data = np.rint(A.data * 100) + 1
     path = tmp_path / "c.mtx"
     scipy.io.mmwrite(path, A)
-    assert main(["assign", "--sparse", "--json", str(path)]) == 0
-    out = json.loads(capsys.readouterr().out)
     r, c = scipy_mwfbm(A.tocsr())
-    assert out["certificate"] == "optimal" and out["method"] == "cost-scaling"
-    assert out["cost"] == A.tocsr()[r, c].sum() and out["n_assigned"] == 30
+    # --method auto: shortest augmenting paths on a rectangular input; cost scaling when asked
+    for extra, method in (([], "jv"), (["--method", "cost-scaling"], "cost-scaling")):
+        assert main(["assign", "--sparse", "--json", *extra, str(path)]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["certificate"] == "optimal" and out["method"] == method
+        assert out["cost"] == A.tocsr()[r, c].sum() and out["n_assigned"] == 30
 
 
 def test_assign_partial_matrix_market(tmp_path, capsys):

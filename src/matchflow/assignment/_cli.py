@@ -14,7 +14,8 @@ __all__ = ["add_sparse_arguments", "run_sparse"]
 def add_sparse_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--sparse", action="store_true",
                    help="read a Matrix Market coordinate file as sparse costs (stored entries = allowed pairs, "
-                        "explicit zeros = zero-cost arcs) and solve by cost scaling")
+                        "explicit zeros = zero-cost arcs): --method auto (shortest augmenting paths for rectangular and "
+                        "partial problems, cost scaling for square ones), cost-scaling or jv")
     s.add_argument("--partial", action="store_true",
                    help="with --sparse: a maximum-cardinality matching of least cost when no full one exists")
 
@@ -29,7 +30,7 @@ def run_sparse(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     C = sp.csr_array(scipy.io.mmread(args.file))
     t_read = time.perf_counter() - t0
-    res = matchflow.assignment(C, maximize=args.maximize, partial=args.partial, method="cost-scaling",
+    res = matchflow.assignment(C, maximize=args.maximize, partial=args.partial, method=args.method,
                                backend="cpu" if args.backend == "auto" else args.backend)
     t1 = time.perf_counter()
     problems = verify_sparse_assignment(C, res, raise_on_error=False)
