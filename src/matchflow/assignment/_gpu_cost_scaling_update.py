@@ -1,0 +1,273 @@
+"""The global price update (Łupińska's Algorithm 5.3) on the device, for the GPU cost-scaling refine.
+
+The contract of the CPU tail's :func:`._gpu_cost_scaling_tail.tail_price_update_kernel`, on the two-price
+pseudoflow the async refine leaves (rows ``0..n-1``, columns ``n..2n-1``, residual ``(x, y)`` where
+``col4row[x] != y`` and ``(y, x)`` where ``col4row[x] == y``, arc length ``floor(c_p / eps) + 1 >= 0``):
+labels ``l`` = distances to the deficit columns, ``p(v) -= eps * l(v)`` for the nodes scanned, ``eps * D``
+for the others, where ``D`` is the level at which the last node with excess was reached (``2n + 1`` when
+one is never reached); no change when a price could fall below ``-floor``. Prices only fall, eps-optimality
+is kept, the flow and the excesses are unchanged.
+
+Dial's buckets become level-synchronous sweeps (Dial / delta-stepping with delta 1): sweep ``s`` scans every
+node whose tentative label is the current level ``d`` (marked scanned: ``label = -1 - d``) and offers its
+predecessors ``d + length`` by ``atomic.min``. A sweep that offers ``d`` itself (a zero-length arc) is
+followed by another sweep of level ``d``; otherwise the next level is the least tentative label above ``d``
+(a thread's own labels and the offers of the sweep, by ``atomic.min``). A level is complete when a sweep of
+it offers nothing at it, so every scanned label is the exact distance (as Dial's) and every unscanned node
+is at least ``D`` away: the result is ``min(l, D)``, exactly the CPU kernel's prices (the CPU stops inside
+level ``D``; the nodes of that level it leaves get ``D`` too). The stop is checked between sweeps: all
+nodes with excess scanned.
+
+Control words ``W`` (int64): three rotating slots of ``SLOT`` words, one per sweep (level, reached before the
+sweep, offer-at-level flag, least offer above the level, nodes with excess scanned in it), the decision
+between sweeps read from the previous sweep's slot by every thread (the pattern of ``_cuda._device``: a slot
+is reset two sweeps after it was read), plus the counts of the update. Two forms: one cooperative kernel with
+grid syncs (``price_update_kernel``: no host read) and one launch per sweep (``update_sweep_kernel``; the
+simulator, which mis-runs grid syncs).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import cuda, int64
+
+from .._cuda._env import kernel_cache
+
+__all__ = ["W_SIZE", "W_UPDATES", "W_SWEEPS", "W_SKIPPED", "update_reset_kernel", "update_init_kernel",
+           "update_sweep_kernel", "price_update_kernel", "device_price_update"]
+
+CACHE = kernel_cache()
+BIG = int64(1) << int64(62)
+SLOT = 5  # words of one sweep's slot
+S_LVL, S_TOT, S_MORE, S_NEXT, S_RCH = 0, 1, 2, 3, 4
+W_ACTIVE, W_PMIN, W_DONE, W_UPDATES, W_SWEEPS, W_SKIPPED = 15, 16, 17, 18, 19, 20
+W_SIZE = 21
+CTL_STATUS = 1  # ctl word of the refine (``_gpu_cost_scaling_kernels.CTL_STATUS``)
+
+
+@cuda.jit(device=True, inline=True)
+def relax_dev(u, d, cp, eps, nb, label, W, slot):
+    """Offer node ``u`` level ``d + floor(cp / eps) + 1`` (``cp >= -eps``: at least ``d``); below ``nb`` only.
+    An offer at ``d`` raises the slot's flag, one above it lowers the slot's least offer."""
+    cand = d + max(cp // eps + 1, 0)
+    if cand >= nb or cand >= label[u]:
+        return
+    old = cuda.atomic.min(label, u, cand)
+    if old > cand:
+        if cand == d:
+            cuda.atomic.max(W, slot + S_MORE, 1)
+        else:
+            cuda.atomic.min(W, slot + S_NEXT, cand)
+
+
+@cuda.jit(device=True, inline=True)
+def sweep_dev(start, stride, s, d, n, nb, indptr, indices, cost, cptr, crow, ccost, eps, price, exc, col4row,
+              label, W):
+    """One sweep at level ``d`` (Alg. 5.3's scan of bucket ``d``): scan this thread's nodes labelled ``d``, offer
+    their predecessors over residual arcs; add the thread's least label above ``d`` and its scanned nodes with
+    excess to the sweep's slot."""
+    slot = (s % 3) * SLOT
+    nxt = BIG
+    rch = 0
+    for v in range(start, 2 * n, stride):
+        lv = label[v]
+        if lv > d:
+            nxt = min(nxt, lv)
+            continue
+        if lv != d or cuda.atomic.cas(label, v, d, -1 - d) != d:
+            continue
+        if exc[v] > 0:
+            rch += 1
+        if v >= n:  # a column: the rows with a residual arc into it (they do not send to it)
+            y = v - n
+            pv = price[v]
+            for k in range(cptr[y], cptr[y + 1]):
+                x = crow[k]
+                if col4row[x] != y:
+                    relax_dev(x, d, ccost[k] + price[x] - pv, eps, nb, label, W, slot)
+        else:  # a row: the reverse arc from the column it sends to
+            y = col4row[v]
+            if y >= 0:
+                for k in range(indptr[v], indptr[v + 1]):
+                    if indices[k] == y:
+                        relax_dev(n + y, d, price[n + y] - cost[k] - price[v], eps, nb, label, W, slot)
+                        break
+    if nxt < BIG:
+        cuda.atomic.min(W, slot + S_NEXT, nxt)
+    if rch > 0:
+        cuda.atomic.add(W, slot + S_RCH, rch)
+
+
+@cuda.jit(device=True, inline=True)
+def decide_dev(W, s, nb, eps, floor, sh):
+    """Between sweeps ``s - 1`` and ``s``: thread 0 of the block reads the previous slot and the totals
+    coherently, the block shares them. Returns (level of sweep ``s``, stop, ``D``, skipped, reached)."""
+    if cuda.threadIdx.x == 0:
+        p = ((s - 1) % 3) * SLOT
+        for i in range(SLOT):
+            sh[i] = cuda.atomic.add(W, p + i, 0)
+        sh[SLOT] = cuda.atomic.add(W, W_ACTIVE, 0)
+        sh[SLOT + 1] = cuda.atomic.add(W, W_PMIN, 0)
+    cuda.syncthreads()
+    lvl = sh[S_LVL]
+    total = sh[S_TOT] + sh[S_RCH]
+    more = sh[S_MORE]
+    nxt = sh[S_NEXT]
+    active = sh[SLOT]
+    pmin = sh[SLOT + 1]
+    cuda.syncthreads()
+    if pmin - nb * eps < -floor:
+        return lvl, True, int64(0), True, total
+    if total >= active:
+        return lvl, True, lvl, False, total
+    if more != 0:
+        return lvl, False, lvl, False, total
+    if nxt < nb:
+        return nxt, False, nxt, False, total
+    return nb, True, nb, False, total
+
+
+@cuda.jit(device=True, inline=True)
+def step_dev(start, stride, s, n, nb, indptr, indices, cost, cptr, crow, ccost, eps, price, exc, col4row, label,
+             W, floor, sh):
+    """Sweep ``s >= 1``: the decision, then either the last step (``p(v) -= eps * min(l(v), D)``, the counts)
+    or the sweep of the chosen level (thread 0 writes the slot's level and total, clears the next slot).
+    Returns True when the update is over."""
+    d, stop, D, skipped, total = decide_dev(W, s, nb, eps, floor, sh)
+    if stop:
+        if not skipped:
+            for v in range(start, 2 * n, stride):
+                lv = label[v]
+                price[v] -= (-1 - lv if lv < 0 else D) * eps
+        if start == 0:
+            W[W_DONE] = s
+            W[W_UPDATES] += 1 - skipped
+            W[W_SKIPPED] += skipped
+            W[W_SWEEPS] += s - 1
+        return True
+    if start == 0:
+        c = (s % 3) * SLOT
+        W[c + S_LVL] = d
+        W[c + S_TOT] = total
+        q = ((s + 1) % 3) * SLOT
+        W[q + S_MORE] = 0
+        W[q + S_NEXT] = BIG
+        W[q + S_RCH] = 0
+    sweep_dev(start, stride, s, d, n, nb, indptr, indices, cost, cptr, crow, ccost, eps, price, exc, col4row, label, W)
+    return False
+
+
+@cuda.jit(device=True, inline=True)
+def skip_dev(ctl, live, ph, tail):
+    """The update has nothing to do: an error status, or the phase already at ``tail`` units or fewer."""
+    return ctl[CTL_STATUS] != 0 or live[ph] <= tail
+
+
+@cuda.jit(cache=CACHE)
+def update_reset_kernel(W, ctl, live, ph, tail):
+    """Before an update (one thread): slot 0 as if a sweep at level 0 had offered level 0 (the deficits are
+    labelled 0 by the init), slots 1 and 2 cleared, the totals reset (the counts kept)."""
+    if cuda.grid(1) != 0 or skip_dev(ctl, live, ph, tail):
+        return
+    for i in range(3 * SLOT):
+        W[i] = 0
+    for k in range(3):
+        W[k * SLOT + S_NEXT] = BIG
+    W[S_MORE] = 1
+    W[W_ACTIVE] = 0
+    W[W_PMIN] = BIG
+    W[W_DONE] = 0
+
+
+@cuda.jit(cache=CACHE)
+def update_init_kernel(n, price, exc, label, W, ctl, live, ph, tail):
+    """Sweep 0, one thread per node: labels (0 at the deficit columns, else unreached), the nodes with excess
+    and the least price (one atomic per block: a tree minimum in shared memory)."""
+    sh = cuda.shared.array(1024, int64)
+    v = cuda.grid(1)
+    if skip_dev(ctl, live, ph, tail):
+        return
+    pv = BIG
+    if v < 2 * n:
+        label[v] = 0 if exc[v] < 0 else BIG
+        pv = price[v]
+        if exc[v] > 0:
+            cuda.atomic.add(W, W_ACTIVE, 1)
+    tid = cuda.threadIdx.x
+    sh[tid] = pv
+    cuda.syncthreads()
+    bdim = cuda.blockDim.x
+    h = 1
+    while h < bdim:
+        h *= 2
+    h //= 2
+    while h > 0:
+        if tid < h and tid + h < bdim and sh[tid + h] < sh[tid]:
+            sh[tid] = sh[tid + h]
+        cuda.syncthreads()
+        h //= 2
+    if tid == 0:
+        cuda.atomic.min(W, W_PMIN, sh[0])
+
+
+@cuda.jit(cache=CACHE)
+def update_sweep_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price, exc, col4row, label, W, floor, ctl,
+                        live, ph, tail, s):
+    """Sweep ``s`` of the update as one launch (the host form); a launch after the last step returns."""
+    sh = cuda.shared.array(8, int64)
+    if skip_dev(ctl, live, ph, tail):
+        return
+    done = W[W_DONE]
+    if done != 0 and done < s:
+        return
+    step_dev(cuda.grid(1), cuda.gridsize(1), s, n, 2 * n + 1, indptr, indices, cost, cptr, crow, ccost, eps, price,
+             exc, col4row, label, W, floor, sh)
+
+
+@cuda.jit(cache=CACHE)
+def price_update_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price, exc, col4row, label, W, floor, ctl,
+                        live, ph, tail):
+    """Every sweep of Algorithm 5.3 in one cooperative launch (a grid sync after each: the decision is read
+    from the slot the sweep filled); nothing when the phase is over (a uniform read: no refine runs)."""
+    sh = cuda.shared.array(8, int64)
+    if skip_dev(ctl, live, ph, tail):
+        return
+    g = cuda.cg.this_grid()
+    start = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    s = 1
+    while not step_dev(start, stride, s, n, 2 * n + 1, indptr, indices, cost, cptr, crow, ccost, eps, price, exc,
+                       col4row, label, W, floor, sh):
+        g.sync()
+        s += 1
+
+
+def device_price_update(d: dict, n: int, eps: int, b: dict, floor: int, ctl, live, ph: int, tail: int,
+                        block_size: int, form: str, coop: tuple | None = None) -> tuple | None:
+    """Queue one update (no host read in the ``"coop"`` form): reset, init, then the cooperative kernel
+    (``coop``: the kernel and grid from ``cooperative_kernel``, or None to get them; returned) or, ``"host"``,
+    launches of sweeps in batches of 8 with one read of the done word per batch. ``b``: the device buffers
+    (``price``, ``exc``, ``col4row``, ``label``, ``W``); the update is skipped when ``live[ph] <= tail``."""
+    from .._cuda._launch import cooperative_kernel, grid
+
+    args0 = (np.int64(ph), np.int64(tail))
+    update_reset_kernel[1, 1](b["W"], ctl, live, *args0)
+    update_init_kernel[grid(2 * n, block_size), block_size](np.int64(n), b["price"], b["exc"], b["label"], b["W"],
+                                                            ctl, live, *args0)
+    args = (d["indptr"], d["indices"], d["cost"], d["cptr"], d["crow"], d["ccost"], np.int64(n), np.int64(eps),
+            b["price"], b["exc"], b["col4row"], b["label"], b["W"], np.int64(floor), ctl, live, *args0)
+    if form == "coop":
+        if coop is None:
+            kern, gmax = cooperative_kernel(price_update_kernel, args, block_size)
+            coop = (kern, max(1, min(grid(2 * n, block_size), gmax)))
+        coop[0][coop[1], block_size](*args)
+        return coop
+    gs = grid(2 * n, block_size)
+    s = 1
+    while True:
+        for _ in range(8):
+            update_sweep_kernel[gs, block_size](*args, np.int64(s))
+            s += 1
+        w = b["W"].copy_to_host()
+        if w[W_DONE] != 0 or s > 4 * n + 16 or int(live.copy_to_host()[ph]) <= tail:
+            return None
