@@ -39,69 +39,79 @@ __all__ = ["W_SIZE", "W_UPDATES", "W_SWEEPS", "W_SKIPPED", "update_reset_kernel"
 CACHE = kernel_cache()
 BIG = int64(1) << int64(62)
 SLOT = 5  # words of one sweep's slot
-S_LVL, S_TOT, S_MORE, S_NEXT, S_RCH = 0, 1, 2, 3, 4
+S_LVL, S_MORE, S_NEXT, S_RCH, S_MAXA = 0, 1, 2, 3, 4
 W_ACTIVE, W_PMIN, W_DONE, W_UPDATES, W_SWEEPS, W_SKIPPED = 15, 16, 17, 18, 19, 20
 W_SIZE = 21
+NODES = 8  # nodes per thread of the cooperative kernel (fewer blocks: a cheaper grid sync)
 CTL_STATUS = 1  # ctl word of the refine (``_gpu_cost_scaling_kernels.CTL_STATUS``)
 
 
 @cuda.jit(device=True, inline=True)
-def relax_dev(u, d, cp, eps, nb, label, W, slot):
-    """Offer node ``u`` level ``d + floor(cp / eps) + 1`` (``cp >= -eps``: at least ``d``); below ``nb`` only.
-    An offer at ``d`` raises the slot's flag, one above it lowers the slot's least offer."""
-    cand = d + max(cp // eps + 1, 0)
+def relax_dev(u, lv, cp, eps, nb, end, label, W, slot):
+    """Offer node ``u`` the label ``lv + floor(cp / eps) + 1`` (``cp >= -eps``: at least ``lv``); below ``nb``
+    only. An offer inside the bucket (``< end``) raises the slot's flag, one beyond it lowers the slot's least
+    offer."""
+    cand = lv + max(cp // eps + 1, 0)
     if cand >= nb or cand >= label[u]:
         return
     old = cuda.atomic.min(label, u, cand)
     if old > cand:
-        if cand == d:
+        if cand < end:
             cuda.atomic.max(W, slot + S_MORE, 1)
         else:
             cuda.atomic.min(W, slot + S_NEXT, cand)
 
 
 @cuda.jit(device=True, inline=True)
-def sweep_dev(start, stride, s, d, n, nb, indptr, indices, cost, cptr, crow, ccost, eps, price, exc, col4row,
-              label, W):
-    """One sweep at level ``d`` (Alg. 5.3's scan of bucket ``d``): scan this thread's nodes labelled ``d``, offer
-    their predecessors over residual arcs; add the thread's least label above ``d`` and its scanned nodes with
-    excess to the sweep's slot."""
+def sweep_dev(start, stride, s, end, n, nb, indptr, indices, cost, cptr, crow, ccost, eps, price, exc, col4row,
+              label, slab, W):
+    """One sweep of the bucket ``[d, end)`` (Alg. 5.3's scan, label-correcting inside the bucket): each node of
+    this thread with a label below ``end`` lower than the one it was last scanned with (``slab``) is scanned:
+    its predecessors over residual arcs are offered its label plus the arc's length. Adds to the sweep's slot
+    the thread's least label beyond the bucket, its nodes with excess inside the bucket and their largest
+    label (exact in a sweep that changes no label inside the bucket: the bucket is then final)."""
     slot = (s % 3) * SLOT
     nxt = BIG
     rch = 0
+    mxa = int64(-1)
     for v in range(start, 2 * n, stride):
         lv = label[v]
-        if lv > d:
+        if lv >= end:
             nxt = min(nxt, lv)
-            continue
-        if lv != d or cuda.atomic.cas(label, v, d, -1 - d) != d:
             continue
         if exc[v] > 0:
             rch += 1
+            mxa = max(mxa, lv)
+        if lv >= slab[v]:
+            continue
+        slab[v] = lv
         if v >= n:  # a column: the rows with a residual arc into it (they do not send to it)
             y = v - n
             pv = price[v]
             for k in range(cptr[y], cptr[y + 1]):
                 x = crow[k]
                 if col4row[x] != y:
-                    relax_dev(x, d, ccost[k] + price[x] - pv, eps, nb, label, W, slot)
+                    relax_dev(x, lv, ccost[k] + price[x] - pv, eps, nb, end, label, W, slot)
         else:  # a row: the reverse arc from the column it sends to
             y = col4row[v]
             if y >= 0:
                 for k in range(indptr[v], indptr[v + 1]):
                     if indices[k] == y:
-                        relax_dev(n + y, d, price[n + y] - cost[k] - price[v], eps, nb, label, W, slot)
+                        relax_dev(n + y, lv, price[n + y] - cost[k] - price[v], eps, nb, end, label, W, slot)
                         break
     if nxt < BIG:
         cuda.atomic.min(W, slot + S_NEXT, nxt)
     if rch > 0:
         cuda.atomic.add(W, slot + S_RCH, rch)
+        cuda.atomic.max(W, slot + S_MAXA, mxa)
 
 
 @cuda.jit(device=True, inline=True)
 def decide_dev(W, s, nb, eps, floor, sh):
     """Between sweeps ``s - 1`` and ``s``: thread 0 of the block reads the previous slot and the totals
-    coherently, the block shares them. Returns (level of sweep ``s``, stop, ``D``, skipped, reached)."""
+    coherently, the block shares them. Returns (bucket start of sweep ``s``, stop, ``D``, skipped): the same
+    bucket again when the sweep changed a label inside it; else, the bucket final, stop when every node with
+    excess is in it (``D`` = their largest label), or the next bucket at the least label beyond it."""
     if cuda.threadIdx.x == 0:
         p = ((s - 1) % 3) * SLOT
         for i in range(SLOT):
@@ -110,35 +120,37 @@ def decide_dev(W, s, nb, eps, floor, sh):
         sh[SLOT + 1] = cuda.atomic.add(W, W_PMIN, 0)
     cuda.syncthreads()
     lvl = sh[S_LVL]
-    total = sh[S_TOT] + sh[S_RCH]
     more = sh[S_MORE]
     nxt = sh[S_NEXT]
+    rch = sh[S_RCH]
+    mxa = sh[S_MAXA]
     active = sh[SLOT]
     pmin = sh[SLOT + 1]
     cuda.syncthreads()
     if pmin - nb * eps < -floor:
-        return lvl, True, int64(0), True, total
-    if total >= active:
-        return lvl, True, lvl, False, total
+        return lvl, True, int64(0), True
+    if active == 0:
+        return lvl, True, int64(0), False
     if more != 0:
-        return lvl, False, lvl, False, total
+        return lvl, False, lvl, False
+    if rch >= active:
+        return lvl, True, mxa, False
     if nxt < nb:
-        return nxt, False, nxt, False, total
-    return nb, True, nb, False, total
+        return nxt, False, nxt, False
+    return nb, True, nb, False
 
 
 @cuda.jit(device=True, inline=True)
-def step_dev(start, stride, s, n, nb, indptr, indices, cost, cptr, crow, ccost, eps, price, exc, col4row, label,
-             W, floor, sh):
+def step_dev(start, stride, s, n, nb, delta, indptr, indices, cost, cptr, crow, ccost, eps, price, exc, col4row,
+             label, slab, W, floor, sh):
     """Sweep ``s >= 1``: the decision, then either the last step (``p(v) -= eps * min(l(v), D)``, the counts)
-    or the sweep of the chosen level (thread 0 writes the slot's level and total, clears the next slot).
-    Returns True when the update is over."""
-    d, stop, D, skipped, total = decide_dev(W, s, nb, eps, floor, sh)
+    or a sweep of the bucket ``[d, d + delta)`` (thread 0 writes the slot's bucket start, clears the next
+    slot). Returns True when the update is over."""
+    d, stop, D, skipped = decide_dev(W, s, nb, eps, floor, sh)
     if stop:
         if not skipped:
             for v in range(start, 2 * n, stride):
-                lv = label[v]
-                price[v] -= (-1 - lv if lv < 0 else D) * eps
+                price[v] -= min(label[v], D) * eps
         if start == 0:
             W[W_DONE] = s
             W[W_UPDATES] += 1 - skipped
@@ -146,14 +158,14 @@ def step_dev(start, stride, s, n, nb, indptr, indices, cost, cptr, crow, ccost, 
             W[W_SWEEPS] += s - 1
         return True
     if start == 0:
-        c = (s % 3) * SLOT
-        W[c + S_LVL] = d
-        W[c + S_TOT] = total
+        W[(s % 3) * SLOT + S_LVL] = d
         q = ((s + 1) % 3) * SLOT
         W[q + S_MORE] = 0
         W[q + S_NEXT] = BIG
         W[q + S_RCH] = 0
-    sweep_dev(start, stride, s, d, n, nb, indptr, indices, cost, cptr, crow, ccost, eps, price, exc, col4row, label, W)
+        W[q + S_MAXA] = -1
+    sweep_dev(start, stride, s, d + delta, n, nb, indptr, indices, cost, cptr, crow, ccost, eps, price, exc,
+              col4row, label, slab, W)
     return False
 
 
@@ -169,10 +181,12 @@ def update_reset_kernel(W, ctl, live, ph, tail):
     labelled 0 by the init), slots 1 and 2 cleared, the totals reset (the counts kept)."""
     if cuda.grid(1) != 0 or skip_dev(ctl, live, ph, tail):
         return
-    for i in range(3 * SLOT):
-        W[i] = 0
     for k in range(3):
+        W[k * SLOT + S_LVL] = 0
+        W[k * SLOT + S_MORE] = 0
         W[k * SLOT + S_NEXT] = BIG
+        W[k * SLOT + S_RCH] = 0
+        W[k * SLOT + S_MAXA] = -1
     W[S_MORE] = 1
     W[W_ACTIVE] = 0
     W[W_PMIN] = BIG
@@ -180,7 +194,7 @@ def update_reset_kernel(W, ctl, live, ph, tail):
 
 
 @cuda.jit(cache=CACHE)
-def update_init_kernel(n, price, exc, label, W, ctl, live, ph, tail):
+def update_init_kernel(n, price, exc, label, slab, W, ctl, live, ph, tail):
     """Sweep 0, one thread per node: labels (0 at the deficit columns, else unreached), the nodes with excess
     and the least price (one atomic per block: a tree minimum in shared memory)."""
     sh = cuda.shared.array(1024, int64)
@@ -190,6 +204,7 @@ def update_init_kernel(n, price, exc, label, W, ctl, live, ph, tail):
     pv = BIG
     if v < 2 * n:
         label[v] = 0 if exc[v] < 0 else BIG
+        slab[v] = BIG
         pv = price[v]
         if exc[v] > 0:
             cuda.atomic.add(W, W_ACTIVE, 1)
@@ -211,8 +226,8 @@ def update_init_kernel(n, price, exc, label, W, ctl, live, ph, tail):
 
 
 @cuda.jit(cache=CACHE)
-def update_sweep_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price, exc, col4row, label, W, floor, ctl,
-                        live, ph, tail, s):
+def update_sweep_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price, exc, col4row, label, slab, W, floor,
+                        ctl, live, ph, tail, delta, s):
     """Sweep ``s`` of the update as one launch (the host form); a launch after the last step returns."""
     sh = cuda.shared.array(8, int64)
     if skip_dev(ctl, live, ph, tail):
@@ -220,13 +235,13 @@ def update_sweep_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price,
     done = W[W_DONE]
     if done != 0 and done < s:
         return
-    step_dev(cuda.grid(1), cuda.gridsize(1), s, n, 2 * n + 1, indptr, indices, cost, cptr, crow, ccost, eps, price,
-             exc, col4row, label, W, floor, sh)
+    step_dev(cuda.grid(1), cuda.gridsize(1), s, n, 2 * n + 1, delta, indptr, indices, cost, cptr, crow, ccost, eps,
+             price, exc, col4row, label, slab, W, floor, sh)
 
 
 @cuda.jit(cache=CACHE)
-def price_update_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price, exc, col4row, label, W, floor, ctl,
-                        live, ph, tail):
+def price_update_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price, exc, col4row, label, slab, W, floor,
+                        ctl, live, ph, tail, delta):
     """Every sweep of Algorithm 5.3 in one cooperative launch (a grid sync after each: the decision is read
     from the slot the sweep filled); nothing when the phase is over (a uniform read: no refine runs)."""
     sh = cuda.shared.array(8, int64)
@@ -236,14 +251,14 @@ def price_update_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price,
     start = cuda.grid(1)
     stride = cuda.gridsize(1)
     s = 1
-    while not step_dev(start, stride, s, n, 2 * n + 1, indptr, indices, cost, cptr, crow, ccost, eps, price, exc,
-                       col4row, label, W, floor, sh):
+    while not step_dev(start, stride, s, n, 2 * n + 1, delta, indptr, indices, cost, cptr, crow, ccost, eps, price,
+                       exc, col4row, label, slab, W, floor, sh):
         g.sync()
         s += 1
 
 
 def device_price_update(d: dict, n: int, eps: int, b: dict, floor: int, ctl, live, ph: int, tail: int,
-                        block_size: int, form: str, coop: tuple | None = None) -> tuple | None:
+                        block_size: int, form: str, delta: int = 1, coop: tuple | None = None) -> tuple | None:
     """Queue one update (no host read in the ``"coop"`` form): reset, init, then the cooperative kernel
     (``coop``: the kernel and grid from ``cooperative_kernel``, or None to get them; returned) or, ``"host"``,
     launches of sweeps in batches of 8 with one read of the done word per batch. ``b``: the device buffers
@@ -252,14 +267,15 @@ def device_price_update(d: dict, n: int, eps: int, b: dict, floor: int, ctl, liv
 
     args0 = (np.int64(ph), np.int64(tail))
     update_reset_kernel[1, 1](b["W"], ctl, live, *args0)
-    update_init_kernel[grid(2 * n, block_size), block_size](np.int64(n), b["price"], b["exc"], b["label"], b["W"],
-                                                            ctl, live, *args0)
+    update_init_kernel[grid(2 * n, block_size), block_size](np.int64(n), b["price"], b["exc"], b["label"], b["slab"],
+                                                            b["W"], ctl, live, *args0)
     args = (d["indptr"], d["indices"], d["cost"], d["cptr"], d["crow"], d["ccost"], np.int64(n), np.int64(eps),
-            b["price"], b["exc"], b["col4row"], b["label"], b["W"], np.int64(floor), ctl, live, *args0)
+            b["price"], b["exc"], b["col4row"], b["label"], b["slab"], b["W"], np.int64(floor), ctl, live, *args0,
+            np.int64(delta))
     if form == "coop":
         if coop is None:
             kern, gmax = cooperative_kernel(price_update_kernel, args, block_size)
-            coop = (kern, max(1, min(grid(2 * n, block_size), gmax)))
+            coop = (kern, max(1, min(grid(2 * n, NODES * block_size), gmax)))
         coop[0][coop[1], block_size](*args)
         return coop
     gs = grid(2 * n, block_size)
