@@ -342,9 +342,10 @@ class _CostScalingRun:
                 self.launch.launches += 1
                 if t == 0:
                     break
-                coop = U.device_price_update(d, n, eps, b, FLOOR, b["ctl"], live, ph, 0, o["block_size"], form,
-                                             o["update_delta"], coop)
+                coop, reads = U.device_price_update(d, n, eps, b, FLOOR, b["ctl"], live, ph, 0, o["block_size"],
+                                                    form, o["update_delta"], coop)
                 self.launch.launches += 3
+                self.launch.syncs += reads
                 rounds -= 1
                 t = t // UPDATE_SHRINK if rounds > 0 else 0
         h = b["ctl"].copy_to_host()

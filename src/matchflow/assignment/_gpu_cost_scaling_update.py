@@ -258,11 +258,12 @@ def price_update_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price,
 
 
 def device_price_update(d: dict, n: int, eps: int, b: dict, floor: int, ctl, live, ph: int, tail: int,
-                        block_size: int, form: str, delta: int = 1, coop: tuple | None = None) -> tuple | None:
+                        block_size: int, form: str, delta: int = 1, coop: tuple | None = None) -> tuple[tuple | None, int]:
     """Queue one update (no host read in the ``"coop"`` form): reset, init, then the cooperative kernel
-    (``coop``: the kernel and grid from ``cooperative_kernel``, or None to get them; returned) or, ``"host"``,
-    launches of sweeps in batches of 8 with one read of the done word per batch. ``b``: the device buffers
-    (``price``, ``exc``, ``col4row``, ``label``, ``W``); the update is skipped when ``live[ph] <= tail``."""
+    (``coop``: the kernel and grid from ``cooperative_kernel``, or None to get them) or, ``"host"``, launches
+    of sweeps in batches of 8 with one read of the done word per batch. ``b``: the device buffers (``price``,
+    ``exc``, ``col4row``, ``label``, ``slab``, ``W``); ``delta``: levels per bucket; the update is skipped when
+    ``live[ph] <= tail``. Returns (``coop``, host reads)."""
     from .._cuda._launch import cooperative_kernel, grid
 
     args0 = (np.int64(ph), np.int64(tail))
@@ -277,13 +278,14 @@ def device_price_update(d: dict, n: int, eps: int, b: dict, floor: int, ctl, liv
             kern, gmax = cooperative_kernel(price_update_kernel, args, block_size)
             coop = (kern, max(1, min(grid(2 * n, NODES * block_size), gmax)))
         coop[0][coop[1], block_size](*args)
-        return coop
+        return coop, 0
     gs = grid(2 * n, block_size)
-    s = 1
+    s, reads = 1, 0
     while True:
         for _ in range(8):
             update_sweep_kernel[gs, block_size](*args, np.int64(s))
             s += 1
         w = b["W"].copy_to_host()
+        reads += 2
         if w[W_DONE] != 0 or s > 4 * n + 16 or int(live.copy_to_host()[ph]) <= tail:
-            return None
+            return None, reads
