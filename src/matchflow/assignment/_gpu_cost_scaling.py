@@ -38,8 +38,12 @@ lock-free result that the exact pass does not prove optimal, or a feasible solve
 a wrong answer. The global price update (Algorithm 5.3, Dial buckets) runs in the CPU tail, once at the start of
 each phase's tail (``price_update``, default on: :func:`._gpu_cost_scaling_tail.tail_price_update_kernel`): the
 GPU leaves the last units far from the deficits, exact distances send them straight there (H100, random n = 1e5:
-CPU tail pushes 1.9M -> 0.15M, public call 0.77 -> 0.53 s). Not on the device: the price update itself, arc
-fixing.
+CPU tail pushes 1.9M -> 0.15M, public call 0.77 -> 0.53 s). ``device_update=True`` (off by default) runs the
+update on the device instead (:mod:`._gpu_cost_scaling_update`, delta-stepping sweeps in one cooperative kernel,
+the same prices as the CPU's) and the whole phase there, no host read per phase: correct and certified, but
+slower (H200, results/cost_scaling/devupd-h200-2026-11-27.md: random n = 1e5 0.43 -> 0.71 s (c <= 1e6), 0.62 ->
+3.7 s (c <= 1e2), kNN equal): after the update the last units still walk long zero-length paths one push at a
+time. Not on the device: arc fixing.
 """
 
 from __future__ import annotations
@@ -60,7 +64,7 @@ CHECK_EVERY = 4  # sweeps between host reads of the control words
 MAX_OPS = 256  # push operations of one thread per sweep (line 2's loop, bounded so a sweep ends)
 FLOOR = 1 << 61  # a feasible run keeps prices above -2**61 (see the module docstring)
 _OPTIONS = ("max_ops", "variant", "follow", "schedule", "tail", "price_update", "update_every", "device_update",
-            "update_delta", "update_rounds")
+            "update_delta", "update_rounds", "tail_grid")
 TAIL = 64  # units left in a phase when the CPU finishes it (see validate_cost_scaling_gpu_options)
 # Alg. 5.3 in the CPU tail, once at the start of each phase's tail (H100, results/cost_scaling/
 # gpu-h100-2026-11-23e.md, tail = 64, device form): random n = 1e5 c <= 1e6 0.65 -> 0.44 s (CPU tail pushes
@@ -68,7 +72,10 @@ TAIL = 64  # units left in a phase when the CPU finishes it (see validate_cost_s
 # with and without it; one update every n/2 tail pushes was between the two.
 PRICE_UPDATE = True
 UPDATE_EVERY = 0.0  # its trigger: pushes of the tail between updates, in units of n (0: once, at its start)
-DEVICE_UPDATE = False  # Alg. 5.3 on the device instead of the CPU tail (_gpu_cost_scaling_update; see the option)
+# Alg. 5.3 on the device instead of the CPU tail (_gpu_cost_scaling_update; see the option). Off: slower on every
+# measured input but kNN (H200 2026-11-27, device form, results/cost_scaling/devupd-h200-2026-11-27.md): random
+# n = 1e5 c <= 1e6 0.43 -> 0.71 s, c <= 1e2 0.62 -> 3.7 s, kNN 0.091 -> 0.095 s; n = 1e4 0.02-0.07 -> 0.03-0.18 s
+DEVICE_UPDATE = False
 # device_update: levels per bucket of the device update (delta-stepping; 1 = Dial's levels). CPU emulation
 # (Jacobi sweeps) on the states at 64 units left, random n = 1e5 c <= 1e6: sweeps per update 1 level 409-22424,
 # 256 levels 23-670, 4096 levels 23-409 (= 65536); H200 2026-11-27 with 1 level: ~40 us a sweep at n = 1e5
@@ -101,7 +108,9 @@ def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
     tail, the phase ends on the device: the GPU refine stops at ``tail`` units left, the global price update
     runs on the device (:mod:`._gpu_cost_scaling_update`, one cooperative kernel), the refine goes on to
     ``tail / 4`` units, another update, ... (``update_rounds`` updates per phase, default :data:`UPDATE_ROUNDS`),
-    then the refine to the end; no host read per phase) with ``update_delta`` (levels per bucket of its label-correcting sweeps, default
+    then the refine to the end; no host read per phase; ``tail_grid`` > 0: blocks of the refine launches after
+    the first update, fewer idle pollers while few units are left; 0, the default: the same grid) with
+    ``update_delta`` (levels per bucket of its label-correcting sweeps, default
     :data:`UPDATE_DELTA`; 1: one level per bucket, Dial's order). No GPU needed."""
     opts = dict(options)
     o = validate_gpu_options("cost_scaling_gpu", opts, block_low=1, block_default=256)
@@ -130,6 +139,7 @@ def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
     o["device_update"] = check_bool("device_update", opts.get("device_update", DEVICE_UPDATE))
     o["update_delta"] = check_int("update_delta", opts.get("update_delta", UPDATE_DELTA), low=1)
     o["update_rounds"] = check_int("update_rounds", opts.get("update_rounds", UPDATE_ROUNDS), low=1)
+    o["tail_grid"] = check_int("tail_grid", opts.get("tail_grid", 0), low=0)
     if o["device_update"] and (o["loop"] == "persistent" or o["schedule"] == "sweeps"):
         raise ValueError("cost_scaling_gpu: device_update=True runs the async schedule with loop='host' "
                          f"(got schedule={o['schedule']!r}, loop={o['loop']!r})")
@@ -338,6 +348,8 @@ class _CostScalingRun:
                         np.int64(eps), b["price"], b["exc"], b["col4row"], b["ctl"], live, np.int64(ph), *common,
                         np.int64(cmax + eps), *tail_args, np.int64(t))
                 kern, gs = self._async_grid(K.refine_async_kernel, args)
+                if rounds < o["update_rounds"]:  # after an update: a few units left
+                    gs = min(gs, o["tail_grid"] or gs)
                 kern[gs, o["block_size"]](*args)
                 self.launch.launches += 1
                 if t == 0:
