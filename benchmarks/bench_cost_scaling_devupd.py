@@ -22,8 +22,7 @@ from .bench_cost_scaling import _e, _median, _plain, geometric_knn, random_spars
 FORMS = {"default (CPU tail 64 + CPU update)": {},
          "device_update tail=64": {"loop": "host", "tail": 64, "device_update": True},
          "device_update tail=256": {"loop": "host", "tail": 256, "device_update": True},
-         "device_update tail=64 rounds=3": {"loop": "host", "tail": 64, "device_update": True, "update_rounds": 3},
-         "device_update tail=64 tail_grid=16": {"loop": "host", "tail": 64, "device_update": True, "tail_grid": 16}}
+         "device_update tail=64 rounds=3": {"loop": "host", "tail": 64, "device_update": True, "update_rounds": 3}}
 KEYS = ("seconds_solve", "pushes", "tail_pushes", "price_updates", "device_updates", "update_sweeps",
         "updates_skipped", "update_grid", "grid_size", "syncs", "phases", "ran_on", "gpu_fallback")
 

@@ -92,9 +92,6 @@ def test_options_are_checked_without_a_gpu():
     assert validate_cost_scaling_gpu_options(update_rounds=2)["update_rounds"] == 2
     with pytest.raises(ValueError, match=r"update_rounds"):
         validate_cost_scaling_gpu_options(update_rounds=0)
-    assert validate_cost_scaling_gpu_options(tail_grid=4)["tail_grid"] == 4
-    with pytest.raises(ValueError, match=r"tail_grid"):
-        validate_cost_scaling_gpu_options(tail_grid=-1)
     with pytest.raises(TypeError, match=r"device_update"):
         validate_cost_scaling_gpu_options(device_update=1)
     for kw in ({"loop": "persistent"}, {"schedule": "sweeps"}):
@@ -439,7 +436,7 @@ def test_device_update_finishes_the_phases_on_the_device(tail):
     n = 24 if SIM else 3000
     A = _random(rng, n, n, 0.25 if SIM else 10 / n, 1, 10**5)
     st = _gpu(A, block_size=4 if SIM else 64, loop="host", tail=tail, device_update=True,
-              update_delta=1 if tail == 3 else 16, update_rounds=1 if tail == 3 else 3, tail_grid=tail % 5).stats
+              update_delta=1 if tail == 3 else 16, update_rounds=1 if tail == 3 else 3).stats
     assert st["device_update"] and "tail_pushes" not in st and st["updates_skipped"] == 0
     if not SIM:
         assert st["syncs"] == 2 and st["update_grid"] >= 1

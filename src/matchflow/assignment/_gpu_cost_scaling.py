@@ -64,7 +64,7 @@ CHECK_EVERY = 4  # sweeps between host reads of the control words
 MAX_OPS = 256  # push operations of one thread per sweep (line 2's loop, bounded so a sweep ends)
 FLOOR = 1 << 61  # a feasible run keeps prices above -2**61 (see the module docstring)
 _OPTIONS = ("max_ops", "variant", "follow", "schedule", "tail", "price_update", "update_every", "device_update",
-            "update_delta", "update_rounds", "tail_grid")
+            "update_delta", "update_rounds")
 TAIL = 64  # units left in a phase when the CPU finishes it (see validate_cost_scaling_gpu_options)
 # Alg. 5.3 in the CPU tail, once at the start of each phase's tail (H100, results/cost_scaling/
 # gpu-h100-2026-11-23e.md, tail = 64, device form): random n = 1e5 c <= 1e6 0.65 -> 0.44 s (CPU tail pushes
@@ -108,9 +108,7 @@ def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
     tail, the phase ends on the device: the GPU refine stops at ``tail`` units left, the global price update
     runs on the device (:mod:`._gpu_cost_scaling_update`, one cooperative kernel), the refine goes on to
     ``tail / 4`` units, another update, ... (``update_rounds`` updates per phase, default :data:`UPDATE_ROUNDS`),
-    then the refine to the end; no host read per phase; ``tail_grid`` > 0: blocks of the refine launches after
-    the first update, fewer idle pollers while few units are left; 0, the default: the same grid) with
-    ``update_delta`` (levels per bucket of its label-correcting sweeps, default
+    then the refine to the end; no host read per phase) with ``update_delta`` (levels per bucket of its label-correcting sweeps, default
     :data:`UPDATE_DELTA`; 1: one level per bucket, Dial's order). No GPU needed."""
     opts = dict(options)
     o = validate_gpu_options("cost_scaling_gpu", opts, block_low=1, block_default=256)
@@ -139,7 +137,6 @@ def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
     o["device_update"] = check_bool("device_update", opts.get("device_update", DEVICE_UPDATE))
     o["update_delta"] = check_int("update_delta", opts.get("update_delta", UPDATE_DELTA), low=1)
     o["update_rounds"] = check_int("update_rounds", opts.get("update_rounds", UPDATE_ROUNDS), low=1)
-    o["tail_grid"] = check_int("tail_grid", opts.get("tail_grid", 0), low=0)
     if o["device_update"] and (o["loop"] == "persistent" or o["schedule"] == "sweeps"):
         raise ValueError("cost_scaling_gpu: device_update=True runs the async schedule with loop='host' "
                          f"(got schedule={o['schedule']!r}, loop={o['loop']!r})")
@@ -348,8 +345,6 @@ class _CostScalingRun:
                         np.int64(eps), b["price"], b["exc"], b["col4row"], b["ctl"], live, np.int64(ph), *common,
                         np.int64(cmax + eps), *tail_args, np.int64(t))
                 kern, gs = self._async_grid(K.refine_async_kernel, args)
-                if rounds < o["update_rounds"]:  # after an update: a few units left
-                    gs = min(gs, o["tail_grid"] or gs)
                 kern[gs, o["block_size"]](*args)
                 self.launch.launches += 1
                 if t == 0:
