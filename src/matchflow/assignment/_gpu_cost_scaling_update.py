@@ -3,26 +3,26 @@
 The contract of the CPU tail's :func:`._gpu_cost_scaling_tail.tail_price_update_kernel`, on the two-price
 pseudoflow the async refine leaves (rows ``0..n-1``, columns ``n..2n-1``, residual ``(x, y)`` where
 ``col4row[x] != y`` and ``(y, x)`` where ``col4row[x] == y``, arc length ``floor(c_p / eps) + 1 >= 0``):
-labels ``l`` = distances to the deficit columns, ``p(v) -= eps * l(v)`` for the nodes scanned, ``eps * D``
-for the others, where ``D`` is the level at which the last node with excess was reached (``2n + 1`` when
-one is never reached); no change when a price could fall below ``-floor``. Prices only fall, eps-optimality
+labels ``l`` = distances to the deficit columns, ``p(v) -= eps * min(l(v), D)``, where ``D`` is the
+largest distance of a node with excess (``2n + 1`` when one is not reached below it); no change when a price could fall below ``-floor``. Prices only fall, eps-optimality
 is kept, the flow and the excesses are unchanged.
 
-Dial's buckets become level-synchronous sweeps (Dial / delta-stepping with delta 1): sweep ``s`` scans every
-node whose tentative label is the current level ``d`` (marked scanned: ``label = -1 - d``) and offers its
-predecessors ``d + length`` by ``atomic.min``. A sweep that offers ``d`` itself (a zero-length arc) is
-followed by another sweep of level ``d``; otherwise the next level is the least tentative label above ``d``
-(a thread's own labels and the offers of the sweep, by ``atomic.min``). A level is complete when a sweep of
-it offers nothing at it, so every scanned label is the exact distance (as Dial's) and every unscanned node
-is at least ``D`` away: the result is ``min(l, D)``, exactly the CPU kernel's prices (the CPU stops inside
-level ``D``; the nodes of that level it leaves get ``D`` too). The stop is checked between sweeps: all
-nodes with excess scanned.
+Dial's buckets become delta-stepping on the device: buckets of ``delta`` levels ``[d, d + delta)``, swept
+until a sweep lowers no label inside the bucket; a sweep scans every node whose label is inside the bucket
+and lower than the label it was last scanned with (``slab``: label-correcting inside a bucket) and offers
+its predecessors ``l + length`` by ``atomic.min``. A sweep that lowers no label inside the bucket leaves a
+fixed point of Bellman-Ford below ``d + delta``: every label there is the exact distance. Then, when every
+node with excess is inside, ``D`` = their largest label and ``p(v) -= eps * min(l(v), D)`` (unreached: ``D``):
+``min(distance, D)``, exactly the CPU kernel's prices (Dial stops inside level ``D``; the nodes of that level
+it leaves get ``D`` too); else the next bucket starts at the least label beyond (a thread's own labels and the
+offers of the sweep, by ``atomic.min``). ``delta = 1`` is Dial's order, level by level; a wide bucket takes
+fewer sweeps (a sweep is a grid sync: the cost on the device) for some repeated scans.
 
-Control words ``W`` (int64): three rotating slots of ``SLOT`` words, one per sweep (level, reached before the
-sweep, offer-at-level flag, least offer above the level, nodes with excess scanned in it), the decision
-between sweeps read from the previous sweep's slot by every thread (the pattern of ``_cuda._device``: a slot
-is reset two sweeps after it was read), plus the counts of the update. Two forms: one cooperative kernel with
-grid syncs (``price_update_kernel``: no host read) and one launch per sweep (``update_sweep_kernel``; the
+Control words ``W`` (int64): three rotating slots of ``SLOT`` words, one per sweep (bucket start, a label
+lowered inside, least label beyond, nodes with excess inside and their largest label), the decision between
+sweeps read from the previous sweep's slot by thread 0 of every block (the pattern of ``_cuda._device``: a
+slot is cleared two sweeps after it was read), plus the counts of the update. Two forms: one cooperative kernel
+with grid syncs (``price_update_kernel``: no host read) and one launch per sweep (``update_sweep_kernel``; the
 simulator, which mis-runs grid syncs).
 """
 
