@@ -2,10 +2,11 @@
 
     compute-sanitizer --tool memcheck python3 scripts/sanitize_cost_scaling.py
     compute-sanitizer --tool racecheck python3 scripts/sanitize_cost_scaling.py --small
+    (--device-update: only the global price update on the device, ``device_update=True``)
 
 Public API only: square, rectangular, partial and infeasible sparse inputs through
 ``matchflow.assignment(A, backend="gpu")`` with tiny blocks, on every schedule (async with the CPU tail,
-the persistent kernel, async host launches, the paper's sweeps); every answer certified. Racecheck checks shared
+the persistent kernel, async host launches, the paper's sweeps, the price update on the device); every answer certified. Racecheck checks shared
 memory hazards (these kernels use none: their races are global by design, the lock-free refine, and are
 covered by the certificate), so it runs the smallest inputs.
 """
@@ -36,8 +37,9 @@ def main() -> int:
         cases.append((sp.csr_array((rng.integers(-50, 1000, r.size), (r, c)), shape=(nr, nc)), partial))
     bad = 0
     for A, partial in cases:
-        for bs, kw in ((32, {}), (128, {"loop": "persistent"}), (64, {"loop": "host", "tail": 0}),
-                       (32, {"schedule": "sweeps"})):
+        configs = ((32, {}), (128, {"loop": "persistent"}), (64, {"loop": "host", "tail": 0}),
+                   (32, {"schedule": "sweeps"}), (32, {"loop": "host", "tail": 16, "device_update": True}))
+        for bs, kw in configs[-1:] if "--device-update" in sys.argv else configs:
             res = matchflow.assignment(A, backend="gpu", partial=partial, block_size=bs, **kw)
             ok = verify_sparse_assignment(A, res, raise_on_error=False) == []
             bad += not ok or "gpu_fallback" in res.stats

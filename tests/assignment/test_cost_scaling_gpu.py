@@ -84,6 +84,20 @@ def test_options_are_checked_without_a_gpu():
     for bad in (-1, True, "x"):
         with pytest.raises(ValueError, match=rf"^update_every must be a number >= 0, got {bad!r}$"):
             validate_cost_scaling_gpu_options(update_every=bad)
+    assert validate_cost_scaling_gpu_options()["device_update"] is False
+    assert validate_cost_scaling_gpu_options(device_update=True, loop="host")["tail"] == 64
+    assert validate_cost_scaling_gpu_options(update_delta=3)["update_delta"] == 3
+    with pytest.raises(ValueError, match=r"update_delta"):
+        validate_cost_scaling_gpu_options(update_delta=0)
+    assert validate_cost_scaling_gpu_options(update_rounds=2)["update_rounds"] == 2
+    with pytest.raises(ValueError, match=r"update_rounds"):
+        validate_cost_scaling_gpu_options(update_rounds=0)
+    with pytest.raises(TypeError, match=r"device_update"):
+        validate_cost_scaling_gpu_options(device_update=1)
+    for kw in ({"loop": "persistent"}, {"schedule": "sweeps"}):
+        with pytest.raises(ValueError, match=r"^cost_scaling_gpu: device_update=True runs the async schedule with "
+                           r"loop='host' \(got schedule="):
+            validate_cost_scaling_gpu_options(device_update=True, **kw)
     with pytest.raises(ValueError, match=r"^cost_scaling_gpu: certify=False is not available"):
         validate_cost_scaling_gpu_options(certify=False)
     with pytest.raises(ValueError, match=r"max_ops"):
@@ -406,3 +420,109 @@ def test_auto_picks_the_gpu_from_the_measured_size(monkeypatch, warm_gpu_process
     assert res.backend == "gpu" and res.stats["auto_rule"].endswith("and a GPU: the GPU is faster end to end")
     assert verify_sparse_assignment(A, res) == [] and res.cost == matchflow.assignment(A, backend="cpu").cost
     assert matchflow.assignment(A, update_every=2.0).backend == "cpu"
+
+
+# ----------------------------------------------------------------------------- the price update on the device
+
+
+@gpu
+@pytest.mark.parametrize("tail", [3, 24, 10**3])
+def test_device_update_finishes_the_phases_on_the_device(tail):
+    """``device_update=True``: the refine stops at ``tail`` units left, Alg. 5.3 runs on the device, the refine
+    goes on (to ``tail / 4`` units, another update, ...): no CPU tail, one read of the control words per solve
+    on a device (the simulator reads between the update's sweeps); the answer is the optimum, certified.
+    ``tail`` >= n: the first update of each phase runs right after the init."""
+    rng = np.random.default_rng(37)
+    n = 24 if SIM else 3000
+    A = _random(rng, n, n, 0.25 if SIM else 10 / n, 1, 10**5)
+    st = _gpu(A, block_size=4 if SIM else 64, loop="host", tail=tail, device_update=True,
+              update_delta=1 if tail == 3 else 16, update_rounds=1 if tail == 3 else 3).stats
+    assert st["device_update"] and "tail_pushes" not in st and st["updates_skipped"] == 0
+    if not SIM:
+        assert st["syncs"] == 2 and st["update_grid"] >= 1
+    else:  # the update's host form: reads between its sweeps
+        assert st["syncs"] > 2
+    if tail >= n:
+        assert st["device_updates"] >= st["phases"] and st["update_sweeps"] >= st["device_updates"]
+
+
+@gpu
+@device_only
+@pytest.mark.parametrize("hi", [100, 10**6])
+def test_device_update_larger_and_knn_like(hi):
+    """Larger random inputs (several eps phases, many blocks) and a banded (kNN-like) one, default trigger."""
+    rng = np.random.default_rng(hi % 101)
+    n = 20_000
+    A = _random(rng, n, n, 8 / n, 0, hi)
+    st = _gpu(A, block_size=128, loop="host", tail=64, device_update=True).stats
+    assert st["device_updates"] >= 1
+    r = np.repeat(np.arange(n), 9)
+    c = (r + np.tile(np.arange(-4, 5), n)) % n
+    B = sp.csr_array((rng.integers(0, hi + 1, r.size), (r, c)), shape=(n, n))
+    assert _gpu(B, block_size=256, loop="host", tail=256, device_update=True).stats["device_updates"] >= 1
+
+
+def _device_update(h, n, eps, price, exc, col4row, floor, form, bs, delta):
+    """Alg. 5.3 on the device on a host state (the graph of ``test_cost_scaling_tail._problem``)."""
+    from numba import cuda
+
+    from matchflow.assignment import _gpu_cost_scaling_update as U
+
+    d = {k: cuda.to_device(h[k].astype(np.int32 if k in ("indptr", "indices", "cptr", "crow") else np.int64))
+         for k in h}
+    b = {"price": cuda.to_device(price), "exc": cuda.to_device(exc), "col4row": cuda.to_device(col4row),
+         "label": cuda.device_array(2 * n, np.int64), "slab": cuda.device_array(2 * n, np.int64),
+         "W": cuda.to_device(np.zeros(U.W_SIZE, np.int64))}
+    ctl, live = cuda.to_device(np.zeros(5, np.int64)), cuda.to_device(np.array([n], np.int64))
+    U.device_price_update(d, n, eps, b, floor, ctl, live, 0, 0, bs, form, delta)
+    w = b["W"].copy_to_host()
+    return b["price"].copy_to_host(), int(w[U.W_UPDATES]), int(w[U.W_SKIPPED])
+
+
+def _update_equals_cpu(seed, n, deg, hi, phase, left, form, bs, delta, floor=None):
+    """The device update and the CPU tail's (``tail_price_update_kernel``, Dial buckets) on one mid-phase state
+    (``test_cost_scaling_tail._mid_phase``): the same prices, to the unit (both give ``min(distance, D)``)."""
+    from matchflow.assignment._gpu_cost_scaling_tail import tail_price_update_kernel, update_arrays
+    from tests.assignment.test_cost_scaling_tail import FLOOR, _mid_phase
+
+    h, g, eps, price, exc, col4row = _mid_phase(seed, n, deg, hi, phase, left)
+    floor = FLOOR if floor is None else floor(price)
+    p = price.copy()
+    done, _, _ = tail_price_update_kernel(*g, np.int64(eps), p, exc.copy(), col4row.copy(), np.int64(floor),
+                                          *update_arrays(n, h["indices"].shape[0]))
+    pd, upd, skipped = _device_update(h, n, eps, price.copy(), exc.copy(), col4row.copy(), floor, form, bs, delta)
+    assert (pd == p).all()
+    assert (upd, skipped) == ((1, 0) if done else (0, 1))
+    return done, price, p
+
+
+@gpu
+@pytest.mark.parametrize("seed,hi,phase,left", [(0, 10**4, 2, 5), (1, 10**6, 4, 3), (2, 9, 1, 8), (3, 1, 0, 6),
+                                                (4, 10**5, 3, 1), (5, 0, 0, 30)])
+def test_device_update_equals_the_cpu_dial_update(seed, hi, phase, left):
+    """The device update (delta-stepping: buckets of ``delta`` levels, label-correcting inside) gives the CPU
+    Dial update's prices exactly, for any bucket width."""
+    forms = ("host",) if SIM else ("host", "coop")
+    for form in forms:
+        for delta in (1, 5, 10**6):
+            done, p0, p = _update_equals_cpu(seed, 30 if SIM else 300, 4, hi, phase, left, form, 8 if SIM else 32,
+                                             delta)
+            assert done and (p <= p0).all()
+
+
+@gpu
+def test_device_update_refuses_near_the_int64_floor():
+    for form in ("host",) if SIM else ("host", "coop"):
+        done, p0, p = _update_equals_cpu(5, 30, 4, 10**4, 1, 4, form, 8, 3, floor=lambda price: int(-price.min()))
+        assert not done and (p == p0).all()
+
+
+@gpu
+@device_only
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), n=st.integers(1, 400), deg=st.integers(1, 6),
+       hi=st.sampled_from([0, 1, 9, 10**3, 10**6]), phase=st.integers(0, 6), left=st.integers(0, 60),
+       bs=st.sampled_from([32, 64, 256]), delta=st.sampled_from([1, 2, 16, 256, 10**9]))
+def test_property_device_update_equals_the_cpu(seed, n, deg, hi, phase, left, bs, delta):
+    for form in ("host", "coop"):
+        _update_equals_cpu(seed, n, deg, hi, phase, left, form, bs, delta)

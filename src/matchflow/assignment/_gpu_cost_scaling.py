@@ -38,8 +38,12 @@ lock-free result that the exact pass does not prove optimal, or a feasible solve
 a wrong answer. The global price update (Algorithm 5.3, Dial buckets) runs in the CPU tail, once at the start of
 each phase's tail (``price_update``, default on: :func:`._gpu_cost_scaling_tail.tail_price_update_kernel`): the
 GPU leaves the last units far from the deficits, exact distances send them straight there (H100, random n = 1e5:
-CPU tail pushes 1.9M -> 0.15M, public call 0.77 -> 0.53 s). Not on the device: the price update itself, arc
-fixing.
+CPU tail pushes 1.9M -> 0.15M, public call 0.77 -> 0.53 s). ``device_update=True`` (off by default) runs the
+update on the device instead (:mod:`._gpu_cost_scaling_update`, delta-stepping sweeps in one cooperative kernel,
+the same prices as the CPU's) and the whole phase there, no host read per phase: correct and certified, but
+slower (H200, results/cost_scaling/devupd-h200-2026-11-27.md: random n = 1e5 0.43 -> 0.71 s (c <= 1e6), 0.62 ->
+3.7 s (c <= 1e2), kNN equal): after the update the last units still walk long zero-length paths one push at a
+time. Not on the device: arc fixing.
 """
 
 from __future__ import annotations
@@ -59,7 +63,8 @@ __all__ = ["validate_cost_scaling_gpu_options", "cost_scaling_gpu_solve", "Devic
 CHECK_EVERY = 4  # sweeps between host reads of the control words
 MAX_OPS = 256  # push operations of one thread per sweep (line 2's loop, bounded so a sweep ends)
 FLOOR = 1 << 61  # a feasible run keeps prices above -2**61 (see the module docstring)
-_OPTIONS = ("max_ops", "variant", "follow", "schedule", "tail", "price_update", "update_every")
+_OPTIONS = ("max_ops", "variant", "follow", "schedule", "tail", "price_update", "update_every", "device_update",
+            "update_delta", "update_rounds")
 TAIL = 64  # units left in a phase when the CPU finishes it (see validate_cost_scaling_gpu_options)
 # Alg. 5.3 in the CPU tail, once at the start of each phase's tail (H100, results/cost_scaling/
 # gpu-h100-2026-11-23e.md, tail = 64, device form): random n = 1e5 c <= 1e6 0.65 -> 0.44 s (CPU tail pushes
@@ -67,6 +72,16 @@ TAIL = 64  # units left in a phase when the CPU finishes it (see validate_cost_s
 # with and without it; one update every n/2 tail pushes was between the two.
 PRICE_UPDATE = True
 UPDATE_EVERY = 0.0  # its trigger: pushes of the tail between updates, in units of n (0: once, at its start)
+# Alg. 5.3 on the device instead of the CPU tail (_gpu_cost_scaling_update; see the option). Off: slower on every
+# measured input but kNN (H200 2026-11-27, device form, results/cost_scaling/devupd-h200-2026-11-27.md): random
+# n = 1e5 c <= 1e6 0.43 -> 0.71 s, c <= 1e2 0.62 -> 3.7 s, kNN 0.091 -> 0.095 s; n = 1e4 0.02-0.07 -> 0.03-0.18 s
+DEVICE_UPDATE = False
+# device_update: levels per bucket of the device update (delta-stepping; 1 = Dial's levels). CPU emulation
+# (Jacobi sweeps) on the states at 64 units left, random n = 1e5 c <= 1e6: sweeps per update 1 level 409-22424,
+# 256 levels 23-670, 4096 levels 23-409 (= 65536); H200 2026-11-27 with 1 level: ~40 us a sweep at n = 1e5
+UPDATE_DELTA = 4096
+UPDATE_ROUNDS = 1  # device_update: updates per phase (after the first one the units left are mostly at distance 0)
+UPDATE_SHRINK = 4  # device_update: the next update when the units left fell by this factor (tail, tail/4, ...)
 VARIANTS = ("double-push", "paper")
 SCHEDULES = ("async", "sweeps")
 
@@ -89,7 +104,12 @@ def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
     Dial buckets, in the CPU tail: :func:`._gpu_cost_scaling_tail.tail_price_update_kernel`; default
     :data:`PRICE_UPDATE`) with ``update_every`` (its trigger, in units of ``n`` pushes of the tail: 0 = once
     at the start of each phase's tail, ``r > 0`` = after every ``r n`` pushes while units are left; default
-    :data:`UPDATE_EVERY`). No GPU needed."""
+    :data:`UPDATE_EVERY`) and ``device_update`` (default :data:`DEVICE_UPDATE`; ``loop="host"``, async: no CPU
+    tail, the phase ends on the device: the GPU refine stops at ``tail`` units left, the global price update
+    runs on the device (:mod:`._gpu_cost_scaling_update`, one cooperative kernel), the refine goes on to
+    ``tail / 4`` units, another update, ... (``update_rounds`` updates per phase, default :data:`UPDATE_ROUNDS`),
+    then the refine to the end; no host read per phase) with ``update_delta`` (levels per bucket of its label-correcting sweeps, default
+    :data:`UPDATE_DELTA`; 1: one level per bucket, Dial's order). No GPU needed."""
     opts = dict(options)
     o = validate_gpu_options("cost_scaling_gpu", opts, block_low=1, block_default=256)
     check_options("cost_scaling_gpu", opts, _OPTIONS)
@@ -114,6 +134,12 @@ def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
             not every >= 0:
         raise ValueError(f"update_every must be a number >= 0, got {every!r}")
     o["update_every"] = float(every)
+    o["device_update"] = check_bool("device_update", opts.get("device_update", DEVICE_UPDATE))
+    o["update_delta"] = check_int("update_delta", opts.get("update_delta", UPDATE_DELTA), low=1)
+    o["update_rounds"] = check_int("update_rounds", opts.get("update_rounds", UPDATE_ROUNDS), low=1)
+    if o["device_update"] and (o["loop"] == "persistent" or o["schedule"] == "sweeps"):
+        raise ValueError("cost_scaling_gpu: device_update=True runs the async schedule with loop='host' "
+                         f"(got schedule={o['schedule']!r}, loop={o['loop']!r})")
     return o
 
 
@@ -273,6 +299,8 @@ class _CostScalingRun:
             self.launch.launches += 1
         else:
             gs, tail = 0, o["tail"]
+            if o["device_update"]:
+                return self._solve_device_update(seq, cmax, live, common, tail_args)
             if tail > 0:
                 self.stats.update(tail_pushes=0, tail_phases=0, seconds_tail=0.0, price_updates=0, seconds_update=0.0)
             for ph, eps in enumerate(seq.tolist()):
@@ -291,6 +319,49 @@ class _CostScalingRun:
                           relabels=int(h[K.CTL_RELABELS]), launches=self.launch.launches,
                           syncs=1 + self.launch.syncs, grid_size=int(gs))
         return int(h[K.CTL_STATUS]) if self.tail_status == OK else self.tail_status
+
+    def _solve_device_update(self, seq: np.ndarray, cmax: int, live: Any, common: tuple, tail_args: tuple) -> int:
+        """``device_update=True``: per phase the init, then the async refine to ``tail`` units left, Alg. 5.3 on
+        the device, the refine to ``tail // UPDATE_SHRINK`` units, ... (``update_rounds`` updates), the refine
+        to the end; every launch
+        queued, one read of the control words at the end (the simulator: the update's host form, reads)."""
+        from numba import cuda  # noqa: PLC0415
+
+        from .._cuda import is_simulator
+        from . import _gpu_cost_scaling_kernels as K
+        from . import _gpu_cost_scaling_update as U
+
+        b, d, n, o = self.b, self.dev.d, self.dev.n, self.o
+        b.setdefault("label", cuda.device_array(2 * n, np.int64))
+        b.setdefault("slab", cuda.device_array(2 * n, np.int64))
+        b["W"] = cuda.to_device(np.zeros(U.W_SIZE, np.int64))
+        form, coop, gs = ("host" if is_simulator() else "coop"), None, 0
+        for ph, eps in enumerate(seq.tolist()):
+            self.launch(K.phase_init_kernel, 2 * n, d["indptr"], d["indices"], d["cost"], np.int64(n),
+                        np.int64(eps), b["price"], b["exc"], b["col4row"], b["ctl"], np.int64(FLOOR))
+            t, rounds = o["tail"], o["update_rounds"]
+            while True:
+                args = (d["indptr"], d["indices"], d["cost"], d["cptr"], d["crow"], d["ccost"], np.int64(n),
+                        np.int64(eps), b["price"], b["exc"], b["col4row"], b["ctl"], live, np.int64(ph), *common,
+                        np.int64(cmax + eps), *tail_args, np.int64(t))
+                kern, gs = self._async_grid(K.refine_async_kernel, args)
+                kern[gs, o["block_size"]](*args)
+                self.launch.launches += 1
+                if t == 0:
+                    break
+                coop, reads = U.device_price_update(d, n, eps, b, FLOOR, b["ctl"], live, ph, 0, o["block_size"],
+                                                    form, o["update_delta"], coop)
+                self.launch.launches += 3
+                self.launch.syncs += reads
+                rounds -= 1
+                t = t // UPDATE_SHRINK if rounds > 0 else 0
+        h = b["ctl"].copy_to_host()
+        w = b["W"].copy_to_host()
+        self.stats.update(phases=int(h[K.CTL_PHASES]), pushes=int(h[K.CTL_PUSHES]), relabels=int(h[K.CTL_RELABELS]),
+                          launches=self.launch.launches, syncs=2 + self.launch.syncs, grid_size=int(gs),
+                          device_update=True, device_updates=int(w[U.W_UPDATES]), update_sweeps=int(w[U.W_SWEEPS]),
+                          updates_skipped=int(w[U.W_SKIPPED]), update_grid=int(coop[1]) if coop else 0)
+        return int(h[K.CTL_STATUS])
 
     def _cpu_tail(self, ph: int, eps: int, cmax: int, live: Any, last: bool) -> int:
         """After a phase's GPU refine stopped at ``tail`` units or fewer: D2H of the state, the CPU finishes the
