@@ -8,7 +8,8 @@ the signs the rectangular dual asks for. Cost scaling would solve the square ext
 ``rows + cols`` (twice the work on very rectangular inputs); this touches only what the augmenting paths
 reach. Integers are exact (int64); floats in float64, certified afterwards like every sparse answer.
 
-Partial mode without a full matching splits first (:func:`deficient_part_kernel`): the rows that some maximum
+Partial mode without a full matching splits first (the König cover's alternating BFS, ``konig_cover_kernel``):
+the rows that some maximum
 matching leaves free and their neighbours form the Dulmage-Mendelsohn horizontal part H, whose columns every
 maximum matching matches into H's rows; every other row is matched in every maximum matching, to a column
 outside H. So a maximum matching of least cost is two full-mode problems, H's columns matched in full and the
@@ -154,34 +155,3 @@ def ssp_solve(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, nc: int
     st, row, scans = ssp_kernel(indptr.astype(np.int64), indices.astype(np.int64), cost, nc, cost.dtype.type(inf),
                                 col4row, row4col, v)
     return int(st), col4row, v, {"ssp_scanned_columns": int(scans), "ssp_failed_row": int(row)}
-
-
-@numba.njit(cache=True)
-def deficient_part_kernel(indptr, indices, col4row, row4col):
-    """The rows that some maximum matching leaves unmatched and their columns (the Dulmage-Mendelsohn
-    horizontal part): what a maximum matching's free rows reach by alternating paths (any arc to a column,
-    its matched arc back to a row). Returns (row mask, column mask)."""
-    nr = indptr.size - 1
-    rows = np.zeros(nr, dtype=np.bool_)
-    cols = np.zeros(row4col.size, dtype=np.bool_)
-    queue = np.empty(nr, dtype=np.int64)
-    tail = 0
-    for i in range(nr):
-        if col4row[i] < 0:
-            rows[i] = True
-            queue[tail] = i
-            tail += 1
-    head = 0
-    while head < tail:
-        i = queue[head]
-        head += 1
-        for k in range(indptr[i], indptr[i + 1]):
-            j = indices[k]
-            if not cols[j]:
-                cols[j] = True
-                r = row4col[j]  # matched: a free column here would be an augmenting path
-                if not rows[r]:
-                    rows[r] = True
-                    queue[tail] = r
-                    tail += 1
-    return rows, cols

@@ -26,9 +26,10 @@ import scipy.sparse as sp
 
 from .._methods import mark_gpu_warm
 from .._results import AssignmentResult
+from ..matching._cover import konig_cover_kernel
 from ._cpu_cost_scaling import BUDGET, NO_PERFECT, OK, cost_scaling_solve, exact_duals_kernel
 from ._cpu_sparse_ssp import OK as SSP_OK
-from ._cpu_sparse_ssp import deficient_part_kernel, ssp_solve
+from ._cpu_sparse_ssp import ssp_solve
 from ._prepare import InfeasibleError
 from ._verify import float_gap_bound, granularity
 
@@ -288,7 +289,10 @@ def _solve_ssp_partial(A: sp.csr_array, E: sp.csr_array, big, col4row: np.ndarra
         return None
     row4col = np.full(nc, -1, dtype=np.int64)
     row4col[col4row[col4row >= 0]] = np.flatnonzero(col4row >= 0)
-    rh, ch = deficient_part_kernel(A.indptr.astype(np.int64), A.indices.astype(np.int64), col4row, row4col)
+    # the deficient part H: what the free rows reach by alternating paths (the König cover's BFS: Z's rows, its columns)
+    cover_rows, ch = np.empty(A.shape[0], dtype=np.bool_), np.empty(nc, dtype=np.bool_)
+    konig_cover_kernel(A.indptr.astype(np.int64), A.indices.astype(np.int64), col4row, row4col, cover_rows, ch)
+    rh = ~cover_rows
     lo = A.data.min() if A.nnz else 0
     C = sp.csr_array(((A.data - lo).astype(E.dtype), A.indices, A.indptr), shape=A.shape)  # E's real arcs
     v0 = np.zeros(n, dtype=E.dtype)
