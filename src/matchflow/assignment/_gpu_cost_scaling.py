@@ -304,14 +304,8 @@ class _CostScalingRun:
             if tail > 0:
                 self.stats.update(tail_pushes=0, tail_phases=0, seconds_tail=0.0, price_updates=0, seconds_update=0.0)
             for ph, eps in enumerate(seq.tolist()):
-                self.launch(K.phase_init_kernel, 2 * n, d["indptr"], d["indices"], d["cost"], np.int64(n),
-                            np.int64(eps), b["price"], b["exc"], b["col4row"], b["ctl"], np.int64(FLOOR))
-                args = (d["indptr"], d["indices"], d["cost"], d["cptr"], d["crow"], d["ccost"], np.int64(n),
-                        np.int64(eps), b["price"], b["exc"], b["col4row"], b["ctl"], live, np.int64(ph), *common,
-                        np.int64(cmax + eps), *tail_args, np.int64(tail))
-                kern, gs = self._async_grid(K.refine_async_kernel, args)
-                kern[gs, o["block_size"]](*args)
-                self.launch.launches += 1
+                self._phase_init(eps)
+                gs = self._refine(ph, eps, cmax, live, common, tail_args, tail)
                 if tail > 0 and self._cpu_tail(ph, eps, cmax, live, last=ph == seq.size - 1) != OK:
                     break
         h = b["ctl"].copy_to_host()
@@ -319,6 +313,28 @@ class _CostScalingRun:
                           relabels=int(h[K.CTL_RELABELS]), launches=self.launch.launches,
                           syncs=1 + self.launch.syncs, grid_size=int(gs))
         return int(h[K.CTL_STATUS]) if self.tail_status == OK else self.tail_status
+
+    def _phase_init(self, eps: int) -> None:
+        """Alg. 5.2's refine init for one phase (every row freed, column prices from the row minima)."""
+        from . import _gpu_cost_scaling_kernels as K
+
+        b, d, n = self.b, self.dev.d, self.dev.n
+        self.launch(K.phase_init_kernel, 2 * n, d["indptr"], d["indices"], d["cost"], np.int64(n), np.int64(eps),
+                    b["price"], b["exc"], b["col4row"], b["ctl"], np.int64(FLOOR))
+
+    def _refine(self, ph: int, eps: int, cmax: int, live: Any, common: tuple, tail_args: tuple, tail: int) -> int:
+        """One async refine launch of phase ``ph`` (Alg. 5.4) until at most ``tail`` units are left (0: the
+        phase's end), on a co-resident grid; returns the grid size. No host read."""
+        from . import _gpu_cost_scaling_kernels as K
+
+        b, d, n = self.b, self.dev.d, self.dev.n
+        args = (d["indptr"], d["indices"], d["cost"], d["cptr"], d["crow"], d["ccost"], np.int64(n), np.int64(eps),
+                b["price"], b["exc"], b["col4row"], b["ctl"], live, np.int64(ph), *common, np.int64(cmax + eps),
+                *tail_args, np.int64(tail))
+        kern, gs = self._async_grid(K.refine_async_kernel, args)
+        kern[gs, self.o["block_size"]](*args)
+        self.launch.launches += 1
+        return gs
 
     def _solve_device_update(self, seq: np.ndarray, cmax: int, live: Any, common: tuple, tail_args: tuple) -> int:
         """``device_update=True``: per phase the init, then the async refine to ``tail`` units left, Alg. 5.3 on
@@ -337,16 +353,10 @@ class _CostScalingRun:
         b["W"] = cuda.to_device(np.zeros(U.W_SIZE, np.int64))
         form, coop, gs = ("host" if is_simulator() else "coop"), None, 0
         for ph, eps in enumerate(seq.tolist()):
-            self.launch(K.phase_init_kernel, 2 * n, d["indptr"], d["indices"], d["cost"], np.int64(n),
-                        np.int64(eps), b["price"], b["exc"], b["col4row"], b["ctl"], np.int64(FLOOR))
+            self._phase_init(eps)
             t, rounds = o["tail"], o["update_rounds"]
             while True:
-                args = (d["indptr"], d["indices"], d["cost"], d["cptr"], d["crow"], d["ccost"], np.int64(n),
-                        np.int64(eps), b["price"], b["exc"], b["col4row"], b["ctl"], live, np.int64(ph), *common,
-                        np.int64(cmax + eps), *tail_args, np.int64(t))
-                kern, gs = self._async_grid(K.refine_async_kernel, args)
-                kern[gs, o["block_size"]](*args)
-                self.launch.launches += 1
+                gs = self._refine(ph, eps, cmax, live, common, tail_args, t)
                 if t == 0:
                     break
                 coop, reads = U.device_price_update(d, n, eps, b, FLOOR, b["ctl"], live, ph, 0, o["block_size"],
