@@ -170,8 +170,8 @@ def test_float_route_any_pre_solve_range_is_repaired_to_the_optimum(n, float_ran
 @pytest.mark.parametrize("kind", ["outlier", "squared-normal", "lognormal"])
 def test_float_route_focuses_the_integer_range_on_heavy_tails(kind):
     """Costs whose scale is set by a few huge entries (one outlier, heavy tails) round to 0 in the first integer
-    pass; a second pass on the range its answer used warm-starts the repair (most rows kept), and the answer is
-    still the float optimum. Uniform costs take one pass."""
+    pass; a second pass on the range its answer used warm-starts the repair (few augmentations left), and the
+    answer is still the float optimum. Uniform costs take one pass."""
     rng = np.random.default_rng(37)
     n = 200
     C = {"outlier": rng.random((n, n)), "squared-normal": rng.normal(size=(n, n)) ** 2,
@@ -179,8 +179,8 @@ def test_float_route_focuses_the_integer_range_on_heavy_tails(kind):
     if kind == "outlier":
         C[3, 5] = 1e7
     res = _lopes(C, block_size=32)
-    assert res.stats["float_passes"] == 2 and res.stats["free_after_int"] <= n // 2, res.stats["free_after_int"]
-    assert "resolved_by" not in res.stats
+    assert res.stats["float_passes"] == 2 and "resolved_by" not in res.stats
+    assert res.stats["augmentations"] <= n // 10, res.stats["augmentations"]  # not a full JV repair
     assert _lopes(rng.random((n, n)), block_size=32).stats["float_passes"] == 1
 
 

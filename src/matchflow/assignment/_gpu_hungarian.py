@@ -34,13 +34,15 @@ FLOAT_ROUTES = ("repair", "slack")
 # (after JV's augmenting row reduction), and the integer kernel grows with the range (H100 n = 4096: 1.8 / 10.6
 # / 49.6 ms at 0.1n / n / 10n): 10n is the knee
 FLOAT_RANGE = 10.0
-# a second integer pass focused on the values the first one used, when those span less than 1/FOCUS_BELOW of the
-# integer range (heavy tails: the scale is set by a few huge entries and the optimum's entries all round to 0, so
-# nearly every row is freed and the host repair is a full JV; CPU prototype, n = 2048, squared normal / lognormal
-# costs: 2005 / 2046 rows freed, repair 0.49 / 0.28 s -> 701 / 646 rows, 23 / 59 ms; H200 n = 4096 squared
-# normal: 2.5 s public call, 2.4 s of it the repair). The focused range is FOCUS_MARGIN times the largest used
-# value above the minimum; larger entries are clamped (a warm start only: the repair and the certificate decide).
-FOCUS_BELOW = 256
+# a second integer pass focused on the values the first one used, when the first pass's optimum is degenerate: every
+# entry it assigned rounded to at most FOCUS_BELOW (heavy tails: the scale is set by a few huge entries, the
+# optimum's entries all round to 0, nearly every row is freed and the host repair is a full JV). H200, 2026-11-27,
+# public call n = 4096: squared-normal costs 2.5 -> 0.81 s, lognormal(0, 2) 0.66 s; n = 8192 squared normal 3.2 s.
+# A looser trigger (used entries spanning < 1/256 of the range) also fired on uniform costs and made them 3.7-67x
+# slower (the focused integer solve: 1.4 s at 4096, 9.3 s at 8192, most entries clamped): uniform costs use ~140
+# of the 40960 integer levels, the degenerate ones 0. The focused range is FOCUS_MARGIN times the largest used value
+# above the minimum; larger entries are clamped (a warm start only: the repair and the certificate decide).
+FOCUS_BELOW = 3
 FOCUS_MARGIN = 3.0
 _DEPRECATED = {"mode": ("loop", None), "check": ("certify", None)}
 
@@ -122,7 +124,7 @@ def hungarian_gpu_float(C: np.ndarray, big_m: float | None = None, **options: An
       (max C - min C)`` (default 10n: Ci lies within 1 of ``(C - min C) * s`` entrywise up to rounding, so Ci's
       optimal duals are nearly optimal for ``C``; the scaling is only a warm start, never trusted);
     * ``solve`` + ``certify``: the integer Lopes Hungarian on Ci, its exact certificate checked on the device;
-      when the entries it assigned span less than ``cap / FOCUS_BELOW`` (heavy-tailed costs), once more on a
+      when every entry it assigned rounded to at most ``FOCUS_BELOW`` (heavy-tailed costs), once more on a
       range focused on them (``FOCUS_MARGIN``; larger entries clamped; ``stats["float_passes"]`` = 2);
     * ``tight``: column prices ``v = v_int / s``; a kernel marks each row whose assigned column attains
       ``min_j C[i, j] - v[j]`` in float64 (the arithmetic of the CPU JV); the other rows are freed;
@@ -169,9 +171,9 @@ def hungarian_gpu_float(C: np.ndarray, big_m: float | None = None, **options: An
             x = run.b.star_col.copy_to_host().astype(np.int64)
             t_scale, t_int = t_scale + tb - ta, t_int + time.perf_counter() - tb
             top = float(C[np.arange(n), x].max())
-            if passes > 1 or s == 0.0 or (top - lo) * s * FOCUS_BELOW >= cap:
+            if passes > 1 or s == 0.0 or (top - lo) * s > FOCUS_BELOW or top <= lo:
                 break
-            hi = lo + FOCUS_MARGIN * (top - lo) + 1.0 / s  # the focused pass: entries above hi are clamped
+            hi = lo + FOCUS_MARGIN * (top - lo)  # the focused pass: entries above hi are clamped
         t3 = time.perf_counter()
         v_int = run.b.v.copy_to_host()
         v = v_int / s + lo if s > 0 else np.zeros(n)  # prices of C (the shift lo goes to the column side)
