@@ -37,11 +37,11 @@ FLOAT_RANGE = 10.0
 # a second integer pass focused on the values the first one used, when the first pass's optimum is degenerate: every
 # entry it assigned rounded to at most FOCUS_BELOW (heavy tails: the scale is set by a few huge entries, the
 # optimum's entries all round to 0, nearly every row is freed and the host repair is a full JV). H200, 2026-11-27,
-# public call n = 4096: squared-normal costs 2.5 -> 0.81 s, lognormal(0, 2) 0.66 s; n = 8192 squared normal 3.2 s.
-# A looser trigger (used entries spanning < 1/256 of the range) also fired on uniform costs and made them 3.7-67x
-# slower (the focused integer solve: 1.4 s at 4096, 9.3 s at 8192, most entries clamped): uniform costs use ~140
-# of the 40960 integer levels, the degenerate ones 0. The focused range is FOCUS_MARGIN times the largest used value
-# above the minimum; larger entries are clamped (a warm start only: the repair and the certificate decide).
+# public call n = 4096: squared-normal costs 2.5 -> 0.72 s, lognormal(0, 2) 0.64 s; n = 8192 2.9 s. A looser
+# trigger (used entries spanning < 1/256 of the range) also fired on uniform costs (~140 of 40960 levels used) and
+# made them 4-6x slower end to end (the focused integer solve 1.4 s at 4096, 9.3 s at 8192: most entries clamped).
+# The focused range is FOCUS_MARGIN times the largest used value above the minimum; larger entries are clamped (a
+# warm start only: the repair and the certificate decide).
 FOCUS_BELOW = 3
 FOCUS_MARGIN = 3.0
 _DEPRECATED = {"mode": ("loop", None), "check": ("certify", None)}
