@@ -289,3 +289,34 @@ def test_float_scan_parallel_equals_serial(monkeypatch, dtype):
         serial = _prepare._scan_float_kernel(a, bad)
         monkeypatch.setattr(_prepare, "PARALLEL_ENTRIES", 0)
         assert _prepare._scan_float_kernel(a, bad) == serial == expect + (dtype(-7e3), top)
+
+
+@pytest.mark.parametrize("negate", [False, True])
+def test_cost_shift_parallel_equals_serial(monkeypatch, negate):
+    """The preparation's shift of the costs (floats: exactness by TwoSum, forbidden -> 0, padding; integers:
+    modulo 2**64) runs on the Numba threads for large matrices: the same matrix and exactness flag as serially,
+    on an exact case (dyadic costs) and an inexact one."""
+    from matchflow.assignment import _prepare
+
+    rng = np.random.default_rng(23)
+    exact_a = np.round(rng.random((40, 30)) * 64) / 8
+    exact_a[5, 7] = np.inf
+    inexact_a = rng.random((40, 30)) * 1e3
+    ints = rng.integers(-2**40, 2**40, size=(40, 30))
+    for a, lo, scale, want in ((exact_a, 0.125, 1.0, True), (inexact_a, 0.1, 1.0, False), (exact_a, 0.0, 2.0**-3, True)):
+        outs = []
+        for limit in (1 << 62, 0):
+            monkeypatch.setattr(_prepare, "PARALLEL_ENTRIES", limit)
+            C = np.full((45, 45), np.nan)
+            outs.append((_prepare._shift_float_kernel(a, C, lo, scale, negate), C))
+        assert outs[0][0] == outs[1][0] == want and np.array_equal(outs[0][1], outs[1][1])
+        assert np.all(outs[1][1][40:] == 0) and np.all(outs[1][1][:, 30:] == 0)
+        assert outs[1][1][5, 7] == 0 or np.isfinite(a[5, 7])  # forbidden -> 0
+    outs = []
+    for limit in (1 << 62, 0):
+        monkeypatch.setattr(_prepare, "PARALLEL_ENTRIES", limit)
+        C = np.full((41, 41), -1, dtype=np.int64)
+        _prepare._shift_int_kernel(ints, C, np.uint64(int(ints.min()) & (2**64 - 1)), negate)
+        outs.append(C)
+    assert np.array_equal(outs[0], outs[1]) and np.all(outs[1][40:] == 0)
+    assert negate or np.array_equal(outs[1][:40, :30], ints - ints.min())

@@ -84,13 +84,12 @@ def _scan_float_kernel(a, bad):
     return (bool(invalid.any()), bool(forbidden.any()), lo.min(initial=np.inf), hi.max(initial=-np.inf))
 
 
-@numba.njit(cache=True)
-def _shift_int_kernel(a, C, base, negate):
-    """C[:nr, :nc] = a - base (or base - a), exact modulo 2**64; zero padding elsewhere."""
+def _shift_int_rows(a, C, base, negate):
+    """C[:nr, :nc] = a - base (or base - a), exact modulo 2**64; zero padding elsewhere (rows independent)."""
     n = C.shape[0]
     nr, nc = a.shape
     b = np.uint64(base)
-    for i in range(n):
+    for i in numba.prange(n):
         for j in range(n):
             if i < nr and j < nc:
                 t = np.uint64(a[i, j])
@@ -99,18 +98,16 @@ def _shift_int_kernel(a, C, base, negate):
                 C[i, j] = 0
 
 
-@numba.njit(cache=True)
-def _shift_float_kernel(a, C, lo, scale, negate):
-    """C[:nr, :nc] = (sign * a) * scale - lo * scale; forbidden -> 0 (set to M later).
-
-    Returns True when every allowed entry was transformed exactly (Knuth's TwoSum error
-    of the subtraction is zero and the power-of-two scaling lost no bit)."""
+def _shift_float_rows(a, C, lo, scale, negate, exact_rows):
+    """C[:nr, :nc] = (sign * a) * scale - lo * scale; forbidden -> 0 (set to M later); zero padding elsewhere.
+    ``exact_rows[i]``: every allowed entry of row i transformed exactly (Knuth's TwoSum error of the subtraction
+    is zero and the power-of-two scaling lost no bit). Rows independent."""
     n = C.shape[0]
     nr, nc = a.shape
     sg = -1.0 if negate else 1.0
     los = lo * scale
-    exact = True
-    for i in range(n):
+    for i in numba.prange(n):
+        exact = True
         for j in range(n):
             if i < nr and j < nc:
                 t = a[i, j]
@@ -129,7 +126,26 @@ def _shift_float_kernel(a, C, lo, scale, negate):
                 C[i, j] = s
             else:
                 C[i, j] = 0.0
-    return exact
+        exact_rows[i] = exact
+
+
+_shift_int_serial = numba.njit(cache=True)(_shift_int_rows)
+_shift_int_parallel = numba.njit(cache=True, parallel=True)(_shift_int_rows)
+_shift_float_serial = numba.njit(cache=True)(_shift_float_rows)
+_shift_float_parallel = numba.njit(cache=True, parallel=True)(_shift_float_rows)
+
+
+def _shift_int_kernel(a, C, base, negate) -> None:
+    """:func:`_shift_int_rows`, on the Numba threads from :data:`PARALLEL_ENTRIES` entries."""
+    (_shift_int_parallel if C.size >= PARALLEL_ENTRIES else _shift_int_serial)(a, C, base, negate)
+
+
+def _shift_float_kernel(a, C, lo, scale, negate) -> bool:
+    """:func:`_shift_float_rows` (on the Numba threads from :data:`PARALLEL_ENTRIES` entries); True when every
+    allowed entry was transformed exactly."""
+    exact_rows = np.empty(C.shape[0], dtype=np.bool_)
+    (_shift_float_parallel if C.size >= PARALLEL_ENTRIES else _shift_float_serial)(a, C, lo, scale, negate, exact_rows)
+    return bool(exact_rows.all())
 
 
 @numba.njit(cache=True)
