@@ -212,15 +212,16 @@ def _solve_square(E: sp.csr_array, known_feasible: bool = True, solve=cost_scali
         return x, u + lo, v, stats
     # floats: the matching solves the rounded costs exactly; prove it on the true costs
     stats["scale"] = float(scale)
-    uf, vf = _float_duals(E, x, shifted, lo, v.astype(np.float64) / scale, u.astype(np.float64) / scale, stats)
+    uf, vf, _ = _float_duals(E, x, shifted, lo, v.astype(np.float64) / scale, u.astype(np.float64) / scale, stats)
     return x, uf, vf, stats
 
 
 def _float_duals(E: sp.csr_array, x: np.ndarray, shifted: np.ndarray, lo: float, v0: np.ndarray,
-                 u0: np.ndarray | None, stats: dict) -> tuple[np.ndarray, np.ndarray]:
+                 u0: np.ndarray | None, stats: dict) -> tuple[np.ndarray, np.ndarray, bool]:
     """Float duals of the perfect matching ``x`` of E on the TRUE costs: the label-correcting pass from ``v0``
     (no negative cycle: tight duals, ``float_proved``; ``v0`` is lowered in place), else ``u0`` (or the pass's)
-    with the columns' largest feasible ``v``; ``gap_bound`` / ``gap_tol`` / ``exact`` in ``stats`` (the rigorous bound of the dense path)."""
+    with the columns' largest feasible ``v``; ``gap_bound`` / ``gap_tol`` / ``exact`` in ``stats`` (the rigorous
+    bound of the dense path, :func:`_gap_stats`) and, returned, whether the verifier accepts it."""
     n = E.shape[0]
     st, uf = _label_correcting(E, x, shifted, v0, 16)
     stats["float_proved"] = st == OK
@@ -232,8 +233,7 @@ def _float_duals(E: sp.csr_array, x: np.ndarray, shifted: np.ndarray, lo: float,
         vf = np.full(n, np.inf)
         rows = np.repeat(np.arange(n), np.diff(E.indptr))
         np.minimum.at(vf, E.indices, E.data - uf[rows])
-    _gap_stats(E, x, uf, vf, stats)
-    return uf, vf
+    return uf, vf, _gap_stats(E, x, uf, vf, stats)
 
 
 def _gap_stats(E: sp.csr_array, x: np.ndarray, U: np.ndarray, V: np.ndarray, stats: dict) -> bool:
@@ -271,8 +271,8 @@ def _solve_ssp(A: sp.csr_array, E: sp.csr_array, tr: bool):
     stats["sparse_path"] = "ssp"
     if E.dtype.kind == "f":
         loE = E.data.min() if E.nnz else 0.0
-        uf, vf = _float_duals(E, x, E.data - loE, loE, v0, None, stats)
-        return (x, uf, vf, stats) if _gap_stats(E, x, uf, vf, stats) else None  # what the verifier accepts
+        uf, vf, proved = _float_duals(E, x, E.data - loE, loE, v0, None, stats)
+        return (x, uf, vf, stats) if proved else None  # what the verifier accepts
     ic, loE = shifted_integer_costs(E)
     st, u = _label_correcting(E, x, ic, v0, 64)
     return (x, u + loE, v0, stats) if st == OK else None
@@ -318,8 +318,8 @@ def _solve_ssp_partial(A: sp.csr_array, E: sp.csr_array, big, col4row: np.ndarra
     stats = {"sparse_path": "ssp", "ssp_scanned_columns": scans, "deficient_rows": int(rh.sum())}
     if E.dtype.kind == "f":
         loE = E.data.min()
-        uf, vf = _float_duals(E, x, E.data - loE, loE, v0, None, stats)
-        return (x, uf, vf, stats) if _gap_stats(E, x, uf, vf, stats) else None
+        uf, vf, proved = _float_duals(E, x, E.data - loE, loE, v0, None, stats)
+        return (x, uf, vf, stats) if proved else None
     st, u = _label_correcting(E, x, E.data, v0, 64)
     return (x, u, v0, stats) if st == OK else None
 
@@ -429,13 +429,17 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
     # 0.49 s, astro-ph 2.2 vs 2.1 s; email-Enron's big M overflows cost scaling's prices, shortest paths 0.5 s)
     ssp = method == "jv" or (method == "auto" and backend == "cpu" and (partial or E.shape != A.shape)
                              and not options)
-    found = (_solve_ssp_partial(A, E, big, col4row) if partial else _solve_ssp(A, E, tr)) if ssp else None
+    def paths():
+        return _solve_ssp_partial(A, E, big, col4row) if partial else _solve_ssp(A, E, tr)
+
+    found = paths() if ssp else None
     x, U, V, stats = found if found is not None else _solve_square(E, known_feasible=partial, solve=solve)
     if found is None and E.dtype.kind == "f" and not _float_accepted(stats):
         # cost scaling solved the rounded costs, and the true costs do not prove its matching (a coarse rounding:
         # partial mode's big M sets the scale; Netlib GREENBEA |values|: 1e-4 above the optimum, bound 0.27):
-        # shortest augmenting paths on the float costs themselves, kept when proved; else a warning, never silence
-        alt = (_solve_ssp_partial(A, E, big, col4row) if partial else _solve_ssp(A, E, tr))
+        # shortest augmenting paths on the float costs themselves (unless they ran and were not proved already),
+        # kept when proved; else a warning, never silence
+        alt = None if ssp else paths()
         if alt is not None:
             found, (x, U, V, stats) = alt, alt
             stats["float_fallback"] = "jv"
