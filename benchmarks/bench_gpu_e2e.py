@@ -252,8 +252,16 @@ def rd_check(C: np.ndarray, res) -> bool:
     return bool(red.min() >= 0 and (red[res.row_ind, res.col_ind] == 0).all())
 
 
-def float_records(sizes: list[int], dtypes: list[str], reps: int, cpu_max_n: int, before_max_n: int) -> list[dict]:
-    """Uniform random float costs in [0, 1): ``assignment(C, backend="gpu")`` (the float route: integer
+FLOAT_COSTS = {  # name -> generator: uniform [0, 1) (dyadic: the minimum shift is exact, a shifted copy is made);
+    # standard normal (not dyadic: the shift would round, the caller's matrix is used without a copy)
+    "uniform": lambda rng, n: rng.random((n, n)),
+    "normal": lambda rng, n: rng.normal(size=(n, n)),
+}
+
+
+def float_records(sizes: list[int], dtypes: list[str], reps: int, cpu_max_n: int, before_max_n: int,
+                  costs: tuple[str, ...] = ("uniform",)) -> list[dict]:
+    """Random float costs (:data:`FLOAT_COSTS`): ``assignment(C, backend="gpu")`` (the float route: integer
     pre-solve at range 10n + JV repair, proved by the sound float certificate) against ``before`` (the
     float64-slack Hungarian, ``float_route="slack"``) and the CPU call (JV); a CuPy matrix goes to the host."""
     import matchflow
@@ -267,10 +275,11 @@ def float_records(sizes: list[int], dtypes: list[str], reps: int, cpu_max_n: int
     matchflow.assignment(rng.random((256, 256)), backend="gpu")  # warm-up (compile / cache load)
     matchflow.assignment(rng.random((256, 256)).astype(np.float32), backend="gpu")
     for n in sizes:
-        for dt in dtypes:
+        for dt, kind in ((dt, kind) for kind in costs for dt in dtypes):
             try:
-                recs.append(_float_case(matchflow, cupy, rng.random((n, n)).astype(dt), n, dt, reps, cpu_max_n,
-                                        before_max_n))
+                rec = _float_case(matchflow, cupy, FLOAT_COSTS[kind](rng, n).astype(dt), n, dt, reps, cpu_max_n,
+                                  before_max_n if kind == "uniform" else 0)
+                recs.append({"costs": kind, **rec})
             except Exception:  # noqa: BLE001 - one failing case keeps the others
                 import traceback
 
@@ -385,15 +394,17 @@ def markdown_float(flrecs: list[dict], irecs: list[dict], ffrecs: list[dict]) ->
         rows = []
         for r in flrecs:
             s = r["after_stages_ms"]
-            rows.append([r["n"], r["dtype"], r["backend"], r["max_rel_cost_difference"], r["cpu_ms"], r["before_ms"],
-                         r["after_ms"], s.get("seconds_h2d"),
+            rows.append([r["n"], r.get("costs", "uniform"), r["dtype"], r["backend"], r["max_rel_cost_difference"], r["cpu_ms"], r["before_ms"],
+                         r["after_ms"], s.get("seconds_prepare"), s.get("seconds_h2d"),
                          s.get("seconds_scale"), s.get("seconds_int"), s.get("seconds_tight"), s.get("seconds_repair"),
+                         s.get("seconds_certificate"),
                          r["free_after_int"], r["free_after_arr"], r["augmentations"], r["gap_bound"],
                          r["device_input_ms"]])
-        parts.append("## assignment(C float, backend='gpu'): uniform [0, 1) (ms, median)\n\n" + HYLAC_NOTE + "\n\n"
-                     + md_table(["n", "dtype", "ran on", "max rel. cost diff. (CPU, before, CuPy)", "CPU call (JV)",
-                                 "BEFORE (float64 slack)", "AFTER total", "H2D + max",
+        parts.append("## assignment(C float, backend='gpu') (ms, median)\n\n" + HYLAC_NOTE + "\n\n"
+                     + md_table(["n", "costs", "dtype", "ran on", "max rel. cost diff. (CPU, before, CuPy)", "CPU call (JV)",
+                                 "BEFORE (float64 slack)", "AFTER total", "host prepare", "H2D + max",
                                  "scale to int32", "integer solve + certify", "tight rows", "host repair (JV)",
+                                 "host certificate",
                                  "rows freed", "free after ARR", "augmentations", "gap bound (sound)",
                                  "CuPy input (host path)"], rows))
     if irecs:
@@ -487,6 +498,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="issue 9's dense-assignment round: float route, int after-only, small-range stages")
     ap.add_argument("--float-sizes", default="1024,4096,8192")
     ap.add_argument("--float-dtypes", default="float64,float32")
+    ap.add_argument("--float-costs", default="uniform,normal", help=f"comma list of {sorted(FLOAT_COSTS)}")
     ap.add_argument("--cpu-max-n", type=int, default=4096)
     ap.add_argument("--before-max-n", type=int, default=4096)
     args = ap.parse_args(argv)
@@ -538,7 +550,7 @@ def assignment_round(args: argparse.Namespace) -> int:
         log("wrote", jp, mp)
 
     flrecs = guarded(float_records, [int(x) for x in args.float_sizes.split(",")], args.float_dtypes.split(","),
-                     args.reps, args.cpu_max_n, args.before_max_n)
+                     args.reps, args.cpu_max_n, args.before_max_n, tuple(args.float_costs.split(",")))
     write()
     irecs = guarded(assignment_records, sizes, [float(x) for x in args.ranges.split(",")], args.reps, False)
     write()

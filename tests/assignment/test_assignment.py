@@ -16,7 +16,7 @@ from scipy.optimize import linear_sum_assignment as scipy_lsa
 import matchflow
 from matchflow import AssignmentResult
 from matchflow._methods import Method
-from matchflow.assignment._prepare import prepare
+from matchflow.assignment._prepare import as_cost_matrix_scanned, prepare
 from matchflow.verify import verify_assignment
 
 METHODS = ["jv", "hungarian", "auction", "munkres", "cost-scaling"]
@@ -265,25 +265,69 @@ def test_options_change_the_run_not_the_optimum():
 # ---------------------------------------------------------------- preparation (shared with the GPU)
 
 @pytest.mark.parametrize("maximize", [False, True])
-def test_prepared_problem_is_the_gpu_contract(maximize):
+def test_prepared_problem_is_square_padded_with_big_m(maximize):
     rng = np.random.default_rng(3)
     c = rng.normal(size=(6, 9))
     c[rng.random(c.shape) < 0.3] = -np.inf if maximize else np.inf
-    # the GPU Hungarian's contract (C >= 0) needs the minimum shift even when it rounds
-    p = prepare(c, maximize, force_shift=True)
+    p = prepare(c, maximize)
     assert p.C.shape == (9, 9) and p.C.flags.c_contiguous and p.C.dtype == np.float64
-    assert np.isfinite(p.C).all() and p.C.min() >= 0 and (p.C[6:] == 0).all()
+    assert np.isfinite(p.C).all() and (p.C[6:] == 0).all()
     assert p.big_m is not None and (p.C[:6][~np.isfinite(c)] == p.big_m).all()
-    # every full assignment over allowed entries is cheaper than one forbidden entry
-    assert p.big_m > p.C[:6][np.isfinite(c)].max() * 6
-    # without force_shift a shift that would round an entry is not made: the caller's costs
-    e = prepare(c, maximize)
     fin = np.isfinite(c)
-    assert e.stats["shift_exact"] is False and e.shift == 0.0
-    assert np.array_equal(e.C[:6][fin], -c[fin] if maximize else c[fin])
+    # every full assignment over allowed entries is cheaper than one forbidden entry
+    assert p.big_m > np.abs(p.C[:6][fin]).max() * 6
+    # a shift that would round an entry is not made: the caller's costs
+    assert p.stats["shift_exact"] is False and p.shift == 0.0
+    assert np.array_equal(p.C[:6][fin], -c[fin] if maximize else c[fin])
     ci = rng.integers(-5, 5, size=(7, 4))
     q = prepare(ci, maximize)
     assert q.C.dtype == np.int64 and q.C.shape == (7, 7) and q.C.min() == 0 and (q.C[:, 4:] == 0).all()
+
+
+def test_float_shift_only_when_exact_and_no_copy_when_it_is_not():
+    rng = np.random.default_rng(5)
+    dyadic = rng.integers(1, 1000, size=(64, 64)) / 64.0  # every t - min is exact
+    p = prepare(dyadic)
+    assert p.stats["shift_exact"] and p.shift == dyadic.min() and p.C.min() == 0.0
+    assert np.array_equal(p.C + p.shift, dyadic)
+    normal = rng.normal(size=(64, 64))  # t - min rounds: the caller's matrix, not copied
+    q = prepare(normal)
+    assert q.C is normal and q.shift == 0.0 and q.stats["shift_exact"] is False
+    late = dyadic.copy()
+    late[:8] = 2.0**-10 + 2.0**-60  # the minimum: t - min is exact in the first rows (0), rounds in later ones
+    r = prepare(late)
+    assert r.stats["shift_exact"] is False and r.shift == 0.0 and np.array_equal(r.C, late)
+    for a in (dyadic, normal, late, -normal):  # the reused scan gives the same problem as a fresh one
+        for mx in (False, True):
+            b, scan = as_cost_matrix_scanned(a, mx)
+            e, f = prepare(b, mx, scan), prepare(b, mx)
+            assert np.array_equal(e.C, f.C) and e.shift == f.shift and e.stats == f.stats
+    for a in (normal, late):  # solved on the unshifted costs: still the optimum, proved
+        res = matchflow.assignment(a)
+        assert res.cost == pytest.approx(scipy_cost(a), rel=1e-12) and res.stats["gap_bound"] < 1e-9
+        assert res.stats["seconds_prepare"] >= 0 and res.stats["seconds_certificate"] >= 0
+
+
+@pytest.mark.parametrize("shape", [(1024, 1030), (1030, 1024), (1024, 1024)])
+def test_polished_duals_parallel_equal_serial(shape):
+    from matchflow.assignment._prepare import _polish_parallel, _polish_serial
+
+    rng = np.random.default_rng(11)
+    A = rng.normal(size=shape)
+    A[rng.random(shape) < 0.01] = np.inf
+    nr, nc = shape
+    col_of_row = np.full(nr, -1, dtype=np.int64)
+    k = min(nr, nc)
+    col_of_row[rng.permutation(nr)[:k]] = rng.permutation(nc)[:k]
+    u, v = rng.normal(size=nr), rng.normal(size=nc)
+    out = []
+    for kern in (_polish_serial, _polish_parallel):
+        uu, vv = u.copy(), v.copy()
+        kern(A, col_of_row, uu, vv, nr <= nc)
+        out.append((uu, vv))
+    assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1])
+    if nr <= nc:
+        assert np.array_equal(out[0][0], (A - out[0][1][None, :]).min(axis=1))
 
 
 def test_prepare_does_not_copy_ready_matrices_nor_modify_input():
@@ -411,10 +455,11 @@ def test_lopes_alias_reports_the_algorithm_and_the_device():
 
 
 def test_validates_once(monkeypatch):
-    """One call reads and checks the matrix once and prepares it once (the drop-in included)."""
-    from matchflow.assignment import _api
+    """One call reads and checks the matrix once and prepares it once (the drop-in included); a float matrix is
+    scanned once (the preparation reuses the validation's scan)."""
+    from matchflow.assignment import _api, _prepare
 
-    counts = {"as_cost_matrix": 0, "resolve": 0, "prepare": 0}
+    counts = {"as_cost_matrix_scanned": 0, "resolve": 0, "prepare": 0, "scan_float": 0}
 
     def counting(name, fn):
         def wrapper(*args, **kw):
@@ -423,9 +468,12 @@ def test_validates_once(monkeypatch):
         return wrapper
 
     for name in counts:
-        monkeypatch.setattr(_api, name, counting(name, getattr(_api, name)))
+        mod = _prepare if name == "scan_float" else _api
+        monkeypatch.setattr(mod, name, counting(name, getattr(mod, name)))
     c = np.arange(12).reshape(3, 4) % 5
     matchflow.assignment(c)
-    assert counts == {"as_cost_matrix": 1, "resolve": 1, "prepare": 1}
+    assert counts == {"as_cost_matrix_scanned": 1, "resolve": 1, "prepare": 1, "scan_float": 0}
     matchflow.linear_sum_assignment(c)
-    assert counts == {"as_cost_matrix": 2, "resolve": 2, "prepare": 2}
+    assert counts == {"as_cost_matrix_scanned": 2, "resolve": 2, "prepare": 2, "scan_float": 0}
+    matchflow.assignment(c / 3.0)
+    assert counts == {"as_cost_matrix_scanned": 3, "resolve": 3, "prepare": 3, "scan_float": 1}

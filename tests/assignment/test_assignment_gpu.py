@@ -200,6 +200,18 @@ def test_float_route_forbidden_maximize_and_huge_ratios():
     assert res.stats["float_route"] == "repair"
 
 
+@gpu_mark
+@pytest.mark.parametrize("route", ["repair", "slack"])
+def test_float_routes_on_negative_costs_the_preparation_does_not_shift(route):
+    """Normal costs: the minimum shift would round, so the preparation hands the caller's matrix (negative
+    entries) to the GPU as it is; the repair route scales from its own minimum, the slack route shifts its own
+    copy. Both reach the optimum the CPU finds, proved on the caller's costs."""
+    rng = np.random.default_rng(41)
+    C = rng.normal(size=(150, 150)) * 10
+    res = _lopes(C, block_size=32, float_route=route)
+    assert res.backend == "gpu" and "resolved_by" not in res.stats and res.stats["gap_bound"] < 1e-9
+
+
 def test_float_route_options_rejected():
     with pytest.raises(ValueError, match=r"float_route must be one of \('repair', 'slack'\), got 'fast'"):
         validate_hungarian_options(float_route="fast")

@@ -23,7 +23,7 @@ from .._results import AssignmentResult
 from .._validation import check_bool, check_real
 from ..io import read_cost_matrix  # noqa: F401 - moved to matchflow.io; kept here for old imports
 from ._methods import TABLE, Problem
-from ._prepare import InfeasibleError, Prepared, as_cost_matrix, prepare  # noqa: F401
+from ._prepare import InfeasibleError, Prepared, as_cost_matrix, as_cost_matrix_scanned, prepare  # noqa: F401
 from ._verify import centre_duals, certify, exact_difference, square_certificate, total_cost
 
 __all__ = ["assignment", "linear_sum_assignment", "read_cost_matrix", "METHODS"]
@@ -151,7 +151,7 @@ def assignment(
         res = assignment_direct(cost, check_method_options(TABLE, TABLE.row("hungarian"), "gpu", options), t0)
         if res is not None:
             return res
-    a = as_cost_matrix(cost, maximize)
+    a, scan = as_cost_matrix_scanned(cost, maximize)  # the float scan is kept for the preparation
     if extend_cost is not None:
         extend_cost = check_bool("extend_cost", extend_cost)
         if not extend_cost and a.shape[0] != a.shape[1]:
@@ -176,10 +176,8 @@ def assignment(
         res = assignment_direct(a, opts, t0)
         if res is not None:
             return res
-    prep = exact_prep = prepare(a, maximize)
-    if be == "gpu" and not prep.is_int and not prep.stats.get("shift_exact", True):
-        prep = prepare(a, maximize, force_shift=True)  # the GPU Hungarian needs C >= 0
-    stats: dict = {"n": prep.n}
+    prep = exact_prep = prepare(a, maximize, scan)
+    stats: dict = {"n": prep.n, "seconds_prepare": time.perf_counter() - t0}  # validation, scan, preparation
     used = method
     if prep.bigint is not None:
         from ._cpu_hungarian import hungarian_bigint
@@ -205,7 +203,9 @@ def assignment(
             stats.update(st)
     row_ind, col_ind, uu, vv = prep.recover(x, u, v)
     if not prep.is_int:
+        t_cert = time.perf_counter()
         cert, uu, vv = _float_certificate(a, maximize, prep, x, u, v)
+        stats["seconds_certificate"] = time.perf_counter() - t_cert  # the sound float certificate on the host
         for other in ("jv", "hungarian"):
             if cert.optimal and cert.gap_bound <= 64.0 * cert.tol_entries:
                 break

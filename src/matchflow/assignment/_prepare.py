@@ -129,15 +129,44 @@ def _shift_float_rows(a, C, lo, scale, negate, exact_rows):
         exact_rows[i] = exact
 
 
+def _shift_exact_rows(a, lo, negate, failed):
+    """Read only: sets ``failed[0]`` when some finite entry t has an inexact ``(-t if negate else t) - lo``
+    (TwoSum error != 0). A row stops at its first inexact entry; rows not yet started are skipped once
+    ``failed[0]`` is set (a benign race: the flag only goes from False to True, and the verdict is that flag)."""
+    q = -lo
+    sg = -1.0 if negate else 1.0
+    for i in numba.prange(a.shape[0]):
+        if failed[0]:
+            continue
+        for j in range(a.shape[1]):
+            t = sg * a[i, j]
+            if t - t != 0:
+                continue
+            s = t + q
+            bp = s - t
+            if (t - (s - bp)) + (q - bp) != 0.0:
+                failed[0] = True
+                break
+
+
 _shift_int_serial = numba.njit(cache=True)(_shift_int_rows)
 _shift_int_parallel = numba.njit(cache=True, parallel=True)(_shift_int_rows)
 _shift_float_serial = numba.njit(cache=True)(_shift_float_rows)
 _shift_float_parallel = numba.njit(cache=True, parallel=True)(_shift_float_rows)
+_shift_exact_serial = numba.njit(cache=True)(_shift_exact_rows)
+_shift_exact_parallel = numba.njit(cache=True, parallel=True)(_shift_exact_rows)
 
 
 def _shift_int_kernel(a, C, base, negate) -> None:
     """:func:`_shift_int_rows`, on the Numba threads from :data:`PARALLEL_ENTRIES` entries."""
     (_shift_int_parallel if C.size >= PARALLEL_ENTRIES else _shift_int_serial)(a, C, base, negate)
+
+
+def _shift_exact_kernel(a, lo, negate=False) -> bool:
+    """Whether ``t - lo`` (``-t - lo`` with ``negate``) is exact for every finite entry t (read only)."""
+    failed = np.zeros(1, dtype=np.bool_)
+    (_shift_exact_parallel if a.size >= PARALLEL_ENTRIES else _shift_exact_serial)(a, lo, negate, failed)
+    return not failed[0]
 
 
 def _shift_float_kernel(a, C, lo, scale, negate) -> bool:
@@ -148,13 +177,13 @@ def _shift_float_kernel(a, C, lo, scale, negate) -> bool:
     return bool(exact_rows.all())
 
 
-@numba.njit(cache=True)
-def polish_duals_kernel(A, col_of_row, u, v, rows_equal):
+def _polish_duals(A, col_of_row, u, v, rows_equal):
     """Recompute the duals of the "= 1" side from the other side's, on the caller's
     (minimisation) matrix ``A`` (+inf forbidden): one rounding per dual instead of the
     solver's chain of updates. ``rows_equal`` (n_rows <= n_cols): the column duals are
     clipped to ``<= 0`` (0 on unassigned columns when rectangular) and
-    ``u[i] = min_j A[i, j] - v[j]``; otherwise the same with rows and columns swapped."""
+    ``u[i] = min_j A[i, j] - v[j]``; otherwise the same with rows and columns swapped.
+    Each recomputed dual is independent: compiled serial and parallel."""
     nr, nc = A.shape
     if rows_equal:
         used = np.zeros(nc, dtype=np.bool_)
@@ -165,7 +194,7 @@ def polish_duals_kernel(A, col_of_row, u, v, rows_equal):
             for j in range(nc):
                 if not used[j] or v[j] > 0:
                     v[j] = 0.0
-        for i in range(nr):
+        for i in numba.prange(nr):
             best = np.inf
             for j in range(nc):
                 h = A[i, j] - v[j]
@@ -177,7 +206,7 @@ def polish_duals_kernel(A, col_of_row, u, v, rows_equal):
         for i in range(nr):
             if col_of_row[i] < 0 or u[i] > 0:
                 u[i] = 0.0
-        for j in range(nc):
+        for j in numba.prange(nc):
             best = np.inf
             for i in range(nr):
                 h = A[i, j] - u[i]
@@ -185,6 +214,15 @@ def polish_duals_kernel(A, col_of_row, u, v, rows_equal):
                     best = h
             if best < np.inf:
                 v[j] = best
+
+
+_polish_serial = numba.njit(cache=True)(_polish_duals)
+_polish_parallel = numba.njit(cache=True, parallel=True)(_polish_duals)
+
+
+def polish_duals_kernel(A, col_of_row, u, v, rows_equal) -> None:
+    """:func:`_polish_duals` (on the Numba threads from :data:`PARALLEL_ENTRIES` entries)."""
+    (_polish_parallel if A.size >= PARALLEL_ENTRIES else _polish_serial)(A, col_of_row, u, v, rows_equal)
 
 
 @numba.njit(cache=True)
@@ -239,6 +277,12 @@ def as_cost_matrix(cost, maximize: bool = False) -> np.ndarray:
     TypeError. NaN, and ``-inf`` when minimising / ``+inf`` when maximising, raise
     ``ValueError("matrix contains invalid numeric entries")``.
     """
+    return as_cost_matrix_scanned(cost, maximize)[0]
+
+
+def as_cost_matrix_scanned(cost, maximize: bool = False) -> tuple[np.ndarray, tuple | None]:
+    """:func:`as_cost_matrix` and its float scan ``(forbidden, lo, hi)`` (None for other dtypes or no entry),
+    for :func:`prepare` to reuse instead of reading the matrix again."""
     a = native_array(to_host_array(cost, "cost"), "cost")
     if a.ndim != 2:
         raise ValueError(f"expected a matrix (2-D array), got a {a.ndim} array")
@@ -246,9 +290,8 @@ def as_cost_matrix(cost, maximize: bool = False) -> np.ndarray:
         raise TypeError(
             f"Cannot cast array data from {a.dtype!r} to dtype('float64') according to the rule 'safe'"
         )
-    if a.dtype.kind == "f" and a.size:
-        scan_float(a, maximize)
-    return a
+    scan = scan_float(a, maximize) if a.dtype.kind == "f" and a.size else None
+    return a, scan
 
 
 def scan_float(a: np.ndarray, maximize: bool):
@@ -373,26 +416,26 @@ def _feasible(allowed: np.ndarray) -> bool:
     return int((m >= 0).sum()) == nr
 
 
-def prepare(a: np.ndarray, maximize: bool = False, force_shift: bool = False) -> Prepared:
+def prepare(a: np.ndarray, maximize: bool = False, scan: tuple | None = None) -> Prepared:
     """Build the square problem for a validated matrix ``a`` (see the module docstring).
 
     A square C-contiguous int64 / float64 matrix whose minimum is 0 (minimising, no
     forbidden entry) is used as is, without a copy: the solvers never write to ``C``.
-    ``force_shift`` subtracts the float minimum even when that rounds entries (only for a
-    solver that needs ``C >= 0``; its answer is then re-checked on the caller's costs).
     """
     nr, nc = a.shape
     n = max(nr, nc)
     if a.dtype.kind in "biu":
         return _prepare_int(a, maximize, n)
-    return _prepare_float(a, maximize, n, force_shift)
+    return _prepare_float(a, maximize, n, scan)
 
 
-def _prepare_float(a: np.ndarray, maximize: bool, n: int, force_shift: bool = False) -> Prepared:
+def _prepare_float(a: np.ndarray, maximize: bool, n: int, scan: tuple | None = None) -> Prepared:
     nr, nc = a.shape
     if a.dtype not in (np.float64, np.float32):
         a = a.astype(np.float64)
-    if a.size:
+    if scan is not None:
+        forbidden, ulo, uhi = scan  # as_cost_matrix_scanned's pass over the same matrix
+    elif a.size:
         forbidden, ulo, uhi = scan_float(a, maximize)
     else:
         forbidden, ulo, uhi = False, 0.0, 0.0
@@ -410,15 +453,19 @@ def _prepare_float(a: np.ndarray, maximize: bool, n: int, force_shift: bool = Fa
     if big > 0 and big * 16.0 * (n + 2) * 4 > _FLOAT_SAFE:
         k = math.ceil(math.log2(big) + math.log2(64.0 * (n + 2)) - math.log2(_FLOAT_SAFE)) + 2
         scale = 2.0**-k
-    # the global-minimum shift (C >= 0, which the GPU Hungarian needs) only when it is exact
-    # for every allowed entry: 1e12 + 2e-5 == 1e12 would turn distinct costs into ties
+    # the global-minimum shift (C >= 0) only when it is exact for every allowed entry: 1e12 + 2e-5 == 1e12
+    # would turn distinct costs into ties. A few rows are tried first: when the shift rounds there, the matrix is
+    # not shifted at all (used as it is when square float64 and nothing to negate, scale or forbid: no copy);
+    # otherwise the shifting pass checks every entry (and a rounding entry found later costs a second pass)
     shifted = True
-    if (nr == nc and not maximize and not forbidden and lo == 0.0 and scale == 1.0 and a.dtype == np.float64
-            and a.flags.c_contiguous):
-        C = a
+    ready = (nr == nc and not maximize and not forbidden and scale == 1.0 and a.dtype == np.float64
+             and a.flags.c_contiguous)
+    sample_exact = lo == 0.0 or _shift_exact_kernel(np.asarray(a[:8], dtype=np.float64), lo, maximize)
+    if ready and (lo == 0.0 or not sample_exact):
+        C, shifted = a, lo == 0.0
     else:
         C = np.empty((n, n), dtype=np.float64)
-        if n and not _shift_float_kernel(a, C, lo, scale, maximize) and not force_shift:
+        if n and (not sample_exact or not _shift_float_kernel(a, C, lo, scale, maximize)):
             shifted = False
             _shift_float_kernel(a, C, 0.0, scale, maximize)
     shift = lo if shifted else 0.0

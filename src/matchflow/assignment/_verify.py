@@ -246,6 +246,12 @@ def granularity(a: np.ndarray) -> float:
     return math.inf if k == 1 << 30 else math.ldexp(1.0, k)
 
 
+def _assigned(a, r: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """The assigned entries ``a[r, c]`` (dense or scipy.sparse), as a float array."""
+    vals = a[r, c] if not sp.issparse(a) else sp.csr_array(a)[r, c]
+    return np.asarray(vals, dtype=np.float64).ravel()
+
+
 def min_reduced_cost(Cm_src: np.ndarray, sign: int, u: np.ndarray, v: np.ndarray):
     """Exact/float min reduced cost over allowed entries; (value, i, j) or (None, -1, -1)."""
     nr, nc = Cm_src.shape
@@ -475,7 +481,8 @@ def _float_optimality(cert: AssignmentCertificate, a: np.ndarray, sign: int, r: 
     cert.tol_entries = parts["tol_entries"]
     opt: list[str] = []
     # exact: the totals of assignments differ by multiples of the granularity
-    cert.exact = bool(gap_bound < granularity(a))
+    # (the granularity of the assigned entries bounds the whole matrix's: its pass runs only when that bound allows)
+    cert.exact = bool(gap_bound < granularity(_assigned(a, r, c)) and gap_bound < granularity(a))
     if not (gap_bound <= tol and math.isfinite(tol)) and not cert.exact:  # an infinite tolerance proves nothing
         if parts["dual_infeasibility"] > tol / 2 and mlb is not None and mlb < 0:
             opt.append(f"dual infeasible: reduced cost {mlb} < 0 at ({mi}, {mj})")
