@@ -156,10 +156,10 @@ def hungarian_gpu_float(C: np.ndarray, big_m: float | None = None, **options: An
         cap = max(1, int(math.ceil(o["float_range"] * n)))
         dI = cuda.device_array(n * n, dtype=np.int32)
         passes, t_scale, t_int = 0, 0.0, 0.0
+        g = min(4096, max(1, (n * n + 255) // 256))  # the scaling kernel's grid (grid-stride loop)
         while True:  # one integer pass, a second focused one when the first used a sliver of the range
             passes += 1
             s, ta = (cap / (hi - lo) if hi > lo else 0.0), time.perf_counter()
-            g = min(4096, max(1, (n * n + 255) // 256))
             scale_floor_kernel[g, 256](frun.dflat, np.int64(n * n), np.float64(lo), np.float64(s),
                                        np.float64(cap if big_m is None else 4 * cap), dI)
             cuda.synchronize()

@@ -98,7 +98,8 @@ def _device_input(name: str, x: Any, shape: tuple[int, ...]) -> tuple[Any, np.dt
         if a.size != 1 and tuple(a.shape) != shape:
             raise ValueError(f"{name} must have shape {shape} (device arrays: that shape or one element), "
                              f"got {tuple(a.shape)}")
-        a = c_contiguous_device(x)  # no copy unless strided (then one copy on the device)
+        if hasattr(x, "__cuda_array_interface__") and not a.is_c_contiguous():
+            a = c_contiguous_device(x)  # strided: one copy on the device, by the array's own library
         return a.reshape(a.size), a.dtype
     arr = np.asarray(x)
     if arr.dtype.kind not in "iuf":
