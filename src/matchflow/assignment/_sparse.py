@@ -5,8 +5,8 @@ full matching, by shortest augmenting paths (:mod:`._cpu_sparse_ssp`; the same c
 The modules: :mod:`._sparse_problem` (the canonical costs, a device input's host copy, the square extended
 problem that rectangular and ``partial=True`` inputs are solved on), :mod:`._sparse_routes` (the cost-scaling
 and shortest-path solves of it), :mod:`._sparse_certificate` (its duals, the float gap bound,
-:func:`verify_sparse_assignment`); here: ``backend="auto"``, the solver options, the route chosen, the result on
-the user's matrix and SciPy's drop-in :func:`min_weight_full_bipartite_matching`.
+:func:`~._sparse_certificate.verify_sparse_assignment`); here: ``backend="auto"``, the solver options, the
+route chosen, the result on the user's matrix and SciPy's drop-in :func:`min_weight_full_bipartite_matching`.
 """
 
 from __future__ import annotations
@@ -87,10 +87,11 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
     ``"auto"`` runs on the CPU for rectangular inputs and for ``partial`` without a full matching; see
     :func:`matchflow.assignment`); ``backend``
     "cpu" (the Numba twin), "gpu" (Łupińska's lock-free refine, GPU ``options``) or "auto" (the GPU from
-    :data:`AUTO_GPU_NNZ` arcs on a real GPU without options, else the CPU; ``stats["auto_rule"]``). A device-resident C (CuPy
-    sparse, PyTorch sparse CUDA; :func:`is_device_sparse`) is copied to the host once (the certificate and the
-    CPU tail read it there: ``stats["device_fallback"]``) and ``row_ind``, ``col_ind``, ``u``, ``v`` come back
-    on the device in its library (``stats["input_library"]``; ``stats["U"], stats["V"]`` stay NumPy)."""
+    :data:`AUTO_GPU_NNZ` arcs on a real GPU without options, else the CPU; ``stats["auto_rule"]``). A
+    device-resident C (CuPy sparse, PyTorch sparse CUDA; :func:`._sparse_problem.is_device_sparse`) is copied to
+    the host once (the certificate and the CPU tail read it there: ``stats["device_fallback"]``) and ``row_ind``,
+    ``col_ind``, ``u``, ``v`` come back on the device in its library (``stats["input_library"]``; ``stats["U"],
+    stats["V"]`` stay NumPy)."""
     t0 = time.perf_counter() if t0 is None else t0
     C, lib, t_copy = _from_device(C)
     A = as_sparse_cost(C, maximize)
