@@ -9,7 +9,7 @@
   the capacity of the returned minimum cut.
 """
 
-from .assignment._sparse import verify_sparse_assignment  # noqa: F401
+from .assignment._sparse_certificate import verify_sparse_assignment  # noqa: F401
 from .assignment._verify import verify_assignment  # noqa: F401
 from .flow._verify import verify_flow  # noqa: F401
 from .matching._cover import konig_cover  # noqa: F401

@@ -187,16 +187,16 @@ def test_unproved_paths_fall_back_to_cost_scaling(monkeypatch, floats):
     scaling solves the extension as before and says so in ``result.method``: never an unproved answer."""
     import importlib
 
-    S = importlib.import_module("matchflow.assignment._sparse")
+    C = importlib.import_module("matchflow.assignment._sparse_certificate")  # the routes' duals
     A = sp.csr_array(np.array([[4, 1, 0], [2, 0, 0], [3, 0, 0]]))
     A.eliminate_zeros()
     A = A.astype(np.float64) if floats else A
     assert matchflow.assignment(A, partial=True).method == "jv"
-    real = S._label_correcting
-    monkeypatch.setattr(S, "_label_correcting", lambda *a: (NOT_OPTIMAL, real(*a)[1]))
+    real = C._label_correcting
+    monkeypatch.setattr(C, "_label_correcting", lambda *a: (NOT_OPTIMAL, real(*a)[1]))
     if floats:  # the float route also recomputes the columns' duals: make its gap bound fail instead
-        gap = S._gap_stats  # the bound still recorded (cost scaling's answer is judged from it)
-        monkeypatch.setattr(S, "_gap_stats", lambda E, x, U, V, stats: gap(E, x, U, V, stats) and False)
+        gap = C._gap_stats  # the bound still recorded (cost scaling's answer is judged from it)
+        monkeypatch.setattr(C, "_gap_stats", lambda E, x, U, V, stats: gap(E, x, U, V, stats) and False)
     res = matchflow.assignment(A, partial=True, method="jv")
     assert res.method == "cost-scaling" and verify_sparse_assignment(A, res) == []
     assert (res.row_ind.size, res.cost) == (2, 3)

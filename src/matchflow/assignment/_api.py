@@ -90,7 +90,7 @@ def assignment(
     partial : bool
         scipy.sparse ``cost`` only: when no full matching exists, return a maximum-cardinality
         matching of least cost among those (certificate: ``stats["U"], stats["V"]``, the duals of
-        the extended problem of :mod:`._sparse`) instead of raising.
+        the extended problem of :mod:`._sparse_problem`) instead of raising.
     extend_cost : bool, optional
         lapx's flag. ``None``/``True``: rectangular matrices are solved directly (our
         rectangular support is lapx's ``extend_cost=True``); ``False``: a non-square
@@ -258,7 +258,7 @@ def _sparse_door(cost, row: Method | None, be: str, partial: bool, cost_limit, o
     (``_sparse.AUTO_GPU_NNZ``)."""
     import scipy.sparse as sp
 
-    from ._sparse import is_device_sparse
+    from ._sparse_problem import is_device_sparse
 
     if not sp.issparse(cost) and not is_device_sparse(cost):
         if partial:

@@ -139,7 +139,7 @@ def _cost_scaling_gpu(prep, **options):
 def _cost_scaling_dense(prep, solve):
     import scipy.sparse as sp
 
-    from ._sparse import _solve_square
+    from ._sparse_routes import _solve_square
 
     C = prep.C
     n = C.shape[0]

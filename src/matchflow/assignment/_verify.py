@@ -343,8 +343,8 @@ def verify_assignment(
 
 def _verify_sparse(cost, res, raise_on_error: bool) -> AssignmentCertificate:
     """A sparse cost matrix (cost scaling): the result's extended duals, checked by
-    :func:`._sparse.verify_sparse_assignment`, as an :class:`AssignmentCertificate`."""
-    from ._sparse import verify_sparse_assignment
+    :func:`._sparse_certificate.verify_sparse_assignment`, as an :class:`AssignmentCertificate`."""
+    from ._sparse_certificate import verify_sparse_assignment
 
     if not isinstance(res, AssignmentResult):
         raise TypeError("verify_assignment on a sparse cost matrix needs the AssignmentResult of "
