@@ -144,17 +144,25 @@ def _assignment_steps() -> list[tuple[str, Callable[[], Any]]]:
 
 
 def _parallel_float_bound() -> None:
-    """The threaded twins of the float scan and the float certificate's row pass, which tiny inputs never
-    reach (float64)."""
+    """The threaded twins of the float scan, shift and certificate passes, which tiny inputs never reach
+    (float64; float32 certificates compile on first use)."""
     import numpy as np
 
     from .assignment import _prepare, _verify
 
     b = np.zeros(2, dtype=np.bool_)
-    _prepare._scan_float_parallel(np.ones((2, 2)), -np.inf, b, b.copy(), np.zeros(2), np.zeros(2))
-    z, e = np.zeros(2), np.zeros(0, dtype=np.int64)
-    _verify._float_bound_parallel(np.ones((2, 2)), e, e, np.zeros(0), 1.0, np.arange(2), z, z, np.zeros(2),
-                                  np.zeros(2), np.zeros(2), np.zeros(2), np.zeros(2), np.zeros(2, dtype=np.int64))
+    a = np.ones((2, 2))
+    _prepare._scan_float_parallel(a, -np.inf, b, b.copy(), np.zeros(2), np.zeros(2))
+    _prepare._shift_float_parallel(a, np.empty((2, 2)), 0.5, 1.0, False, b.copy())
+    _prepare._shift_exact_parallel(a, 0.5, False, b.copy())
+    col = np.arange(2)
+    _prepare._polish_parallel(a, 1.0, col, np.zeros(2), np.zeros(2), True)
+    z = np.zeros(2)
+    _verify._float_bound_dense_parallel(a, 1.0, col, z, z, np.zeros(2), np.zeros(2), np.zeros(2), np.zeros(2),
+                                        np.zeros(2), np.zeros(2, dtype=np.int64))
+    _verify._float_bound_csr_parallel(np.array([0, 2, 4]), np.array([0, 1, 0, 1]), np.ones(4), 1.0, col, z, z,
+                                      np.zeros(2), np.zeros(2), np.zeros(2), np.zeros(2), np.zeros(2),
+                                      np.zeros(2, dtype=np.int64))
 
 
 def _sparse_assignment_steps() -> list[tuple[str, Callable[[], Any]]]:

@@ -320,14 +320,18 @@ def test_polished_duals_parallel_equal_serial(shape):
     k = min(nr, nc)
     col_of_row[rng.permutation(nr)[:k]] = rng.permutation(nc)[:k]
     u, v = rng.normal(size=nr), rng.normal(size=nc)
-    out = []
-    for kern in (_polish_serial, _polish_parallel):
-        uu, vv = u.copy(), v.copy()
-        kern(A, col_of_row, uu, vv, nr <= nc)
-        out.append((uu, vv))
-    assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1])
-    if nr <= nc:
-        assert np.array_equal(out[0][0], (A - out[0][1][None, :]).min(axis=1))
+    for sign, mat in ((1.0, A), (-1.0, -A), (1.0, A.astype(np.float32))):
+        out = []
+        for kern in (_polish_serial, _polish_parallel):
+            uu, vv = u.copy(), v.copy()
+            kern(mat, sign, col_of_row, uu, vv, nr <= nc)
+            out.append((uu, vv))
+        assert np.array_equal(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1])
+        Am = sign * mat.astype(np.float64)
+        if nr <= nc:
+            assert np.array_equal(out[0][0], (Am - out[0][1][None, :]).min(axis=1))
+        else:
+            assert np.array_equal(out[0][1], (Am - out[0][0][:, None]).min(axis=0))
 
 
 def test_prepare_does_not_copy_ready_matrices_nor_modify_input():

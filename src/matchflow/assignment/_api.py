@@ -286,9 +286,11 @@ def _float_certificate(a: np.ndarray, maximize: bool, prep: Prepared, x, u, v):
     r, c, uu, vv = prep.recover(x, u, v, scaled=True)
     s = prep.scale
     with np.errstate(all="ignore"):
-        af = a.astype(np.float64, copy=False)
+        # float32 / float64 stay as they are (the kernels widen each entry exactly): no n^2 copy
+        af = a if a.dtype in (np.float32, np.float64) else a.astype(np.float64)
         uo, vo = uu / s, vv / s  # exact (powers of two) unless they overflow
         if s != 1.0 and not (np.isfinite(uo).all() and np.isfinite(vo).all()):
+            af = af.astype(np.float64, copy=False)
             a_s = af * s
             fin = np.isfinite(af)
             if not np.array_equal(a_s[fin] / s, af[fin]):  # a tiny cost underflowed: not the caller's matrix
@@ -298,12 +300,12 @@ def _float_certificate(a: np.ndarray, maximize: bool, prep: Prepared, x, u, v):
                 return cert, uo, vo
         else:
             a_s, uu, vv, s = af, uo, vo, 1.0
-        am = np.ascontiguousarray(-a_s if maximize else a_s)
         col_of_row = np.full(a.shape[0], -1, dtype=np.int64)
         col_of_row[r] = c
         if np.isfinite(uu).all() and np.isfinite(vv).all():
             uu, vv = centre_duals(uu, vv)
-            polish_duals_kernel(am, col_of_row, uu, vv, a.shape[0] <= a.shape[1])
+            polish_duals_kernel(np.ascontiguousarray(a_s), -1.0 if maximize else 1.0, col_of_row, uu, vv,
+                                a.shape[0] <= a.shape[1])
         cert = certify(a_s, r, c, uu, vv, maximize, False)
         if s != 1.0:
             uu, vv = uu / s, vv / s

@@ -177,9 +177,10 @@ def _shift_float_kernel(a, C, lo, scale, negate) -> bool:
     return bool(exact_rows.all())
 
 
-def _polish_duals(A, col_of_row, u, v, rows_equal):
+def _polish_duals(A, sign, col_of_row, u, v, rows_equal):
     """Recompute the duals of the "= 1" side from the other side's, on the caller's
-    (minimisation) matrix ``A`` (+inf forbidden): one rounding per dual instead of the
+    minimisation matrix ``sign * A`` (+inf forbidden; ``A`` float32 or float64, each entry widened exactly):
+    one rounding per dual instead of the
     solver's chain of updates. ``rows_equal`` (n_rows <= n_cols): the column duals are
     clipped to ``<= 0`` (0 on unassigned columns when rectangular) and
     ``u[i] = min_j A[i, j] - v[j]``; otherwise the same with rows and columns swapped.
@@ -197,7 +198,7 @@ def _polish_duals(A, col_of_row, u, v, rows_equal):
         for i in numba.prange(nr):
             best = np.inf
             for j in range(nc):
-                h = A[i, j] - v[j]
+                h = sign * A[i, j] - v[j]
                 if h < best:
                     best = h
             if best < np.inf:
@@ -209,7 +210,7 @@ def _polish_duals(A, col_of_row, u, v, rows_equal):
         for j in numba.prange(nc):
             best = np.inf
             for i in range(nr):
-                h = A[i, j] - u[i]
+                h = sign * A[i, j] - u[i]
                 if h < best:
                     best = h
             if best < np.inf:
@@ -220,9 +221,9 @@ _polish_serial = numba.njit(cache=True)(_polish_duals)
 _polish_parallel = numba.njit(cache=True, parallel=True)(_polish_duals)
 
 
-def polish_duals_kernel(A, col_of_row, u, v, rows_equal) -> None:
+def polish_duals_kernel(A, sign, col_of_row, u, v, rows_equal) -> None:
     """:func:`_polish_duals` (on the Numba threads from :data:`PARALLEL_ENTRIES` entries)."""
-    (_polish_parallel if A.size >= PARALLEL_ENTRIES else _polish_serial)(A, col_of_row, u, v, rows_equal)
+    (_polish_parallel if A.size >= PARALLEL_ENTRIES else _polish_serial)(A, float(sign), col_of_row, u, v, rows_equal)
 
 
 @numba.njit(cache=True)

@@ -107,33 +107,86 @@ _ERR_REL = 2.0000001 * 2.0**-53
 _ERR_ABS = 2.0**-1073
 
 
-def _float_bound_rows(C, indptr, indices, data, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries,
-                      row_lb, row_j):
-    """Per row i: ``delta[i]`` = max(0, -min_j lower(reduced cost)) over allowed entries,
-    ``slack_up[i]`` = upper bound of the assigned pair's reduced cost (0 if unassigned),
-    ``err_used[i]`` = e at the assigned pair + e at the row's minimising entry;
-    ``err_entries[i]``: the rounding of the assigned entry alone (no dual magnitudes);
-    ``row_lb[i]``, ``row_j[i]``: the row's least lower bound and its column (-1: no allowed entry).
-    The entries: the dense ``C`` or, when ``indptr`` is not empty, the CSR ``(indptr, indices, data)``
-    (stored entries only: a missing entry is forbidden). Rows are independent: compiled serial and parallel."""
-    nr = col_of_row.size
-    sparse = indptr.size > 0
+def _bound_pair_dev(c, ui, vj, aui, avj):
+    """One allowed entry's upper-rounded reduced cost pieces: ``(h, e)`` with ``h = (c - u_i) - v_j`` and ``e``
+    its rounding bound ``REL (|c| + |u_i| + |v_j|) + ABS``; the true reduced cost lies in ``[h - e, h + e]``."""
+    h = (c - ui) - vj
+    e = _ERR_REL * ((abs(c) + aui) + avj) + _ERR_ABS
+    return h, e
+
+
+def _bound_row_end(i, ja, c_a, ui, vja, avja, best, ebest, jbest, delta, slack_up, err_used, err_entries, row_lb,
+                   row_j):
+    """Row i's results from its least lower bound (``best`` at ``jbest``, bound ``ebest``) and its assigned entry
+    ``c_a`` (``ja`` < 0: unassigned; a non-finite ``c_a``: a forbidden pair, counted nowhere)."""
+    slack_up[i] = 0.0
+    err_used[i] = 0.0
+    if ja >= 0 and c_a - c_a == 0:
+        h, e = _bound_pair_dev(c_a, ui, vja, abs(ui), avja)
+        slack_up[i] = h + e
+        err_used[i] += e
+        err_entries[i] += _ERR_REL * abs(c_a) + _ERR_ABS
+    row_lb[i] = best
+    row_j[i] = jbest
+    if jbest >= 0:
+        err_used[i] += ebest
+        delta[i] = -best if best < 0 else 0.0
+    else:
+        delta[i] = 0.0
+
+
+def _float_bound_dense_rows(C, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries, row_lb, row_j):
+    """Per row i of the dense ``C`` (float32 or float64; +-inf forbidden): ``delta[i]`` = max(0, -min_j lower
+    bound of the reduced cost) over allowed entries, ``slack_up[i]`` = upper bound of the assigned pair's reduced
+    cost (0 if unassigned), ``err_used[i]`` = e at the assigned pair + e at the row's minimising entry;
+    ``err_entries[i]``: the rounding of the assigned entry alone (no dual magnitudes); ``row_lb[i]``, ``row_j[i]``:
+    the row's least lower bound and its column (-1: no allowed entry). The assigned pair is handled after the
+    scan, and ``|v|`` once per call: the scan is a tight loop (4-5x faster than one loop for both layouts, same
+    floats). Rows are independent: compiled serial and parallel."""
+    nr, nc = C.shape
+    av = np.abs(v)
     for i in numba.prange(nr):
+        ui = u[i]
+        aui = abs(ui)
+        best = np.inf
+        ebest = 0.0
+        jbest = -1
+        for j in range(nc):
+            c = sign * C[i, j]
+            if c - c != 0:
+                continue
+            h, e = _bound_pair_dev(c, ui, v[j], aui, av[j])
+            lb = h - e
+            if jbest < 0 or lb < best:
+                best = lb
+                ebest = e
+                jbest = j
+        ja = col_of_row[i]
+        c_a = sign * C[i, ja] if ja >= 0 else 0.0
+        _bound_row_end(i, ja, c_a, ui, v[ja] if ja >= 0 else 0.0, av[ja] if ja >= 0 else 0.0, best, ebest, jbest,
+                       delta, slack_up, err_used, err_entries, row_lb, row_j)
+
+
+def _float_bound_csr_rows(indptr, indices, data, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries,
+                          row_lb, row_j):
+    """:func:`_float_bound_dense_rows` on the CSR ``(indptr, indices, data)``: stored entries only (a missing
+    entry is forbidden; a stored duplicate of the assigned column counts as the assigned entry once per copy)."""
+    nr = col_of_row.size
+    for i in numba.prange(nr):
+        ui = u[i]
+        aui = abs(ui)
         best = np.inf
         ebest = 0.0
         jbest = -1
         ja = col_of_row[i]
         slack_up[i] = 0.0
         err_used[i] = 0.0
-        lo = indptr[i] if sparse else 0
-        hi = indptr[i + 1] if sparse else C.shape[1]
-        for k in range(lo, hi):
-            j = indices[k] if sparse else k
-            c = sign * (data[k] if sparse else C[i, j])
+        for k in range(indptr[i], indptr[i + 1]):
+            j = indices[k]
+            c = sign * data[k]
             if c - c != 0:
                 continue
-            h = (c - u[i]) - v[j]
-            e = _ERR_REL * (abs(c) + abs(u[i]) + abs(v[j])) + _ERR_ABS
+            h, e = _bound_pair_dev(c, ui, v[j], aui, abs(v[j]))
             lb = h - e
             if jbest < 0 or lb < best:
                 best = lb
@@ -152,20 +205,29 @@ def _float_bound_rows(C, indptr, indices, data, sign, col_of_row, u, v, delta, s
             delta[i] = 0.0
 
 
-_float_bound_serial = numba.njit(cache=True)(_float_bound_rows)
-_float_bound_parallel = numba.njit(cache=True, parallel=True)(_float_bound_rows)
+_bound_pair_dev = numba.njit(cache=True, inline="always")(_bound_pair_dev)
+_bound_row_end = numba.njit(cache=True, inline="always")(_bound_row_end)
+_float_bound_dense_serial = numba.njit(cache=True)(_float_bound_dense_rows)
+_float_bound_dense_parallel = numba.njit(cache=True, parallel=True)(_float_bound_dense_rows)
+_float_bound_csr_serial = numba.njit(cache=True)(_float_bound_csr_rows)
+_float_bound_csr_parallel = numba.njit(cache=True, parallel=True)(_float_bound_csr_rows)
 PARALLEL_ENTRIES = 1 << 20  # the certificate's row pass runs on the Numba threads from this many entries
 
 
 def _float_bound_kernel(C, indptr, indices, data, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries):
-    """:func:`_float_bound_rows` (serial below :data:`PARALLEL_ENTRIES` entries, else on the Numba threads),
-    then the least lower bound over the rows. Returns (min lower bound, its i, its j)."""
+    """The row pass (dense ``C`` float32/float64, or the CSR when ``indptr`` is not empty; serial below
+    :data:`PARALLEL_ENTRIES` entries, else on the Numba threads), then the least lower bound over the rows.
+    Returns (min lower bound, its i, its j)."""
     nr = col_of_row.size
     row_lb = np.empty(nr)
     row_j = np.empty(nr, dtype=np.int64)
-    size = data.size if indptr.size else C.size
-    kern = _float_bound_parallel if size >= PARALLEL_ENTRIES else _float_bound_serial
-    kern(C, indptr, indices, data, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries, row_lb, row_j)
+    par = (data.size if indptr.size else C.size) >= PARALLEL_ENTRIES
+    if indptr.size:
+        kern = _float_bound_csr_parallel if par else _float_bound_csr_serial
+        kern(indptr, indices, data, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries, row_lb, row_j)
+    else:
+        kern = _float_bound_dense_parallel if par else _float_bound_dense_serial
+        kern(C, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries, row_lb, row_j)
     ok = np.flatnonzero(row_j >= 0)
     if not ok.size:
         return np.inf, -1, -1
@@ -209,7 +271,9 @@ def float_gap_bound(a: np.ndarray, sign: int, r: np.ndarray, c: np.ndarray, u: n
         C, csr = np.zeros((0, 0)), (a.indptr.astype(np.int64), a.indices.astype(np.int64),
                                     np.asarray(a.data, dtype=np.float64))
     else:
-        C, csr = np.ascontiguousarray(a, dtype=np.float64), (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))
+        # float32 stays float32 (the kernel widens each entry exactly): no n^2 copy
+        C = np.ascontiguousarray(a if a.dtype in (np.float32, np.float64) else a.astype(np.float64))
+        csr = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))
     with np.errstate(all="ignore"):
         mlb, mi, mj = _float_bound_kernel(C, *csr, float(sign), col_of_row, np.asarray(u, dtype=np.float64),
                                           np.asarray(v, dtype=np.float64), delta, slack, err, err_c)
