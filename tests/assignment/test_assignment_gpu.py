@@ -10,6 +10,8 @@ device) goes through the supported surface ``matchflow.gpu``. The option checks 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -64,7 +66,7 @@ def test_block_size_rejected(bad):
     ({"certify": 1}, TypeError, r"certify must be True or False, got 1"),
     ({"max_rounds": 0}, ValueError, r"max_rounds must be >= 1, got 0"),
     ({"grid_size": 0}, ValueError, r"grid_size must be >= 1, got 0"),
-    ({"colour": "red"}, TypeError, r"hungarian_gpu got unexpected option\(s\) 'colour'; accepted: float_range, float_route, slack_dtype"),
+    ({"colour": "red"}, TypeError, r"hungarian_gpu got unexpected option\(s\) 'colour'; accepted: float_gap_levels, float_range, float_route, slack_dtype"),
     ({"loop": "host", "mode": "host"}, ValueError, r"hungarian_gpu: give loop= only \(mode= is its deprecated "
                                                    r"alias\), not both"),
 ])
@@ -212,9 +214,30 @@ def test_float_routes_on_negative_costs_the_preparation_does_not_shift(route):
     assert res.backend == "gpu" and "resolved_by" not in res.stats and res.stats["gap_bound"] < 1e-9
 
 
+@gpu_mark
+def test_float_route_scale_capped_by_the_rows_resolution():
+    """Normal costs: a row's two smallest entries lie far apart compared with the range / 10n, so the rows'
+    median gap caps the integer scale (stats float_gap, float_scale); uniform costs keep range / 10n. Both
+    scales reach the optimum, the capped one in no more integer rounds."""
+    rng = np.random.default_rng(43)
+    n = 400
+    C = rng.normal(size=(n, n))
+    capped = _lopes(C, block_size=64)
+    free = _lopes(C, block_size=64, float_gap_levels=0)
+    assert capped.stats["float_gap"] > 0 and math.isnan(free.stats["float_gap"])
+    assert capped.stats["float_scale"] < free.stats["float_scale"]
+    assert capped.stats["iterations"] <= free.stats["iterations"], (capped.stats["iterations"], free.stats["iterations"])
+    U = rng.random((n, n))
+    u = _lopes(U, block_size=64)
+    assert u.stats["float_scale"] == pytest.approx(10 * n / (U.max() - U.min()))
+
+
 def test_float_route_options_rejected():
     with pytest.raises(ValueError, match=r"float_route must be one of \('repair', 'slack'\), got 'fast'"):
         validate_hungarian_options(float_route="fast")
+    with pytest.raises(ValueError, match=r"float_gap_levels must be >= 0.0, got -1"):
+        validate_hungarian_options(float_gap_levels=-1)
+    assert validate_hungarian_options()["float_gap_levels"] == 10.0
     with pytest.raises(ValueError, match=r"float_range must be > 0.0, got 0.0"):
         validate_hungarian_options(float_range=0)
     with pytest.raises(TypeError, match=r"float_range must be a real number, got 'x' of type str"):

@@ -630,3 +630,28 @@ def tight_rows_kernel(C, v, star_col, n, tight):
             j = star_col[r]
             tight[r] = 1 if np.float64(C[base + j]) - v[j] == m else 0
 
+
+
+@cuda.jit(cache=CACHE)
+def row_gap_kernel(C, n, gap):
+    """One block per row: ``gap[i]`` = the second smallest distinct value of row i minus its smallest (+inf when
+    the row holds one value): the row's resolution, which caps the float route's integer scale."""
+    sh = cuda.shared.array(1024, dtype=types.float64)
+    tid = cuda.threadIdx.x
+    bdim = cuda.blockDim.x
+    for r in range(cuda.blockIdx.x, n, cuda.gridDim.x):
+        base = r * n
+        m = np.inf
+        for c in range(tid, n, bdim):
+            x = np.float64(C[base + c])
+            if x < m:
+                m = x
+        m = block_min_dev(sh, m, tid, bdim)
+        m2 = np.inf
+        for c in range(tid, n, bdim):
+            x = np.float64(C[base + c])
+            if m < x < m2:
+                m2 = x
+        m2 = block_min_dev(sh, m2, tid, bdim)
+        if tid == 0:
+            gap[r] = m2 - m
