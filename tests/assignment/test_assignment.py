@@ -277,7 +277,7 @@ def test_prepared_problem_is_square_padded_with_big_m(maximize):
     # every full assignment over allowed entries is cheaper than one forbidden entry
     assert p.big_m > np.abs(p.C[:6][fin]).max() * 6
     # a shift that would round an entry is not made: the caller's costs
-    assert p.stats["shift_exact"] is False and p.shift == 0.0
+    assert p.stats["shifted"] is False and p.shift == 0.0
     assert np.array_equal(p.C[:6][fin], -c[fin] if maximize else c[fin])
     ci = rng.integers(-5, 5, size=(7, 4))
     q = prepare(ci, maximize)
@@ -286,23 +286,25 @@ def test_prepared_problem_is_square_padded_with_big_m(maximize):
 
 def test_float_shift_only_when_exact_and_no_copy_when_it_is_not():
     rng = np.random.default_rng(5)
-    dyadic = rng.integers(1, 1000, size=(64, 64)) / 64.0  # every t - min is exact
-    p = prepare(dyadic)
-    assert p.stats["shift_exact"] and p.shift == dyadic.min() and p.C.min() == 0.0
-    assert np.array_equal(p.C + p.shift, dyadic)
-    normal = rng.normal(size=(64, 64))  # t - min rounds: the caller's matrix, not copied
-    q = prepare(normal)
-    assert q.C is normal and q.shift == 0.0 and q.stats["shift_exact"] is False
-    late = dyadic.copy()
-    late[:8] = 2.0**-10 + 2.0**-60  # the minimum: t - min is exact in the first rows (0), rounds in later ones
-    r = prepare(late)
-    assert r.stats["shift_exact"] is False and r.shift == 0.0 and np.array_equal(r.C, late)
-    for a in (dyadic, normal, late, -normal):  # the reused scan gives the same problem as a fresh one
+    offset = 1000.0 + rng.integers(1, 1000, size=(64, 64)) / 64.0  # the shift removes magnitude, exactly
+    p = prepare(offset)
+    assert p.stats["shifted"] and p.shift == offset.min() and p.C.min() == 0.0
+    assert np.array_equal(p.C + p.shift, offset)
+    for a in (rng.random((64, 64)), rng.normal(size=(64, 64))):  # |min| <= range: used as it is, not copied
+        q = prepare(a)
+        assert q.C is a and q.shift == 0.0 and q.stats["shifted"] is False
+    normal = rng.normal(size=(64, 64))
+    m = rng.integers(1, 1000, size=(64, 64)) / 64.0
+    m[:8] = 2.0**-10 + 2.0**-60  # the minimum: m - min is exact in the first rows (0), rounds in later ones
+    r = prepare(-m, maximize=True)  # a negated copy anyway: the shift is tried, found to round, not made
+    assert r.stats["shifted"] is False and r.shift == 0.0 and np.array_equal(r.C, m)
+    late = -m
+    for a in (offset, normal, late, -normal):  # the reused scan gives the same problem as a fresh one
         for mx in (False, True):
             b, scan = as_cost_matrix_scanned(a, mx)
             e, f = prepare(b, mx, scan), prepare(b, mx)
             assert np.array_equal(e.C, f.C) and e.shift == f.shift and e.stats == f.stats
-    for a in (normal, late):  # solved on the unshifted costs: still the optimum, proved
+    for a in (normal, m):  # solved on the unshifted costs: still the optimum, proved
         res = matchflow.assignment(a)
         assert res.cost == pytest.approx(scipy_cost(a), rel=1e-12) and res.stats["gap_bound"] < 1e-9
         assert res.stats["seconds_prepare"] >= 0 and res.stats["seconds_certificate"] >= 0

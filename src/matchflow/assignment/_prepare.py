@@ -8,9 +8,10 @@ of dtype ``int64`` (integer and bool input) or ``float64`` (float input):
 1. ``maximize=True`` negates the matrix (the solvers always minimise);
 2. the global minimum of the allowed entries is subtracted (``C >= 0``; no row/column
    reduction, so every method starts from the same matrix) -- for floats only when the
-   subtraction is exact for every entry (checked with TwoSum); otherwise floats keep the
-   caller's costs (``shift = 0``, negative entries allowed), since ``1e12 + 2e-5 == 1e12``
-   would turn distinct costs into ties;
+   subtraction is exact for every entry (checked with TwoSum), and for a float64 matrix usable
+   as it is only when the shift removes magnitude (``|min| > max - min``; otherwise no copy is
+   made); otherwise floats keep the caller's costs (``shift = 0``, negative entries allowed),
+   since ``1e12 + 2e-5 == 1e12`` would turn distinct costs into ties (``stats["shifted"]``);
 3. float matrices whose magnitudes would overflow are scaled by an exact power of two;
 4. forbidden entries (``+inf`` when minimising, ``-inf`` when maximising) become a big-M
    value with ``M > n * b - (n - 1) * a`` for allowed entries in ``[a, b]`` (floats:
@@ -455,16 +456,20 @@ def _prepare_float(a: np.ndarray, maximize: bool, n: int, scan: tuple | None = N
         k = math.ceil(math.log2(big) + math.log2(64.0 * (n + 2)) - math.log2(_FLOAT_SAFE)) + 2
         scale = 2.0**-k
     # the global-minimum shift (C >= 0) only when it is exact for every allowed entry: 1e12 + 2e-5 == 1e12
-    # would turn distinct costs into ties. A few rows are tried first: when the shift rounds there, the matrix is
-    # not shifted at all (used as it is when square float64 and nothing to negate, scale or forbid: no copy);
-    # otherwise the shifting pass checks every entry (and a rounding entry found later costs a second pass)
+    # would turn distinct costs into ties. A matrix usable as it is (square float64, minimising, nothing to scale or
+    # forbid) is shifted only when that removes magnitude (|min| > max - min: then every entry has the minimum's
+    # sign and lies within a factor 2 of it, so the subtraction is exact, Sterbenz); otherwise it is used as it is,
+    # not copied (the solvers' rounding is of the same order either way, e.g. uniform [0, 1)): a copy of a large
+    # matrix is not free (~0.4 s at n = 8192 on the GPU host: the page faults of a fresh 512 MB). Other matrices are
+    # copied anyway: a sample of rows, then the shifting pass check every entry (a rounding entry found late costs a
+    # second pass without the shift)
     shifted = True
     ready = (nr == nc and not maximize and not forbidden and scale == 1.0 and a.dtype == np.float64
              and a.flags.c_contiguous)
-    sample_exact = lo == 0.0 or _shift_exact_kernel(np.asarray(a[:8], dtype=np.float64), lo, maximize)
-    if ready and (lo == 0.0 or not sample_exact):
+    if ready and abs(lo) <= hi - lo:
         C, shifted = a, lo == 0.0
     else:
+        sample_exact = lo == 0.0 or _shift_exact_kernel(np.asarray(a[:8], dtype=np.float64), lo, maximize)
         C = np.empty((n, n), dtype=np.float64)
         if n and (not sample_exact or not _shift_float_kernel(a, C, lo, scale, maximize)):
             shifted = False
@@ -481,7 +486,7 @@ def _prepare_float(a: np.ndarray, maximize: bool, n: int, scan: tuple | None = N
         sub[~allowed] = big_m
     return Prepared(C=C, n_rows=nr, n_cols=nc, is_int=False, maximize=maximize, shift=shift, scale=scale, gcd=1,
                     big_m=big_m, allowed=allowed, int64_ok=True,
-                    stats={"shift_exact": shifted})
+                    stats={"shifted": shifted})
 
 
 def _prepare_int(a: np.ndarray, maximize: bool, n: int) -> Prepared:
