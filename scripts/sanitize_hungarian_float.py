@@ -18,3 +18,8 @@ H = rng.lognormal(0.0, 3.0, size=(60, 60))
 want = matchflow.assignment(H, backend="cpu").cost
 r = matchflow.assignment(H, backend="gpu", block_size=32)
 print("float lognormal", r.stats.get("float_passes"), abs(r.cost - want) <= 1e-9 * abs(want))
+# 2026-11-27 (second session): normal costs, where the rows' median gap caps the integer scale (row_gap_kernel)
+N = rng.normal(size=(64, 64))
+want = matchflow.assignment(N, backend="cpu").cost
+r = matchflow.assignment(N, backend="gpu", block_size=32)
+print("float normal gap", r.stats.get("float_gap"), r.stats.get("float_scale"), abs(r.cost - want) <= 1e-9 * abs(want))
