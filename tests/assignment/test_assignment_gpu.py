@@ -232,6 +232,43 @@ def test_float_route_scale_capped_by_the_rows_resolution():
     assert u.stats["float_scale"] == pytest.approx(10 * n / (U.max() - U.min()))
 
 
+@gpu_mark
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_float_certificate_rows_on_the_device_equal_the_host_pass(dtype):
+    """The certificate's two n^2 passes over the device copy (``_gpu_verify``) give the host pass's row arrays
+    (the rounding bound may differ in the last bit: one fused multiply-add), and the public call certified
+    that way keeps its answer and a bound equal to the host certificate's."""
+    from numba import cuda
+
+    from matchflow.assignment._gpu_verify import device_rows
+    from matchflow.assignment._prepare import _polish_serial
+    from matchflow.assignment._verify import _float_bound_dense_serial
+
+    rng = np.random.default_rng(47)
+    n = 300
+    A = rng.normal(size=(n, n)).astype(dtype)
+    col = rng.permutation(n).astype(np.int64)
+    u, v = rng.normal(size=n), rng.normal(size=n)
+    polish, bound = device_rows(cuda.to_device(A.reshape(-1)), n)
+    uh = u.copy()
+    _polish_serial(A, 1.0, col, uh, v.copy(), True)
+    ud = polish(1.0, u, v)
+    assert np.array_equal(ud, uh)
+    host = [np.zeros(n) for _ in range(5)] + [np.zeros(n, dtype=np.int64)]
+    _float_bound_dense_serial(A, 1.0, col, uh, v, *host)
+    dev = bound(1.0, col, uh, v)
+    assert np.array_equal(dev[5], host[5]) and np.array_equal(dev[0], host[0])  # columns, delta
+    for d, h in zip(dev[1:5], host[1:5]):
+        np.testing.assert_allclose(d, h, rtol=1e-15, atol=0)
+    for maximize in (False, True):
+        res = _lopes(A, maximize=maximize, block_size=64)
+        assert res.stats["certificate_rows_on"] == "gpu", res.stats.get("certificate_rows_on")
+        cert = verify_assignment(A, res, raise_on_error=False)  # the host pass on the same answer
+        assert cert.optimal and res.stats["gap_bound"] == pytest.approx(cert.gap_bound, rel=1e-6, abs=1e-14)
+    shifted = _lopes(1e6 + rng.random((n, n)), block_size=64)  # a shifted copy: the host pass
+    assert shifted.stats["certificate_rows_on"] == "cpu"
+
+
 def test_float_route_options_rejected():
     with pytest.raises(ValueError, match=r"float_route must be one of \('repair', 'slack'\), got 'fast'"):
         validate_hungarian_options(float_route="fast")

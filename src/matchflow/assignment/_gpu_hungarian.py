@@ -224,6 +224,7 @@ def hungarian_gpu_float(C: np.ndarray, big_m: float | None = None, **options: An
                  seconds_repair=t5 - t4)
     for k in ("certified", "certificate_min_reduced_cost", "certificate_max_assigned_reduced_cost"):
         stats.pop(k, None)  # the integer pre-solve's certificate: the float answer is proved by the caller
+    stats["_device_C"] = frun.dflat  # C on the device, for the caller's certificate (popped by the method table)
     return x, u, v, stats
 
 

@@ -111,8 +111,15 @@ def _hungarian_gpu(prep, **options):
 
     C = prep.C
     if not prep.is_int and validate_hungarian_options(**options)["float_route"] == "repair":
-        # floats: integer pre-solve on the GPU + exact JV repair on the float costs (the caller certifies)
-        return hungarian_gpu_float(C, big_m=prep.big_m, **options)
+        # floats: integer pre-solve on the GPU + exact JV repair on the float costs (the caller certifies: on the
+        # device copy of C when C is the caller's minimisation matrix itself)
+        x, u, v, st = hungarian_gpu_float(C, big_m=prep.big_m, **options)
+        dC = st.pop("_device_C", None)
+        if dC is not None and prep.shift == 0 and prep.scale == 1.0 and prep.big_m is None and prep.n_rows == prep.n_cols:
+            from ._gpu_verify import device_rows
+
+            prep.device_rows = device_rows(dC, prep.n)
+        return x, u, v, st
     if prep.is_int and C.size and int(C.max()) * 8 * (prep.n + 2) <= 2**30:
         C = C.astype(np.int32)  # int32 cannot overflow on this matrix (same rule as int64)
     elif not prep.is_int and C.size and float(C.min()) < 0:

@@ -228,6 +228,11 @@ def _float_bound_kernel(C, indptr, indices, data, sign, col_of_row, u, v, delta,
     else:
         kern = _float_bound_dense_parallel if par else _float_bound_dense_serial
         kern(C, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries, row_lb, row_j)
+    return _least_row(row_lb, row_j)
+
+
+def _least_row(row_lb: np.ndarray, row_j: np.ndarray) -> tuple:
+    """(min lower bound, its i, its j) over the rows with an allowed entry; the first least row."""
     ok = np.flatnonzero(row_j >= 0)
     if not ok.size:
         return np.inf, -1, -1
@@ -252,9 +257,12 @@ def _sum_up(terms: list) -> float:
         return math.inf
 
 
-def float_gap_bound(a: np.ndarray, sign: int, r: np.ndarray, c: np.ndarray, u: np.ndarray, v: np.ndarray):
+def float_gap_bound(a: np.ndarray, sign: int, r: np.ndarray, c: np.ndarray, u: np.ndarray, v: np.ndarray,
+                    rows=None):
     """Rigorous bound on ``cost - optimum`` from float duals (module docstring); ``a`` dense, or scipy.sparse
-    (its stored entries are the allowed pairs).
+    (its stored entries are the allowed pairs). ``rows``: the dense row pass run elsewhere (``_gpu_verify``:
+    ``rows(sign, col_of_row, u, v) -> (delta, slack_up, err_used, err_entries, row_lb, row_j)`` over the same
+    values as ``sign * a``); the bound is then formed here as for the host pass.
 
     Returns ``(gap_bound, tol, min_lower_reduced_cost, (i, j), max_assigned_slack_up, parts)``;
     ``parts`` names the contributions (dual infeasibility, assigned slack, sign terms).
@@ -266,7 +274,9 @@ def float_gap_bound(a: np.ndarray, sign: int, r: np.ndarray, c: np.ndarray, u: n
     slack = np.zeros(nr)
     err = np.zeros(nr)
     err_c = np.zeros(nr)
-    if sp.issparse(a):  # stored entries only (scipy CSR): the sparse certificate
+    if rows is not None:
+        C, csr = None, None
+    elif sp.issparse(a):  # stored entries only (scipy CSR): the sparse certificate
         a = sp.csr_array(a)
         C, csr = np.zeros((0, 0)), (a.indptr.astype(np.int64), a.indices.astype(np.int64),
                                     np.asarray(a.data, dtype=np.float64))
@@ -275,8 +285,13 @@ def float_gap_bound(a: np.ndarray, sign: int, r: np.ndarray, c: np.ndarray, u: n
         C = np.ascontiguousarray(a if a.dtype in (np.float32, np.float64) else a.astype(np.float64))
         csr = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))
     with np.errstate(all="ignore"):
-        mlb, mi, mj = _float_bound_kernel(C, *csr, float(sign), col_of_row, np.asarray(u, dtype=np.float64),
-                                          np.asarray(v, dtype=np.float64), delta, slack, err, err_c)
+        if rows is not None:
+            delta, slack, err, err_c, row_lb, row_j = rows(float(sign), col_of_row, np.asarray(u, dtype=np.float64),
+                                                           np.asarray(v, dtype=np.float64))
+            mlb, mi, mj = _least_row(row_lb, row_j)
+        else:
+            mlb, mi, mj = _float_bound_kernel(C, *csr, float(sign), col_of_row, np.asarray(u, dtype=np.float64),
+                                              np.asarray(v, dtype=np.float64), delta, slack, err, err_c)
     row_used = col_of_row >= 0
     col_used = np.zeros(nc, dtype=bool)
     col_used[c] = True
@@ -419,9 +434,10 @@ def _verify_sparse(cost, res, raise_on_error: bool) -> AssignmentCertificate:
                                  gap_bound=res.stats.get("gap_bound"))
 
 
-def certify(a: np.ndarray, row_ind, col_ind, u, v, maximize: bool, raise_on_error: bool) -> AssignmentCertificate:
+def certify(a: np.ndarray, row_ind, col_ind, u, v, maximize: bool, raise_on_error: bool,
+            rows=None) -> AssignmentCertificate:
     """:func:`verify_assignment` on a matrix already validated by ``as_cost_matrix`` (the
-    check ``assignment()`` runs on every answer)."""
+    check ``assignment()`` runs on every answer); ``rows``: see :func:`float_gap_bound`."""
     nr, nc = a.shape
     r = _as_index("row_ind", row_ind)
     c = _as_index("col_ind", col_ind)
@@ -469,7 +485,7 @@ def certify(a: np.ndarray, row_ind, col_ind, u, v, maximize: bool, raise_on_erro
             cert.problems = ["non-finite dual (NaN or inf) in u or v"]
             return _finish(cert, raise_on_error)
         u_f, v_f = centre_duals(u_f, v_f)
-        return _finish(_float_optimality(cert, a, sign, r, c, u_f, v_f), raise_on_error)
+        return _finish(_float_optimality(cert, a, sign, r, c, u_f, v_f, rows), raise_on_error)
     primal = sign * total
     uu = [int(t) for t in u.tolist()]
     vv = [int(t) for t in v.tolist()]
@@ -527,9 +543,9 @@ def centre_duals(u: np.ndarray, v: np.ndarray):
 
 
 def _float_optimality(cert: AssignmentCertificate, a: np.ndarray, sign: int, r: np.ndarray, c: np.ndarray,
-                      u: np.ndarray, v: np.ndarray) -> AssignmentCertificate:
+                      u: np.ndarray, v: np.ndarray, rows=None) -> AssignmentCertificate:
     """Float duals: the rigorous gap bound of :func:`float_gap_bound` against its tolerance."""
-    gap_bound, tol, mlb, (mi, mj), max_slack, parts = float_gap_bound(a, sign, r, c, u, v)
+    gap_bound, tol, mlb, (mi, mj), max_slack, parts = float_gap_bound(a, sign, r, c, u, v, rows)
     with np.errstate(all="ignore"):
         try:
             dual = float(math.fsum(u.tolist()) + math.fsum(v.tolist()))
