@@ -237,7 +237,8 @@ def test_float_route_scale_capped_by_the_rows_resolution():
 def test_float_certificate_rows_on_the_device_equal_the_host_pass(dtype):
     """The certificate's two n^2 passes over the device copy (``_gpu_verify``) give the host pass's row arrays
     (the rounding bound may differ in the last bit: one fused multiply-add), and the public call certified
-    that way keeps its answer and a bound equal to the host certificate's."""
+    that way (float32 and maximising: an exactly shifted copy, the shift added back) keeps its answer and a
+    bound equal to the host certificate's."""
     from numba import cuda
 
     from matchflow.assignment._gpu_verify import device_rows
@@ -265,8 +266,11 @@ def test_float_certificate_rows_on_the_device_equal_the_host_pass(dtype):
         assert res.stats["certificate_rows_on"] == "gpu", res.stats.get("certificate_rows_on")
         cert = verify_assignment(A, res, raise_on_error=False)  # the host pass on the same answer
         assert cert.optimal and res.stats["gap_bound"] == pytest.approx(cert.gap_bound, rel=1e-6, abs=1e-14)
-    shifted = _lopes(1e6 + rng.random((n, n)), block_size=64)  # a shifted copy: the host pass
-    assert shifted.stats["certificate_rows_on"] == "cpu"
+    shifted = _lopes(1e6 + rng.random((n, n)), block_size=64)  # an exactly shifted copy: added back there
+    assert shifted.stats["certificate_rows_on"] == "gpu" and shifted.stats["gap_bound"] < 1e-6
+    F = rng.random((n, n))
+    F[0, 1] = np.inf  # forbidden pairs (big M in the device copy): the host pass
+    assert _lopes(F, block_size=64).stats["certificate_rows_on"] == "cpu"
 
 
 def test_float_route_options_rejected():

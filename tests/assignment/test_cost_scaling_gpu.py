@@ -20,6 +20,7 @@ import matchflow
 from matchflow._cuda import is_simulator
 from matchflow.assignment._gpu_cost_scaling import validate_cost_scaling_gpu_options
 from matchflow.verify import verify_sparse_assignment
+from tests.assignment.test_cost_scaling_tail import FLOOR, _mid_phase  # at import: its @given tests are not nested
 from tests.naive import partial_assignment_bruteforce
 
 SIM = is_simulator()
@@ -483,7 +484,6 @@ def _update_equals_cpu(seed, n, deg, hi, phase, left, form, bs, delta, floor=Non
     """The device update and the CPU tail's (``tail_price_update_kernel``, Dial buckets) on one mid-phase state
     (``test_cost_scaling_tail._mid_phase``): the same prices, to the unit (both give ``min(distance, D)``)."""
     from matchflow.assignment._gpu_cost_scaling_tail import tail_price_update_kernel, update_arrays
-    from tests.assignment.test_cost_scaling_tail import FLOOR, _mid_phase
 
     h, g, eps, price, exc, col4row = _mid_phase(seed, n, deg, hi, phase, left)
     floor = FLOOR if floor is None else floor(price)

@@ -14,10 +14,10 @@ import numpy as np
 __all__ = ["device_rows"]
 
 
-def device_rows(dC: Any, n: int) -> tuple:
+def device_rows(dC: Any, n: int, shift: float = 0.0) -> tuple:
     """``(polish, bound)`` over the flat ``n * n`` device matrix ``dC``: the minimisation matrix ``sign * a`` of
-    the caller's square ``a`` (float32 / float64, the same values: no shift, scale or big M). The ``sign`` the
-    closures receive is the caller's; the device already holds ``sign * a``."""
+    the caller's square ``a`` less an exact ``shift`` (the preparation's: ``dC + shift`` gives ``sign * a`` to the
+    bit; no scale or big M). The ``sign`` the closures receive is the caller's; the device holds ``sign * a``."""
     from numba import cuda  # noqa: PLC0415
 
     from .._cuda import quiet  # noqa: PLC0415
@@ -28,14 +28,14 @@ def device_rows(dC: Any, n: int) -> tuple:
     def polish(sign: float, u: np.ndarray, v: np.ndarray) -> np.ndarray:
         with quiet():
             du = cuda.to_device(np.ascontiguousarray(u, dtype=np.float64))
-            polish_rows_kernel[grid](dC, np.int64(n), np.float64(1.0), cuda.to_device(v), du)
+            polish_rows_kernel[grid](dC, np.int64(n), np.float64(shift), cuda.to_device(v), du)
             return du.copy_to_host()
 
     def bound(sign: float, col_of_row: np.ndarray, u: np.ndarray, v: np.ndarray) -> tuple:
         with quiet():
             outs = [cuda.to_device(np.zeros(n)) for _ in range(5)]
             drj = cuda.device_array(n, dtype=np.int64)
-            float_bound_rows_kernel[grid](dC, np.int64(n), np.float64(1.0), cuda.to_device(col_of_row),
+            float_bound_rows_kernel[grid](dC, np.int64(n), np.float64(shift), cuda.to_device(col_of_row),
                                           cuda.to_device(np.ascontiguousarray(u, dtype=np.float64)),
                                           cuda.to_device(np.ascontiguousarray(v, dtype=np.float64)), *outs, drj)
             return tuple(o.copy_to_host() for o in outs) + (drj.copy_to_host(),)

@@ -18,8 +18,8 @@ __all__ = ["polish_rows_kernel", "float_bound_rows_kernel"]
 
 
 @cuda.jit(cache=CACHE)
-def polish_rows_kernel(C, n, sign, v, u):
-    """``u[i] = min_j sign * C[i, j] - v[j]`` where some entry is finite (else ``u[i]`` is kept)."""
+def polish_rows_kernel(C, n, off, v, u):
+    """``u[i] = min_j (C[i, j] + off) - v[j]`` where some entry is finite (else ``u[i]`` is kept)."""
     sh = cuda.shared.array(1024, dtype=types.float64)
     tid = cuda.threadIdx.x
     bdim = cuda.blockDim.x
@@ -27,7 +27,7 @@ def polish_rows_kernel(C, n, sign, v, u):
         base = r * n
         m = np.inf
         for c in range(tid, n, bdim):
-            h = sign * np.float64(C[base + c]) - v[c]
+            h = (np.float64(C[base + c]) + off) - v[c]
             if h < m:
                 m = h
         m = block_min_dev(sh, m, tid, bdim)
@@ -44,10 +44,12 @@ def _pair_dev(c, ui, vj):
 
 
 @cuda.jit(cache=CACHE)
-def float_bound_rows_kernel(C, n, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries, row_lb, row_j):
-    """Per row (one block): the least lower bound ``h - e`` over the finite entries and its first column, then
-    the assigned pair's upper bound and roundings; the outputs of ``_verify._float_bound_dense_rows`` (finite
-    magnitudes: the preparation's scaling keeps ``h`` and ``e`` finite, so no NaN bound arises)."""
+def float_bound_rows_kernel(C, n, off, col_of_row, u, v, delta, slack_up, err_used, err_entries, row_lb, row_j):
+    """Per row (one block), over the entries ``C[i, j] + off`` (``off``: the preparation's exact shift added back,
+    the caller's minimisation values to the bit): the least lower bound ``h - e`` over the finite entries and its
+    first column, then the assigned pair's upper bound and roundings; the outputs of
+    ``_verify._float_bound_dense_rows`` (finite magnitudes: the preparation's scaling keeps ``h`` and ``e``
+    finite, so no NaN bound arises)."""
     s_lb = cuda.shared.array(1024, dtype=types.float64)
     s_e = cuda.shared.array(1024, dtype=types.float64)
     s_j = cuda.shared.array(1024, dtype=types.int64)
@@ -60,7 +62,7 @@ def float_bound_rows_kernel(C, n, sign, col_of_row, u, v, delta, slack_up, err_u
         ebest = 0.0
         jbest = -1
         for c in range(tid, n, bdim):  # ascending: a strictly smaller bound only, as the host's serial scan
-            x = sign * np.float64(C[base + c])
+            x = np.float64(C[base + c]) + off
             if x - x != 0:
                 continue
             h, e = _pair_dev(x, ui, v[c])
@@ -84,7 +86,7 @@ def float_bound_rows_kernel(C, n, sign, col_of_row, u, v, delta, slack_up, err_u
             slack_up[r] = 0.0
             err_used[r] = 0.0
             if ja >= 0:
-                x = sign * np.float64(C[base + ja])
+                x = np.float64(C[base + ja]) + off
                 if x - x == 0:
                     h, e = _pair_dev(x, ui, v[ja])
                     slack_up[r] = h + e

@@ -115,10 +115,10 @@ def _hungarian_gpu(prep, **options):
         # device copy of C when C is the caller's minimisation matrix itself)
         x, u, v, st = hungarian_gpu_float(C, big_m=prep.big_m, **options)
         dC = st.pop("_device_C", None)
-        if dC is not None and prep.shift == 0 and prep.scale == 1.0 and prep.big_m is None and prep.n_rows == prep.n_cols:
-            from ._gpu_verify import device_rows
+        if dC is not None and prep.scale == 1.0 and prep.big_m is None and prep.n_rows == prep.n_cols:
+            from ._gpu_verify import device_rows  # C + shift is the caller's sign * a (the shift is exact)
 
-            prep.device_rows = device_rows(dC, prep.n)
+            prep.device_rows = device_rows(dC, prep.n, float(prep.shift))
         return x, u, v, st
     if prep.is_int and C.size and int(C.max()) * 8 * (prep.n + 2) <= 2**30:
         C = C.astype(np.int32)  # int32 cannot overflow on this matrix (same rule as int64)

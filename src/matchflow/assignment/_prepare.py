@@ -324,7 +324,7 @@ class Prepared:
     bigint: list | None = None  # integers too wide for int64: C as nested Python int lists
     stats: dict = field(default_factory=dict)
     # the float certificate's row passes over a device copy of C (``_gpu_verify.device_rows``), set by a GPU
-    # solver that holds C there when C is the caller's minimisation matrix itself (no shift, scale, big M, padding)
+    # solver that holds C there when C + shift is the caller's minimisation matrix (no scale, big M, padding)
     device_rows: tuple | None = None
 
     @property
