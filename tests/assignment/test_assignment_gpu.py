@@ -413,7 +413,8 @@ def _device_matrices() -> list:
 @gpu_mark
 def test_device_resident_matrix_stays_on_the_device():
     """A device integer matrix (numba, CuPy, PyTorch): no host copy, the answer on the device in the same
-    library, exact duals; a float one takes the host path (the float certificate runs there)."""
+    library, exact duals; a float one is copied to the host once (the repair reads it there), read on the device
+    by the float route (no upload), certified there, and answered on the device in its library too."""
     rng = np.random.default_rng(23)
     C = rng.integers(0, 300, size=(90, 90)).astype(np.int32)
     best = int(C[scipy_lsa(C)].sum())
@@ -426,8 +427,12 @@ def test_device_resident_matrix_stays_on_the_device():
         assert res.cost == best and int(C[r, c].sum()) == best
         red = C.astype(np.int64) - u[:, None] - v[None, :]
         assert red.min() >= 0 and np.all(red[r, c] == 0)
-        resf = matchflow.assignment(make(C.astype(np.float64)), backend="gpu", **KW)
-        assert "direct" not in resf.stats and resf.cost == best
+        resf = matchflow.assignment(make(C.astype(np.float64) + 0.5), backend="gpu", **KW)
+        assert "direct" not in resf.stats and resf.cost == best + 45.0 and resf.stats["input_library"] == lib
+        assert lib == "numba" or type(resf.col_ind).__module__.split(".")[0] == lib, type(resf.col_ind)
+        assert resf.stats["certificate_rows_on"] == "gpu" and resf.backend == "gpu"
+        r, c = to_host(resf.row_ind), to_host(resf.col_ind)
+        assert float(C[r, c].sum()) + 45.0 == resf.cost
 
 
 @gpu_mark

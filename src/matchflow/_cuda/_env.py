@@ -8,7 +8,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["c_contiguous_device", "is_simulator", "is_device_array", "is_device_graph", "kernel_cache",
+__all__ = ["c_contiguous_device", "is_simulator", "is_device_array", "is_device_graph", "kernel_cache", "on_device_like",
            "performance_warnings", "quiet"]
 
 
@@ -54,6 +54,24 @@ def c_contiguous_device(x: Any) -> Any:
     import numpy as np  # noqa: PLC0415
 
     return cuda.to_device(np.ascontiguousarray(a.copy_to_host()))
+
+
+def on_device_like(x: Any, a: Any) -> Any:
+    """The host array ``a`` copied to the device of the device array ``x``, in ``x``'s library (CuPy, PyTorch;
+    a numba device array otherwise): the answer to a device input is handed back where the input lives."""
+    mod = type(x).__module__
+    if mod.startswith("cupy"):
+        import cupy  # noqa: PLC0415
+
+        with cupy.cuda.Device(x.device.id):
+            return cupy.asarray(a)
+    if mod.startswith("torch"):
+        import torch  # noqa: PLC0415
+
+        return torch.as_tensor(a, device=x.device)
+    from numba import cuda  # noqa: PLC0415
+
+    return cuda.to_device(a)
 
 
 def is_device_graph(x: Any) -> bool:

@@ -17,7 +17,7 @@ import warnings
 
 import numpy as np
 
-from .._cuda import is_device_array
+from .._cuda import c_contiguous_device, is_device_array, on_device_like
 from .._methods import Method, check_method_options, place, resolve
 from .._results import AssignmentResult
 from .._validation import check_bool, check_real
@@ -58,7 +58,10 @@ def assignment(
         in its own dtype and certified on the device; a device-resident one (CuPy, a PyTorch CUDA
         tensor, a numba device array) with ``backend`` "gpu" or "auto" never visits the host, and
         ``row_ind``, ``col_ind``, ``u``, ``v`` come back on the device in its library
-        (``stats["direct"]``); other device matrices are copied to the host. A CuPy sparse matrix
+        (``stats["direct"]``). Other device matrices (floats, rectangular, negative entries) are copied to the
+        host once (the float route's repair and the certificate's checks read them there); a square float64
+        one the preparation uses as it is is also read on the device by the GPU float route (no upload), and
+        every device input gets its answer on its device, in its library (``stats["input_library"]``). A CuPy sparse matrix
         or a PyTorch sparse CUDA tensor is a sparse ``cost`` (cost scaling): copied to the host once
         (``stats["device_fallback"]`` says why), the answer on the device in its library.
     maximize : bool
@@ -144,7 +147,8 @@ def assignment(
                                  backend=be if be in ("gpu", "auto") else "cpu", options=options,
                                  method="auto" if row is None else row.name)
     direct = not maximize and cost_limit is None and (row is None or row.name == "hungarian") and _direct_twin()
-    if direct and be != "cpu" and is_device_array(cost) and not isinstance(cost, np.ndarray):
+    on_device = is_device_array(cost) and not isinstance(cost, np.ndarray)
+    if direct and be != "cpu" and on_device:
         # a device-resident integer matrix stays there (GPU Hungarian; float or rectangular: the host path)
         from ._gpu_hungarian import assignment_direct
 
@@ -177,6 +181,9 @@ def assignment(
         if res is not None:
             return res
     prep = exact_prep = prepare(a, maximize, scan)
+    if on_device and be == "gpu" and prep.C is a and cost_limit is None:
+        src = cost.detach() if hasattr(cost, "detach") else cost  # a PyTorch tensor that requires grad
+        prep.device_C = c_contiguous_device(src).reshape(a.size)  # the caller's device matrix: no upload
     stats: dict = {"n": prep.n, "seconds_prepare": time.perf_counter() - t0}  # validation, scan, preparation
     used = method
     if prep.bigint is not None:
@@ -239,6 +246,10 @@ def assignment(
                 stats["resolved_by"] = f"hungarian-exact (after {used})"  # res.method stays the one asked for
                 be = "cpu"
     total = total_cost(a, row_ind, col_ind)
+    if on_device:  # a device input gets its answer on its device, in its library
+        row_ind, col_ind, uu, vv = (on_device_like(cost, np.ascontiguousarray(x)) for x in (row_ind, col_ind, uu, vv))
+        mod = type(cost).__module__
+        stats["input_library"] = "cupy" if mod.startswith("cupy") else "torch" if mod.startswith("torch") else "numba"
     return AssignmentResult(row_ind=row_ind, col_ind=col_ind, cost=total, u=uu, v=vv, method=used, backend=be,
                             seconds=time.perf_counter() - t0, maximize=maximize, stats=stats)
 

@@ -119,7 +119,7 @@ def hungarian_gpu(C: Any, **options: Any) -> tuple[np.ndarray, np.ndarray, np.nd
         return run.finish()
 
 
-def hungarian_gpu_float(C: np.ndarray, big_m: float | None = None, **options: Any
+def hungarian_gpu_float(C: np.ndarray, big_m: float | None = None, device_C: Any = None, **options: Any
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
     """Float costs on the GPU by an integer pre-solve and an exact repair (``float_route="repair"``).
 
@@ -127,7 +127,8 @@ def hungarian_gpu_float(C: np.ndarray, big_m: float | None = None, **options: An
     value the preparation gave forbidden pairs (they become ``4 cap`` in the integer matrix, the allowed
     entries set the scale). Stages:
 
-    * ``h2d``: ``C`` uploaded once; its maximum reduced on the device;
+    * ``h2d``: ``C`` uploaded once (not when ``device_C``, the same values already on the device as a flat
+      C-ordered array, is given: the caller's device matrix); its minimum and maximum reduced on the device;
     * ``scale``: ``Ci = min(floor((C - min C) * s), cap)`` as int32 on the device, ``s = float_range * n /
       (max C - min C)`` (default 10n: Ci lies within 1 of ``(C - min C) * s`` entrywise up to rounding, so Ci's
       optimal duals are nearly optimal for ``C``; the scaling is only a warm start, never trusted);
@@ -155,7 +156,7 @@ def hungarian_gpu_float(C: np.ndarray, big_m: float | None = None, **options: An
     t0 = time.perf_counter()
     with quiet():
         frun = _HungarianRun(C, o)
-        frun.dflat = cuda.to_device(C.reshape(n * n))
+        frun.dflat = cuda.to_device(C.reshape(n * n)) if device_C is None else device_C
         lo, hi = (float(t) for t in frun._minmax())
         if big_m is not None:  # rare (forbidden pairs): the allowed maximum on the host
             allowed = C[C < big_m]

@@ -113,7 +113,7 @@ def _hungarian_gpu(prep, **options):
     if not prep.is_int and validate_hungarian_options(**options)["float_route"] == "repair":
         # floats: integer pre-solve on the GPU + exact JV repair on the float costs (the caller certifies: on the
         # device copy of C when C is the caller's minimisation matrix itself)
-        x, u, v, st = hungarian_gpu_float(C, big_m=prep.big_m, **options)
+        x, u, v, st = hungarian_gpu_float(C, big_m=prep.big_m, device_C=prep.device_C, **options)
         dC = st.pop("_device_C", None)
         if dC is not None and prep.scale == 1.0 and prep.big_m is None and prep.n_rows == prep.n_cols:
             from ._gpu_verify import device_rows  # C + shift is the caller's sign * a (the shift is exact)

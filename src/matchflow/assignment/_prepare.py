@@ -326,6 +326,9 @@ class Prepared:
     # the float certificate's row passes over a device copy of C (``_gpu_verify.device_rows``), set by a GPU
     # solver that holds C there when C + shift is the caller's minimisation matrix (no scale, big M, padding)
     device_rows: tuple | None = None
+    # the caller's own device matrix when C is its host copy (a device input used as it is): GPU solvers read it
+    # there instead of uploading C
+    device_C: object | None = None
 
     @property
     def n(self) -> int:
