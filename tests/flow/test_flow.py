@@ -341,6 +341,7 @@ def test_first_use_rules_of_the_gpu_families():
     assert GPU_GRID_COLD == 4_000_000 and cold(GridProblem((2000, 2000), 4)) and not cold(GridProblem((1000, 1000), 4))
     assert not cold(FlowNetwork(3, 0, 2, [0, 1], [1, 2], [1, 1]))
     assert ATABLE.cold_gpu_rule(Problem((8192, 8192), np.dtype(np.float64)))
+    assert not ATABLE.cold_gpu_rule(Problem((4096, 4096), np.dtype(np.float64)))  # warm only (GPU_MIN_N_FLOAT)
     assert GPU_COLD_N == 16384 and ATABLE.cold_gpu_rule(Problem((GPU_COLD_N, GPU_COLD_N), np.dtype(np.int32)))
     assert not ATABLE.cold_gpu_rule(Problem((GPU_COLD_N - 1, GPU_COLD_N - 1), np.dtype(np.int64)))
 

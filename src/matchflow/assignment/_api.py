@@ -77,7 +77,7 @@ def assignment(
         dense input slower than JV; ``lopes``: alias of ``hungarian`` on the GPU (not with
         ``backend="cpu"``); ``auto``: JV on the CPU, the GPU Hungarian where it was measured
         faster end to end (integer costs, max(shape) >= 1024, cost range <= 10 max(shape); float costs from
-        max(shape) >= 8192).
+        max(shape) >= 4096, or 8192 in a process that has not used the GPU yet).
     backend : {"auto", "cpu", "gpu"}
         The device. ``auto`` uses a (real, not simulated) GPU only where it was measured faster
         end to end: for ``method="auto"`` and ``method="hungarian"`` by the rule above; the

@@ -9,7 +9,7 @@ included) the GPU Hungarian of Lopes et al. beats the best CPU JV from n = 1024 
 range up to 10n (closest: n=1024, range 10n, 14.6 ms vs 18.7 ms) and loses at n = 512. The
 Hungarian family slows ~5x from range n to 10n while JV slows ~1.3x, so larger integer ranges stay
 on the CPU JV. Float costs take the GPU float route (integer pre-solve at range 10n + JV repair) from
-n = 8192 (numbers in :func:`gpu_measured_faster`). The same rule places an explicit
+n = 4096, or n = 8192 before the process's first GPU call (numbers in :func:`gpu_measured_faster`). The same rule places an explicit
 ``method="hungarian"`` with ``backend="auto"`` (the GPU twin beat the CPU JV there, so it beats
 the CPU Hungarian too); elsewhere it runs on the CPU.
 """
@@ -24,13 +24,15 @@ import numpy as np
 from .._methods import Method, MethodTable
 from .._validation import check_int, check_real
 
-__all__ = ["TABLE", "Problem", "gpu_measured_faster", "GPU_MIN_N", "GPU_MAX_RANGE_PER_N", "GPU_MIN_N_FLOAT"]
+__all__ = ["TABLE", "Problem", "gpu_measured_faster", "GPU_MIN_N", "GPU_MAX_RANGE_PER_N", "GPU_MIN_N_FLOAT",
+           "GPU_COLD_N_FLOAT"]
 
 GPU_MIN_N = 1024
 GPU_MAX_RANGE_PER_N = 10.0
-# float costs (issue 9's float route: integer pre-solve on the GPU + JV repair on the host), from n = 8192:
-# see gpu_measured_faster for the numbers
-GPU_MIN_N_FLOAT = 8192
+# float costs (issue 9's float route: integer pre-solve on the GPU + JV repair on the host), from n = 4096 in a
+# process that has used the GPU, from GPU_COLD_N_FLOAT before (its first call): see gpu_measured_faster
+GPU_MIN_N_FLOAT = 4096
+GPU_COLD_N_FLOAT = 8192
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,7 @@ class Problem:
 # integer costs in a process that has not used the GPU yet (its first call ~1.0-1.4 s more: CUDA context,
 # kernels from the cache): at n = 8192 the GPU saves ~0.6-0.8 s (66-199 ms vs our CPU JV's 0.66-0.93 s,
 # docs/notes/hungarian_gpu.md), short of it; from n = 16384 (extrapolated: the CPU grows at least as n^2). Float
-# costs: GPU_MIN_N_FLOAT already counts it.
+# costs: from GPU_COLD_N_FLOAT (n = 4096 saves 0.03-0.8 s, less than the ~1 s first float call).
 GPU_COLD_N = 16384
 
 
@@ -68,12 +70,13 @@ def gpu_measured_faster(p: Problem) -> bool:
     cost range <= GPU_MAX_RANGE_PER_N * max(shape); float costs (float16/32/64) from max(shape) >=
     GPU_MIN_N_FLOAT, read from the shape alone (no pass over the matrix).
 
-    Floats, public call from host arrays, uniform [0, 1) costs, H100 host (results/gpu_e2e/
-    assignment-h100-2026-11-23e.md and assignment-granularity-h100-2026-11-23e.md), GPU vs CPU JV, ms:
-    n = 1024: 79 vs 100 (float64), 88 vs 86 (float32): even; n = 4096: 1017 vs 1591 (783 vs 1523 with the
-    one-pass granularity in the certificate); n = 8192: 3437 vs 5107 (granularity kernel; GPU 4053 without).
-    A fresh process pays ~1.0 s more on its first float call with a warm kernel cache (7.5 s cold): at 4096
-    the per-call gain (0.6-0.7 s) does not cover it, at 8192 (1.7 s) it does, so auto starts at 8192."""
+    Floats, public call from host arrays, H200 and its 16-core host, GPU vs CPU JV, ms (results/gpu_e2e/
+    assignment-float-h200-2026-11-27d.md, float-scale-gap-h200-2026-11-27.log; six cost laws, every answer
+    certified): n = 4096: 175-545 vs 533-1039 (1.06x exponential, 2.3-5.5x uniform, normal, lognormal, squared
+    normal, offset); n = 8192: 0.82-2.9 s vs 3.7-6.3 s. n = 1024 was even on the H100 (79 vs 100 float64, 88 vs 86
+    float32). A fresh process pays ~1.0 s more on its first float call with a warm kernel cache: at 4096 the
+    per-call gain (0.03-0.8 s) does not cover it, at 8192 (2-5 s) it does, so a process that has not used the
+    GPU yet starts at GPU_COLD_N_FLOAT (the table's cold rule), one that has at GPU_MIN_N_FLOAT."""
     n = max(p.shape) if len(p.shape) else 0
     kind = np.dtype(p.dtype).kind
     if kind == "f":
@@ -194,5 +197,6 @@ TABLE = MethodTable(
     ),
     cpu_rule=lambda p: "jv",
     gpu_rule=lambda p: "hungarian" if gpu_measured_faster(p) else None,
-    cold_gpu_rule=lambda p: np.dtype(p.dtype).kind == "f" or max(p.shape, default=0) >= GPU_COLD_N,
+    cold_gpu_rule=lambda p: max(p.shape, default=0) >= (GPU_COLD_N_FLOAT if np.dtype(p.dtype).kind == "f"
+                                                       else GPU_COLD_N),
 )
