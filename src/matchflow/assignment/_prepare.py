@@ -77,12 +77,32 @@ PARALLEL_ENTRIES = 1 << 20  # the float scan runs on the Numba threads from this
 
 
 def _scan_float_kernel(a, bad):
-    """One pass: (has NaN or ``bad`` infinity, has forbidden infinity, min, max of finite)."""
+    """One pass: (has NaN or ``bad`` infinity, has forbidden infinity, min, max of finite). First NumPy's SIMD
+    min and max over blocks of rows that fit the cache (NaN propagates through both): when every entry is
+    finite that is the answer; any NaN or infinity takes the row kernel below for the exact verdict. The row
+    kernel's branches do not vectorise (~2 ns an entry per thread; on the GPU machine's host its threads did
+    not scale at all: 136 ms for 8192^2 on 1 to 16 threads, the blocks ~2x faster)."""
+    fast = _finite_min_max(a)
+    if fast is not None:
+        return False, False, fast[0], fast[1]
     nr = a.shape[0]
     invalid, forbidden = np.empty(nr, dtype=np.bool_), np.empty(nr, dtype=np.bool_)
     lo, hi = np.empty(nr, dtype=a.dtype), np.empty(nr, dtype=a.dtype)
     (_scan_float_parallel if a.size >= PARALLEL_ENTRIES else _scan_float_serial)(a, bad, invalid, forbidden, lo, hi)
     return (bool(invalid.any()), bool(forbidden.any()), lo.min(initial=np.inf), hi.max(initial=-np.inf))
+
+
+def _finite_min_max(a):
+    """``(min, max)`` when every entry of the 2-D float ``a`` is finite, else None (a NaN or an infinity)."""
+    rows = max(1, (1 << 17) // max(1, a.shape[1]))  # ~1 MB of float64 a block: both reductions from the cache
+    lo, hi = np.inf, -np.inf
+    for s in range(0, a.shape[0], rows):
+        b = a[s:s + rows]
+        bl, bh = b.min(), b.max()
+        if not (np.isfinite(bl) and np.isfinite(bh)):
+            return None
+        lo, hi = min(lo, bl), max(hi, bh)
+    return lo, hi
 
 
 def _shift_int_rows(a, C, base, negate):
