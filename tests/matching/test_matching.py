@@ -14,7 +14,7 @@ from naive import max_matching_bruteforce
 from scipy.sparse.csgraph import maximum_bipartite_matching as scipy_mbm
 
 import matchflow as mf
-from matchflow import BipartiteGraph, bipartite_matching, maximum_bipartite_matching
+from matchflow import BipartiteGraph, as_bipartite, bipartite_matching, maximum_bipartite_matching
 from matchflow.verify import verify_matching
 
 CPU_METHODS = ["hopcroft-karp", "push-relabel", "pothen-fan"]
@@ -539,6 +539,24 @@ def test_backend_auto_placement_rules(monkeypatch, warm_gpu_process):
     monkeypatch.setattr(_methods, "GPU_MIN_NNZ", a.nnz + 1)  # below the size rule: the CPU rule's pick
     res = bipartite_matching(a, method="auto", backend="auto")
     assert (res.method, res.backend) == ("hopcroft-karp", "cpu")
+
+
+def test_gpu_rule_reads_size_hubs_and_mean_degree(monkeypatch):
+    """The warm GPU rule: nothing below GPU_MIN_NNZ; above it G-PR on graphs with hubs or of mean degree below
+    AUTO_GPU_SPARSE, and on regular meshes only from GPU_MIN_NNZ_REGULAR (measured: the CPU wins there)."""
+    from matchflow.matching import _methods
+
+    mesh = as_bipartite(mf.generators.delaunay(3000, seed=2))  # mean degree ~6, no hubs
+    road = as_bipartite(mf.generators.grid2d(60, 60, holes=0.3, seed=1))  # mean degree < 4
+    hubs = as_bipartite(sp.csr_array(mf.generators.rmat(12, seed=3)))  # power law
+    for g in (mesh, road, hubs):
+        monkeypatch.setattr(_methods, "GPU_MIN_NNZ", g.nnz + 1)
+        assert _methods._gpu_rule(g) is None
+    monkeypatch.setattr(_methods, "GPU_MIN_NNZ", 1)
+    assert _methods._gpu_rule(road) == "push-relabel" and _methods._gpu_rule(hubs) == "push-relabel"
+    assert _methods._gpu_rule(mesh) is None
+    monkeypatch.setattr(_methods, "GPU_MIN_NNZ_REGULAR", mesh.nnz)
+    assert _methods._gpu_rule(mesh) == "push-relabel"
 
 
 def test_backend_auto_first_use_rule(monkeypatch, cold_gpu_process):

@@ -15,7 +15,7 @@ evidence in docs/notes/matching_cpu.md), from O(n) features:
 * otherwise (meshes, random geometric, FE, grids, ER): ``hopcroft-karp`` from greedy with the PF+ finish.
 
 ``method="auto"`` on a GPU (a real one; ``backend="auto"`` never picks the CUDA simulator): G-PR,
-the GPU twin of ``push-relabel``. An explicit ``method="push-relabel"`` with ``backend="auto"``
+the GPU twin of ``push-relabel``, by :func:`_gpu_rule` (size, hubs, mean degree). An explicit ``method="push-relabel"`` with ``backend="auto"``
 stays on the CPU: no per-input rule says where G-PR wins end to end (delaunay_n15: CPU 3.4 ms,
 G-PR with the host-to-device copy 7.4 ms, results/matching/gpr.md).
 """
@@ -64,6 +64,28 @@ def _cpu_rule(graph: BipartiteGraph) -> str:
 # CPU wins below (delaunay_n15 2.0 vs 8.4 ms, power 1.0 vs 8.1 ms) and G-PR above (soc-Slashdot0902, 0.9 M
 # edges: 9.9 vs 26 ms; ego-Twitter 25.5 vs 90 ms). The CPU figures are earlier H200 push-relabel timings.
 GPU_MIN_NNZ = 400_000
+# From GPU_MIN_NNZ, G-PR wins on graphs with hubs (largest row degree > AUTO_GPU_HUBS x the mean: Slashdot, ego-
+# Twitter, cit-HepPh, kron) and on very sparse ones (mean degree below AUTO_GPU_SPARSE: road networks, moscow-roads
+# 25 vs 90 ms); on regular meshes of mean degree >= 4 the CPU's greedy + Hopcroft-Karp finishes first until ~16 M
+# edges (H200 and its host, 2026-11-27, results/gpu_e2e/gpu-h200-2026-11-27f.md: delaunay_n20 CPU 45 vs GPU 55 ms,
+# rgg_n20 38 vs 40 ms; delaunay_n22, 25 M edges, 222 vs 137 ms; delaunay_n21, 12.6 M, even in gpr_paper.md)
+GPU_MIN_NNZ_REGULAR = 16_000_000
+AUTO_GPU_HUBS = 16.0
+AUTO_GPU_SPARSE = 4.0
+
+
+def _gpu_rule(graph: BipartiteGraph) -> str | None:
+    """G-PR for ``backend="auto"`` (a warm process): from GPU_MIN_NNZ edges on graphs with hubs or of mean
+    degree below AUTO_GPU_SPARSE, from GPU_MIN_NNZ_REGULAR edges on the others (O(n) features, no conversion)."""
+    nnz = graph.nnz
+    if nnz < GPU_MIN_NNZ:
+        return None
+    ptr = graph.row_ptr
+    hubs = graph.n_rows > 0 and float(np.diff(ptr).max()) > AUTO_GPU_HUBS * nnz / graph.n_rows
+    sparse = 2.0 * nnz < AUTO_GPU_SPARSE * (graph.n_rows + graph.n_cols)
+    return "push-relabel" if nnz >= GPU_MIN_NNZ_REGULAR or hubs or sparse else None
+
+
 # ... once the process has used the GPU. A fresh process's first GPU call costs ~1.4 s more (CUDA context and
 # the kernels from the on-disk cache; results/gpu_e2e/first-call-h100-2026-11-23e.md), so before that auto
 # needs a graph where the saving covers it: kron_s20 (31 M nnz) saves ~0.9 s (CPU 1.1 s on 2 cores,
@@ -96,7 +118,7 @@ TABLE = MethodTable(
         Method("pothen-fan", cpu=solve_pothen_fan, options=("fairness",), check=check_pothen_fan_options),
     ),
     cpu_rule=_cpu_rule,
-    gpu_rule=lambda graph: "push-relabel" if graph.nnz >= GPU_MIN_NNZ else None,
+    gpu_rule=_gpu_rule,
     common=("cover",),
     cold_gpu_rule=lambda graph: graph.nnz >= GPU_COLD_NNZ,
 )
