@@ -11,10 +11,11 @@ reader (with one shared word, fast blocks of phase r + 1 would clear it while sl
 
 from __future__ import annotations
 
+import numpy as np
 from numba import cuda, int64
 
 __all__ = ["FULL_MASK", "PS_FLAG", "PS_CNT", "PS_NSYNC", "phase_end_dev", "bcast_read_dev", "warp_sum_dev",
-           "warp_min_dev", "block_min_dev", "block_sum_dev", "row_of_dev", "lower_bound_dev"]
+           "warp_min_dev", "block_min_dev", "dense_row_min_dev", "block_sum_dev", "row_of_dev", "lower_bound_dev"]
 
 FULL_MASK = 0xFFFFFFFF
 PS_FLAG = 0
@@ -84,6 +85,20 @@ def block_min_dev(sh, val, tid, bdim):
     r = sh[0]
     cuda.syncthreads()
     return r
+
+
+@cuda.jit(device=True)
+def dense_row_min_dev(C, base, n, off, v, use_v, sh, tid, bdim):
+    """The minimum over ``c`` of ``(C[base + c] + off) - v[c]`` (without ``- v[c]`` unless ``use_v``) across a
+    block that strides over one row of a flat dense matrix, in float64; every thread gets it."""
+    m = np.inf
+    for c in range(tid, n, bdim):
+        h = np.float64(C[base + c]) + off
+        if use_v:
+            h = h - v[c]
+        if h < m:
+            m = h
+    return block_min_dev(sh, m, tid, bdim)
 
 
 @cuda.jit(device=True)

@@ -33,7 +33,7 @@ from types import SimpleNamespace
 import numpy as np
 from numba import cuda, types
 
-from .._cuda._device import bcast_read_dev, block_min_dev
+from .._cuda._device import bcast_read_dev, block_min_dev, dense_row_min_dev
 from .._cuda._env import kernel_cache
 
 CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
@@ -620,16 +620,10 @@ def tight_rows_kernel(C, v, star_col, n, tight):
     bdim = cuda.blockDim.x
     for r in range(cuda.blockIdx.x, n, cuda.gridDim.x):
         base = r * n
-        m = np.inf
-        for c in range(tid, n, bdim):
-            h = np.float64(C[base + c]) - v[c]
-            if h < m:
-                m = h
-        m = block_min_dev(sh, m, tid, bdim)
+        m = dense_row_min_dev(C, base, n, 0.0, v, True, sh, tid, bdim)
         if tid == 0:
             j = star_col[r]
             tight[r] = 1 if np.float64(C[base + j]) - v[j] == m else 0
-
 
 
 @cuda.jit(cache=CACHE)
@@ -641,12 +635,7 @@ def row_gap_kernel(C, n, gap):
     bdim = cuda.blockDim.x
     for r in range(cuda.blockIdx.x, n, cuda.gridDim.x):
         base = r * n
-        m = np.inf
-        for c in range(tid, n, bdim):
-            x = np.float64(C[base + c])
-            if x < m:
-                m = x
-        m = block_min_dev(sh, m, tid, bdim)
+        m = dense_row_min_dev(C, base, n, 0.0, gap, False, sh, tid, bdim)
         m2 = np.inf
         for c in range(tid, n, bdim):
             x = np.float64(C[base + c])

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, types
 
-from .._cuda._device import block_min_dev
+from .._cuda._device import dense_row_min_dev
 from .._cuda._env import kernel_cache
 from ._verify import _ERR_ABS, _ERR_REL
 
@@ -24,13 +24,7 @@ def polish_rows_kernel(C, n, off, v, u):
     tid = cuda.threadIdx.x
     bdim = cuda.blockDim.x
     for r in range(cuda.blockIdx.x, n, cuda.gridDim.x):
-        base = r * n
-        m = np.inf
-        for c in range(tid, n, bdim):
-            h = (np.float64(C[base + c]) + off) - v[c]
-            if h < m:
-                m = h
-        m = block_min_dev(sh, m, tid, bdim)
+        m = dense_row_min_dev(C, r * n, n, off, v, True, sh, tid, bdim)
         if tid == 0 and m < np.inf:
             u[r] = m
 

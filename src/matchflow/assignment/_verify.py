@@ -115,17 +115,9 @@ def _bound_pair_dev(c, ui, vj, aui, avj):
     return h, e
 
 
-def _bound_row_end(i, ja, c_a, ui, vja, avja, best, ebest, jbest, delta, slack_up, err_used, err_entries, row_lb,
-                   row_j):
-    """Row i's results from its least lower bound (``best`` at ``jbest``, bound ``ebest``) and its assigned entry
-    ``c_a`` (``ja`` < 0: unassigned; a non-finite ``c_a``: a forbidden pair, counted nowhere)."""
-    slack_up[i] = 0.0
-    err_used[i] = 0.0
-    if ja >= 0 and c_a - c_a == 0:
-        h, e = _bound_pair_dev(c_a, ui, vja, abs(ui), avja)
-        slack_up[i] = h + e
-        err_used[i] += e
-        err_entries[i] += _ERR_REL * abs(c_a) + _ERR_ABS
+def _bound_row_result(i, best, ebest, jbest, delta, err_used, row_lb, row_j):
+    """Row i's least lower bound (``best`` at ``jbest``, its rounding bound ``ebest``; ``jbest`` < 0: no allowed
+    entry) into the row arrays, after the assigned pair's terms."""
     row_lb[i] = best
     row_j[i] = jbest
     if jbest >= 0:
@@ -151,20 +143,27 @@ def _float_bound_dense_rows(C, sign, col_of_row, u, v, delta, slack_up, err_used
         best = np.inf
         ebest = 0.0
         jbest = -1
-        for j in range(nc):
+        for j in range(nc):  # written out: helpers inlined here kept the threads from scaling (measured)
             c = sign * C[i, j]
             if c - c != 0:
                 continue
-            h, e = _bound_pair_dev(c, ui, v[j], aui, av[j])
+            h = (c - ui) - v[j]
+            e = _ERR_REL * ((abs(c) + aui) + av[j]) + _ERR_ABS  # _bound_pair_dev's bound
             lb = h - e
             if jbest < 0 or lb < best:
                 best = lb
                 ebest = e
                 jbest = j
         ja = col_of_row[i]
+        slack_up[i] = 0.0
+        err_used[i] = 0.0
         c_a = sign * C[i, ja] if ja >= 0 else 0.0
-        _bound_row_end(i, ja, c_a, ui, v[ja] if ja >= 0 else 0.0, av[ja] if ja >= 0 else 0.0, best, ebest, jbest,
-                       delta, slack_up, err_used, err_entries, row_lb, row_j)
+        if ja >= 0 and c_a - c_a == 0:  # a non-finite assigned entry (forbidden) is counted nowhere
+            h, e = _bound_pair_dev(c_a, ui, v[ja], aui, av[ja])
+            slack_up[i] = h + e
+            err_used[i] += e
+            err_entries[i] += _ERR_REL * abs(c_a) + _ERR_ABS
+        _bound_row_result(i, best, ebest, jbest, delta, err_used, row_lb, row_j)
 
 
 def _float_bound_csr_rows(indptr, indices, data, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries,
@@ -186,7 +185,8 @@ def _float_bound_csr_rows(indptr, indices, data, sign, col_of_row, u, v, delta, 
             c = sign * data[k]
             if c - c != 0:
                 continue
-            h, e = _bound_pair_dev(c, ui, v[j], aui, abs(v[j]))
+            h = (c - ui) - v[j]
+            e = _ERR_REL * ((abs(c) + aui) + abs(v[j])) + _ERR_ABS  # _bound_pair_dev's bound, written out
             lb = h - e
             if jbest < 0 or lb < best:
                 best = lb
@@ -196,17 +196,11 @@ def _float_bound_csr_rows(indptr, indices, data, sign, col_of_row, u, v, delta, 
                 slack_up[i] = h + e
                 err_used[i] += e
                 err_entries[i] += _ERR_REL * abs(c) + _ERR_ABS
-        row_lb[i] = best
-        row_j[i] = jbest
-        if jbest >= 0:
-            err_used[i] += ebest
-            delta[i] = -best if best < 0 else 0.0
-        else:
-            delta[i] = 0.0
+        _bound_row_result(i, best, ebest, jbest, delta, err_used, row_lb, row_j)
 
 
 _bound_pair_dev = numba.njit(cache=True, inline="always")(_bound_pair_dev)
-_bound_row_end = numba.njit(cache=True, inline="always")(_bound_row_end)
+_bound_row_result = numba.njit(cache=True, inline="always")(_bound_row_result)
 _float_bound_dense_serial = numba.njit(cache=True)(_float_bound_dense_rows)
 _float_bound_dense_parallel = numba.njit(cache=True, parallel=True)(_float_bound_dense_rows)
 _float_bound_csr_serial = numba.njit(cache=True)(_float_bound_csr_rows)
