@@ -27,6 +27,9 @@ DISTS = {  # name -> costs (rng, n)
     "lognormal": lambda rng, n: rng.lognormal(0.0, 2.0, size=(n, n)),
     "offset": lambda rng, n: 1e6 + rng.random((n, n)),  # a large exact shift: the preparation subtracts it
     "exponential": lambda rng, n: rng.exponential(size=(n, n)),
+    # rank one plus noise (a_i + b_j + 1e-3 eps): nearly every assignment costs about the same; pathological for JV
+    # (an 8.4 s repair at n = 2048 in a CPU prototype, 2026-11-27), not run on the device yet
+    "rank1": lambda rng, n: rng.random(n)[:, None] + rng.random(n)[None, :] + 1e-3 * rng.random((n, n)),
 }
 
 
