@@ -229,21 +229,6 @@ def hungarian_gpu_float(C: np.ndarray, big_m: float | None = None, device_C: Any
     return x, u, v, stats
 
 
-def _work(tag: str, n: int, dtype: Any) -> Any:
-    """A scratch device array of one solve (``matchflow._cuda._work``: cached per tag, size and dtype; never a result
-    handed to the caller: ``u``, ``v`` and the index arrays of ``finish_device`` are fresh)."""
-    from .._cuda._work import work_array  # noqa: PLC0415
-
-    return work_array("hungarian." + tag, n, dtype)
-
-
-def _work_zeroed(tag: str, n: int, dtype: Any) -> Any:
-    """:func:`_work`, zero-filled (one small copy)."""
-    a = _work(tag, n, dtype)
-    a.copy_to_device(np.zeros(max(int(n), 1), dtype=dtype))
-    return a
-
-
 class _HungarianRun:
     """One solve: ``start`` -> ``solve`` -> ``certify`` -> ``finish``; device buffers bundled in ``b``."""
 
@@ -294,14 +279,14 @@ class _HungarianRun:
         idt = np.dtype(np.int32) if n * n < 2**31 - 1 else np.dtype(np.int64)
         self.ddt = np.dtype(np.float64) if dtype.kind == "f" else np.dtype(np.int64)
         self.K = kernels(sdt.name, idt.name)
-        w, wz = _work, _work_zeroed  # scratch from the work-buffer cache: a repeated solve allocates nothing
-        i32 = [w(tag, n, np.int32) for tag in ("cov_row", "cov_col", "star_col", "star_row", "prime", "green")]
+        i32 = [cuda.device_array(n, dtype=np.int32) for _ in range(6)]
         self.b = SimpleNamespace(
-            slack=w("slack", n * n, sdt), zeros=w("zeros", n * n, idt), nz=wz("nz", 1, idt),
-            rowmin=w("rowmin", n, sdt), colmin=w("colmin", n, sdt),
-            u=cuda.device_array(n, dtype=self.ddt), v=cuda.device_array(n, dtype=self.ddt),  # the caller's results
-            cov_row=i32[0], cov_col=i32[1], star_col=i32[2], star_row=i32[3], prime=i32[4], green=i32[5],
-            flags=wz("flags", NFLAGS, np.int32), gmin=w("gmin", 3, sdt), stats=wz("stats", S_N, np.int64))
+            slack=cuda.device_array(n * n, dtype=sdt), zeros=cuda.device_array(n * n, dtype=idt),
+            nz=cuda.to_device(np.zeros(1, dtype=idt)), rowmin=cuda.device_array(n, dtype=sdt),
+            colmin=cuda.device_array(n, dtype=sdt), u=cuda.device_array(n, dtype=self.ddt),
+            v=cuda.device_array(n, dtype=self.ddt), cov_row=i32[0], cov_col=i32[1], star_col=i32[2],
+            star_row=i32[3], prime=i32[4], green=i32[5], flags=cuda.to_device(np.zeros(NFLAGS, dtype=np.int32)),
+            gmin=cuda.device_array(3, dtype=sdt), stats=cuda.to_device(np.zeros(S_N, dtype=np.int64)))
         self.max_rounds = o["max_rounds"] if o["max_rounds"] is not None else 8 * n * n + 1000
         cuda.synchronize()
         self.stats["seconds_h2d"] = 0.0 if self.on_device else time.perf_counter() - self.t0
