@@ -8,9 +8,16 @@ rounds), ``_device`` (warp/block reductions and grid-sync slot helpers shared by
 package and the ``_gpu_*`` modules imports ``numba.cuda``.
 """
 
-from ._env import c_contiguous_device, is_device_array, is_device_graph, is_simulator, on_device_like, quiet
+from ._env import (
+           c_contiguous_device,
+           device_library,
+           is_device_array,
+           is_device_graph,
+           is_simulator,
+           on_device_like,
+           quiet,
+)
 from ._options import BLOCK_MAX, GPU_LOOPS, GPU_OPTIONS, check_block_size, validate_gpu_options
 
 __all__ = ["BLOCK_MAX", "GPU_LOOPS", "GPU_OPTIONS", "c_contiguous_device", "check_block_size", "is_device_array",
-           "on_device_like",
-           "is_device_graph", "is_simulator", "quiet", "validate_gpu_options"]
+           "device_library", "on_device_like", "is_device_graph", "is_simulator", "quiet", "validate_gpu_options"]

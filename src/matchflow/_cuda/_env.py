@@ -8,7 +8,8 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["c_contiguous_device", "is_simulator", "is_device_array", "is_device_graph", "kernel_cache", "on_device_like",
+__all__ = ["c_contiguous_device", "device_library", "is_simulator", "is_device_array", "is_device_graph", "kernel_cache",
+           "on_device_like",
            "performance_warnings", "quiet"]
 
 
@@ -56,16 +57,22 @@ def c_contiguous_device(x: Any) -> Any:
     return cuda.to_device(np.ascontiguousarray(a.copy_to_host()))
 
 
+def device_library(x: Any) -> str:
+    """The library of a device array or matrix: "cupy", "torch", else "numba" (imports nothing)."""
+    mod = type(x).__module__
+    return "cupy" if mod.startswith("cupy") else "torch" if mod.startswith("torch") else "numba"
+
+
 def on_device_like(x: Any, a: Any) -> Any:
     """The host array ``a`` copied to the device of the device array ``x``, in ``x``'s library (CuPy, PyTorch;
     a numba device array otherwise): the answer to a device input is handed back where the input lives."""
-    mod = type(x).__module__
-    if mod.startswith("cupy"):
+    lib = device_library(x)
+    if lib == "cupy":
         import cupy  # noqa: PLC0415
 
         with cupy.cuda.Device(x.device.id):
             return cupy.asarray(a)
-    if mod.startswith("torch"):
+    if lib == "torch":
         import torch  # noqa: PLC0415
 
         return torch.as_tensor(a, device=x.device)

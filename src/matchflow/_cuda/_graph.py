@@ -17,6 +17,7 @@ from numba import cuda
 
 from .._graph import BipartiteGraph
 from .._validation import type_name
+from ._env import device_library
 
 __all__ = ["DeviceBipartite", "to_device", "from_device_csr", "from_device_input", "wrap_like"]
 
@@ -98,15 +99,6 @@ def from_device_csr(row_ptr: Any, col_ind: Any, n_rows: int, n_cols: int, nnz: i
     return d
 
 
-def _library(x: Any) -> str:
-    mod = type(x).__module__
-    if mod.startswith("cupy"):
-        return "cupy"
-    if mod.startswith("torch"):
-        return "torch"
-    return "numba"
-
-
 def _coo_to_csr(rows: Any, cols: Any, n_rows: int, nnz: int) -> tuple[Any, Any]:
     """Row pointers of a device COO sorted by (row, column): a degree count and a scan."""
     from ._csc import _grid, degree_count_kernel, exclusive_scan, zero_kernel  # noqa: PLC0415
@@ -129,7 +121,7 @@ def from_device_input(x: Any, explicit_zeros: bool = False) -> tuple[DeviceBipar
     from ._csc import dense_to_csr  # noqa: PLC0415
 
     t0 = time.perf_counter()
-    lib = _library(x)
+    lib = device_library(x)
     mod = type(x).__module__
     if mod.startswith("cupyx") and hasattr(x, "format"):
         a = x.tocsr() if x.format != "csr" else x

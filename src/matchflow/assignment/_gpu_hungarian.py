@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .._cuda import c_contiguous_device, is_device_array, is_simulator, quiet, validate_gpu_options
+from .._cuda import c_contiguous_device, device_library, is_device_array, is_simulator, quiet, validate_gpu_options
 from .._validation import check_options, check_real
 
 __all__ = ["hungarian_gpu", "hungarian_gpu_float", "assignment_direct", "choose_slack_dtype", "validate_hungarian_options", "HungarianGPUError"]
@@ -431,9 +431,9 @@ def assignment_direct(cost: Any, options: dict[str, Any], t0: float) -> Any:
         C = cost
         lib = "numba"
         if dev:
-            from .._cuda._graph import _library, wrap_like  # noqa: PLC0415
+            from .._cuda._graph import wrap_like  # noqa: PLC0415
 
-            lib = _library(cost)
+            lib = device_library(cost)
             C = cost.detach() if lib == "torch" else cost
         elif not cost.flags.c_contiguous:
             return None

@@ -46,12 +46,12 @@ def _from_device(C: Any) -> tuple[sp.csr_array, str | None, float]:
     the host once (duplicates of a COO are summed there, as SciPy does); a host one is returned as it is."""
     if not is_device_sparse(C):
         return C, None, 0.0
-    from .._cuda._graph import _library
+    from .._cuda._env import device_library
     from ..wmatching._gpu_graph import host_copy
 
     t = time.perf_counter()
     H = sp.csr_array(host_copy(C))
-    return H, _library(C), time.perf_counter() - t
+    return H, device_library(C), time.perf_counter() - t
 
 
 def _on_host(a: Any) -> np.ndarray:

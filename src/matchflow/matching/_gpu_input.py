@@ -21,10 +21,11 @@ def device_graph(x: Any, explicit_zeros: bool) -> tuple[Any, str]:
     from numba import cuda  # noqa: PLC0415
 
     from .._cuda._csc import is_sorted_csr  # noqa: PLC0415
-    from .._cuda._graph import _library, from_device_input  # noqa: PLC0415
+    from .._cuda._env import device_library  # noqa: PLC0415
+    from .._cuda._graph import from_device_input  # noqa: PLC0415
 
     t0 = time.perf_counter()
-    lib = _library(x)
+    lib = device_library(x)
     mod = type(x).__module__
     side = None  # (ptr, ind, is_csr, n_rows, n_cols, nnz) of a canonical CSR / CSC used as it is
     if mod.startswith("cupyx") and getattr(x, "format", None) in ("csr", "csc"):

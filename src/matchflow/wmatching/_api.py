@@ -314,11 +314,12 @@ def weighted_matching(
         res = weighted_matching_device(graph, "suitor" if row is None else row.name, improve, options)
         if not isinstance(res, str):
             return res
-        from ._gpu_graph import _library, host_copy  # noqa: PLC0415
+        from .._cuda._env import device_library  # noqa: PLC0415
+        from ._gpu_graph import host_copy  # noqa: PLC0415
 
         # not a canonical symmetric device matrix: the host path (one copy), solved on the GPU (the data's
         # device, also for backend="auto"), results back on the device
-        lib, graph, backend, fallback = _library(graph), host_copy(graph), "gpu", res
+        lib, graph, backend, fallback = device_library(graph), host_copy(graph), "gpu", res
     g, edges, pending = _prepare(graph, weight, bipartite)
     t_prep = time.perf_counter()
     row, device = place(TABLE, row, backend, lambda: g, options)

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .._cuda._env import device_library
 from .._graph import Graph
 from .._validation import type_name
 
@@ -152,11 +153,6 @@ def to_device(g: Graph | DeviceWeightedGraph, check: bool = False) -> DeviceWeig
     return dg
 
 
-def _library(x: Any) -> str:
-    mod = type(x).__module__
-    return "cupy" if mod.startswith("cupy") else "torch" if mod.startswith("torch") else "numba"
-
-
 def _view(a: Any) -> Any:
     from numba import cuda  # noqa: PLC0415
 
@@ -175,7 +171,7 @@ def from_device_input(x: Any) -> tuple[DeviceWeightedGraph, str]:
     from .._cuda._graph import _coo_to_csr  # noqa: PLC0415
 
     t0 = time.perf_counter()
-    lib = _library(x)
+    lib = device_library(x)
     mod = type(x).__module__
     shape = tuple(int(s) for s in x.shape)
     if len(shape) != 2 or shape[0] != shape[1]:
