@@ -154,7 +154,6 @@ def _parallel_float_bound() -> None:
     a = np.ones((2, 2))
     _prepare._scan_float_parallel(a, -np.inf, b, b.copy(), np.zeros(2), np.zeros(2))
     _prepare._shift_float_parallel(a, np.empty((2, 2)), 0.5, 1.0, False, b.copy())
-    _prepare._shift_exact_parallel(a, 0.5, False, b.copy())
     col = np.arange(2)
     _prepare._polish_parallel(a, 1.0, col, np.zeros(2), np.zeros(2), True)
     z = np.zeros(2)

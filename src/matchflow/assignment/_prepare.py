@@ -150,15 +150,13 @@ def _shift_float_rows(a, C, lo, scale, negate, exact_rows):
         exact_rows[i] = exact
 
 
-def _shift_exact_rows(a, lo, negate, failed):
-    """Read only: sets ``failed[0]`` when some finite entry t has an inexact ``(-t if negate else t) - lo``
-    (TwoSum error != 0). A row stops at its first inexact entry; rows not yet started are skipped once
-    ``failed[0]`` is set (a benign race: the flag only goes from False to True, and the verdict is that flag)."""
+@numba.njit(cache=True)
+def _shift_exact_kernel(a, lo, negate):
+    """Whether ``t - lo`` (``-t - lo`` with ``negate``) is exact (TwoSum error 0) for every finite entry t of
+    ``a`` (read only; stops at the first inexact one). Run on a sample of rows only."""
     q = -lo
     sg = -1.0 if negate else 1.0
-    for i in numba.prange(a.shape[0]):
-        if failed[0]:
-            continue
+    for i in range(a.shape[0]):
         for j in range(a.shape[1]):
             t = sg * a[i, j]
             if t - t != 0:
@@ -166,28 +164,19 @@ def _shift_exact_rows(a, lo, negate, failed):
             s = t + q
             bp = s - t
             if (t - (s - bp)) + (q - bp) != 0.0:
-                failed[0] = True
-                break
+                return False
+    return True
 
 
 _shift_int_serial = numba.njit(cache=True)(_shift_int_rows)
 _shift_int_parallel = numba.njit(cache=True, parallel=True)(_shift_int_rows)
 _shift_float_serial = numba.njit(cache=True)(_shift_float_rows)
 _shift_float_parallel = numba.njit(cache=True, parallel=True)(_shift_float_rows)
-_shift_exact_serial = numba.njit(cache=True)(_shift_exact_rows)
-_shift_exact_parallel = numba.njit(cache=True, parallel=True)(_shift_exact_rows)
 
 
 def _shift_int_kernel(a, C, base, negate) -> None:
     """:func:`_shift_int_rows`, on the Numba threads from :data:`PARALLEL_ENTRIES` entries."""
     (_shift_int_parallel if C.size >= PARALLEL_ENTRIES else _shift_int_serial)(a, C, base, negate)
-
-
-def _shift_exact_kernel(a, lo, negate=False) -> bool:
-    """Whether ``t - lo`` (``-t - lo`` with ``negate``) is exact for every finite entry t (read only)."""
-    failed = np.zeros(1, dtype=np.bool_)
-    (_shift_exact_parallel if a.size >= PARALLEL_ENTRIES else _shift_exact_serial)(a, lo, negate, failed)
-    return not failed[0]
 
 
 def _shift_float_kernel(a, C, lo, scale, negate) -> bool:
