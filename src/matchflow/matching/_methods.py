@@ -36,13 +36,20 @@ AUTO_SKEW = 64.0
 AUTO_SPARSE = 3.0
 
 
-def _degree_skewed(ptr: np.ndarray) -> bool:
-    """Max degree > AUTO_SKEW x mean degree of the vertices behind ``ptr`` (O(n), no conversion)."""
+def _degree_skewed(ptr: np.ndarray, factor: float | None = None) -> bool:
+    """Max degree > ``factor`` (default AUTO_SKEW) x mean degree of the vertices behind ``ptr`` (O(n), no
+    conversion)."""
+    factor = AUTO_SKEW if factor is None else factor
     n = len(ptr) - 1
     nnz = int(ptr[-1]) if n > 0 else 0
     if nnz == 0:
         return False
-    return float(np.diff(ptr).max()) > AUTO_SKEW * nnz / n
+    return float(np.diff(ptr).max()) > factor * nnz / n
+
+
+def _mean_degree_below(nnz: int, n_rows: int, n_cols: int, bound: float) -> bool:
+    """Mean degree ``2 nnz / (n_rows + n_cols)`` of the bipartite graph below ``bound``."""
+    return 2.0 * nnz < bound * (n_rows + n_cols)
 
 
 def auto_cpu_method(ptr: np.ndarray, n_rows: int, n_cols: int) -> str:
@@ -50,7 +57,7 @@ def auto_cpu_method(ptr: np.ndarray, n_rows: int, n_cols: int) -> str:
     nnz = int(ptr[-1]) if len(ptr) > 1 else 0
     if _degree_skewed(ptr):
         return "push-relabel"
-    if 2.0 * nnz < AUTO_SPARSE * (n_rows + n_cols):
+    if _mean_degree_below(nnz, n_rows, n_cols, AUTO_SPARSE):
         return "pothen-fan"
     return "hopcroft-karp"
 
@@ -80,10 +87,10 @@ def _gpu_rule(graph: BipartiteGraph) -> str | None:
     nnz = graph.nnz
     if nnz < GPU_MIN_NNZ:
         return None
-    ptr = graph.row_ptr
-    hubs = graph.n_rows > 0 and float(np.diff(ptr).max()) > AUTO_GPU_HUBS * nnz / graph.n_rows
-    sparse = 2.0 * nnz < AUTO_GPU_SPARSE * (graph.n_rows + graph.n_cols)
-    return "push-relabel" if nnz >= GPU_MIN_NNZ_REGULAR or hubs or sparse else None
+    if (nnz >= GPU_MIN_NNZ_REGULAR or _degree_skewed(graph.row_ptr, AUTO_GPU_HUBS)
+            or _mean_degree_below(nnz, graph.n_rows, graph.n_cols, AUTO_GPU_SPARSE)):
+        return "push-relabel"
+    return None
 
 
 # ... once the process has used the GPU. A fresh process's first GPU call costs ~1.4 s more (CUDA context and
