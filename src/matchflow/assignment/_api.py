@@ -17,7 +17,7 @@ import warnings
 
 import numpy as np
 
-from .._cuda import c_contiguous_device, is_device_array, on_device_like
+from .._cuda import c_contiguous_device, device_library, is_device_array, on_device_like
 from .._methods import Method, check_method_options, place, resolve
 from .._results import AssignmentResult
 from .._validation import check_bool, check_real
@@ -181,7 +181,7 @@ def assignment(
         if res is not None:
             return res
     prep = exact_prep = prepare(a, maximize, scan)
-    if on_device and be == "gpu" and prep.C is a and cost_limit is None:
+    if on_device and be == "gpu" and prep.C is a:  # (cost_limit returned above: it solves a host matrix)
         src = cost.detach() if hasattr(cost, "detach") else cost  # a PyTorch tensor that requires grad
         prep.device_C = c_contiguous_device(src).reshape(a.size)  # the caller's device matrix: no upload
     stats: dict = {"n": prep.n, "seconds_prepare": time.perf_counter() - t0}  # validation, scan, preparation
@@ -248,8 +248,7 @@ def assignment(
     total = total_cost(a, row_ind, col_ind)
     if on_device:  # a device input gets its answer on its device, in its library
         row_ind, col_ind, uu, vv = (on_device_like(cost, np.ascontiguousarray(x)) for x in (row_ind, col_ind, uu, vv))
-        mod = type(cost).__module__
-        stats["input_library"] = "cupy" if mod.startswith("cupy") else "torch" if mod.startswith("torch") else "numba"
+        stats["input_library"] = device_library(cost)
     return AssignmentResult(row_ind=row_ind, col_ind=col_ind, cost=total, u=uu, v=vv, method=used, backend=be,
                             seconds=time.perf_counter() - t0, maximize=maximize, stats=stats)
 

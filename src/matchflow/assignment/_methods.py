@@ -125,8 +125,8 @@ def _hungarian_gpu(prep, **options):
         return x, u, v, st
     if prep.is_int and C.size and int(C.max()) * 8 * (prep.n + 2) <= 2**30:
         C = C.astype(np.int32)  # int32 cannot overflow on this matrix (same rule as int64)
-    elif not prep.is_int and C.size and float(C.min()) < 0:
-        C = C - float(C.min())  # the float64-slack kernel needs C >= 0 (rounds: the caller's certificate re-checks)
+    elif not prep.is_int and C.size and (cmin := float(C.min())) < 0:
+        C = C - cmin  # the float64-slack kernel needs C >= 0 (rounds: the caller's certificate re-checks)
     col4row, u, v, stats = hungarian_gpu(np.ascontiguousarray(C), **options)
     dt = np.int64 if prep.is_int else np.float64
     return np.asarray(col4row, dtype=np.int64), np.asarray(u).astype(dt), np.asarray(v).astype(dt), dict(stats)

@@ -208,21 +208,35 @@ _float_bound_csr_parallel = numba.njit(cache=True, parallel=True)(_float_bound_c
 PARALLEL_ENTRIES = 1 << 20  # the certificate's row pass runs on the Numba threads from this many entries
 
 
-def _float_bound_kernel(C, indptr, indices, data, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries):
-    """The row pass (dense ``C`` float32/float64, or the CSR when ``indptr`` is not empty; serial below
-    :data:`PARALLEL_ENTRIES` entries, else on the Numba threads), then the least lower bound over the rows.
-    Returns (min lower bound, its i, its j)."""
-    nr = col_of_row.size
-    row_lb = np.empty(nr)
-    row_j = np.empty(nr, dtype=np.int64)
-    par = (data.size if indptr.size else C.size) >= PARALLEL_ENTRIES
-    if indptr.size:
-        kern = _float_bound_csr_parallel if par else _float_bound_csr_serial
-        kern(indptr, indices, data, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries, row_lb, row_j)
+def host_rows(a):
+    """The bound's row pass over the host matrix ``a`` (dense float32/float64, or scipy.sparse: stored entries
+    only), as ``rows(sign, col_of_row, u, v) -> (delta, slack_up, err_used, err_entries, row_lb, row_j)``
+    (serial below :data:`PARALLEL_ENTRIES` entries, else on the Numba threads); ``_gpu_verify.device_rows`` is its
+    device twin."""
+    if sp.issparse(a):
+        a = sp.csr_array(a)
+        indptr, indices = a.indptr.astype(np.int64), a.indices.astype(np.int64)
+        data = np.asarray(a.data, dtype=np.float64)
+        size = data.size
     else:
-        kern = _float_bound_dense_parallel if par else _float_bound_dense_serial
-        kern(C, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries, row_lb, row_j)
-    return _least_row(row_lb, row_j)
+        # float32 stays float32 (the kernel widens each entry exactly): no n^2 copy
+        C = np.ascontiguousarray(a if a.dtype in (np.float32, np.float64) else a.astype(np.float64))
+        size = C.size
+
+    def rows(sign: float, col_of_row: np.ndarray, u: np.ndarray, v: np.ndarray) -> tuple:
+        nr = col_of_row.size
+        delta, slack_up, err_used, err_entries, row_lb = (np.zeros(nr) for _ in range(5))
+        row_j = np.empty(nr, dtype=np.int64)
+        par = size >= PARALLEL_ENTRIES
+        out = (delta, slack_up, err_used, err_entries, row_lb, row_j)
+        if sp.issparse(a):
+            (_float_bound_csr_parallel if par else _float_bound_csr_serial)(indptr, indices, data, sign, col_of_row,
+                                                                            u, v, *out)
+        else:
+            (_float_bound_dense_parallel if par else _float_bound_dense_serial)(C, sign, col_of_row, u, v, *out)
+        return out
+
+    return rows
 
 
 def _least_row(row_lb: np.ndarray, row_j: np.ndarray) -> tuple:
@@ -254,9 +268,8 @@ def _sum_up(terms: list) -> float:
 def float_gap_bound(a: np.ndarray, sign: int, r: np.ndarray, c: np.ndarray, u: np.ndarray, v: np.ndarray,
                     rows=None):
     """Rigorous bound on ``cost - optimum`` from float duals (module docstring); ``a`` dense, or scipy.sparse
-    (its stored entries are the allowed pairs). ``rows``: the dense row pass run elsewhere (``_gpu_verify``:
-    ``rows(sign, col_of_row, u, v) -> (delta, slack_up, err_used, err_entries, row_lb, row_j)`` over the same
-    values as ``sign * a``); the bound is then formed here as for the host pass.
+    (its stored entries are the allowed pairs). ``rows``: the row pass (default :func:`host_rows` of ``a``;
+    ``_gpu_verify.device_rows`` over a device copy of the same values); the bound is formed here either way.
 
     Returns ``(gap_bound, tol, min_lower_reduced_cost, (i, j), max_assigned_slack_up, parts)``;
     ``parts`` names the contributions (dual infeasibility, assigned slack, sign terms).
@@ -264,28 +277,11 @@ def float_gap_bound(a: np.ndarray, sign: int, r: np.ndarray, c: np.ndarray, u: n
     nr, nc = a.shape
     col_of_row = np.full(nr, -1, dtype=np.int64)
     col_of_row[r] = c
-    delta = np.zeros(nr)
-    slack = np.zeros(nr)
-    err = np.zeros(nr)
-    err_c = np.zeros(nr)
-    if rows is not None:
-        C, csr = None, None
-    elif sp.issparse(a):  # stored entries only (scipy CSR): the sparse certificate
-        a = sp.csr_array(a)
-        C, csr = np.zeros((0, 0)), (a.indptr.astype(np.int64), a.indices.astype(np.int64),
-                                    np.asarray(a.data, dtype=np.float64))
-    else:
-        # float32 stays float32 (the kernel widens each entry exactly): no n^2 copy
-        C = np.ascontiguousarray(a if a.dtype in (np.float32, np.float64) else a.astype(np.float64))
-        csr = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))
+    rows = host_rows(a) if rows is None else rows
     with np.errstate(all="ignore"):
-        if rows is not None:
-            delta, slack, err, err_c, row_lb, row_j = rows(float(sign), col_of_row, np.asarray(u, dtype=np.float64),
-                                                           np.asarray(v, dtype=np.float64))
-            mlb, mi, mj = _least_row(row_lb, row_j)
-        else:
-            mlb, mi, mj = _float_bound_kernel(C, *csr, float(sign), col_of_row, np.asarray(u, dtype=np.float64),
-                                              np.asarray(v, dtype=np.float64), delta, slack, err, err_c)
+        delta, slack, err, err_c, row_lb, row_j = rows(float(sign), col_of_row, np.asarray(u, dtype=np.float64),
+                                                       np.asarray(v, dtype=np.float64))
+    mlb, mi, mj = _least_row(row_lb, row_j)
     row_used = col_of_row >= 0
     col_used = np.zeros(nc, dtype=bool)
     col_used[c] = True
