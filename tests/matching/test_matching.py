@@ -600,11 +600,11 @@ def test_a_new_method_is_one_table_row(monkeypatch):
 
     def toy_solve(graph, init, rounds=1):
         # Karp-Sipser, then PF+ (a correct, if naive, "new" algorithm)
-        from matchflow.matching._cpu_pothen_fan import pf_solve
+        from matchflow.matching._cpu_pothen_fan import pothen_fan_arrays
 
         h = graph
         row_match, col_match, init_card = initial_matching(h, "karp-sipser")
-        card, st = pf_solve(h.col_ptr, h.row_ind, row_match, col_match, True, -1)
+        card, st = pothen_fan_arrays(h.col_ptr, h.row_ind, row_match, col_match, True, -1)
         return row_match, col_match, card, init_card, {"toy_rounds": rounds, "phases": int(st[0])}
 
     def toy_check(options):
