@@ -590,6 +590,19 @@ def test_backend_auto_first_use_rule(monkeypatch, cold_gpu_process):
     assert bipartite_matching(a).backend == "gpu" and M.gpu_warm()
 
 
+def test_each_method_is_solve_algo_of_its_cpu_module_and_its_gpu_twin_shares_the_name():
+    """Issue 22's vocabulary: method ``x-y`` is ``solve_x_y`` in ``_cpu_x_y.py``; a GPU twin lives in ``_gpu_x_y.py``."""
+    import importlib.util
+
+    from matchflow.matching._methods import TABLE
+
+    for row in TABLE.methods:
+        algo = row.name.replace("-", "_")
+        assert (row.cpu.__module__, row.cpu.__name__) == (f"matchflow.matching._cpu_{algo}", f"solve_{algo}")
+        if row.gpu is not None:
+            assert importlib.util.find_spec(f"matchflow.matching._gpu_{algo}") is not None, row.name
+
+
 def test_a_new_method_is_one_table_row(monkeypatch):
     """Adding a method touches no dispatcher: a toy algorithm registered in a copy of the table
     runs through the public entry point, with its options checked and its name reported."""
