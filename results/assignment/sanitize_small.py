@@ -1,7 +1,7 @@
 """Small instance for compute-sanitizer (memcheck/racecheck) of the GPU Hungarian kernels."""
 import numpy as np
 
-from matchflow.assignment._gpu_hungarian import hungarian_gpu
+from matchflow.assignment._gpu_munkres import hungarian_gpu
 
 rng = np.random.default_rng(0)
 for n, hi in [(64, 64), (100, 10)]:

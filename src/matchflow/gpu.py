@@ -81,8 +81,8 @@ def push_relabel_matching(graph: Any, *, init: Any = "auto", **options: Any
     """G-PR maximum-cardinality matching: ``(row_match, col_match, init_cardinality, stats)`` on the host.
 
     ``graph``: a :class:`~matchflow.BipartiteGraph` or a :class:`DeviceBipartite`. Options: see
-    :data:`OPTIONS` and ``matchflow.matching._gpu_gpr.gpr_match`` (variant, relabel, bfs, ...)."""
-    from .matching._gpu_gpr import gpr_match  # noqa: PLC0415
+    :data:`OPTIONS` and ``matchflow.matching._gpu_push_relabel.gpr_match`` (variant, relabel, bfs, ...)."""
+    from .matching._gpu_push_relabel import gpr_match  # noqa: PLC0415
 
     return gpr_match(graph, init=init, **options)
 
@@ -90,7 +90,7 @@ def push_relabel_matching(graph: Any, *, init: Any = "auto", **options: Any
 def initial_matching(graph: Any, *, init: str = "greedy", **options: Any
                      ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """Only the GPU initial matching (a maximal matching): ``(row_match, col_match, stats)``."""
-    from .matching._gpu_gpr import gpr_initial_matching  # noqa: PLC0415
+    from .matching._gpu_push_relabel import gpr_initial_matching  # noqa: PLC0415
 
     return gpr_initial_matching(graph, init=init, **options)
 
@@ -98,7 +98,7 @@ def initial_matching(graph: Any, *, init: str = "greedy", **options: Any
 def hungarian(C: Any, **options: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
     """GPU Hungarian on a square int32/int64/float32/float64 matrix with entries >= 0 (host or device):
     ``(col4row, u, v, stats)`` with ``C - u - v >= 0`` and ``== 0`` on the assigned pairs."""
-    from .assignment._gpu_hungarian import hungarian_gpu  # noqa: PLC0415
+    from .assignment._gpu_munkres import hungarian_gpu  # noqa: PLC0415
 
     require_gpu("matchflow.gpu.hungarian")
     return hungarian_gpu(C, **options)

@@ -346,6 +346,21 @@ def test_prepare_does_not_copy_ready_matrices_nor_modify_input():
     assert np.array_equal(c, before)
 
 
+@pytest.mark.parametrize("algo", ["jv", "hungarian", "auction", "munkres"])
+def test_each_dense_cpu_method_runs_solve_algo_of_its_cpu_module(monkeypatch, algo):
+    """Issue 22's vocabulary: ``method=algo`` on the CPU runs ``solve_<algo>`` of ``_cpu_<algo>.py``."""
+    import importlib
+
+    module = importlib.import_module(f"matchflow.assignment._cpu_{algo}")
+
+    def marker(*args, **kwargs):
+        raise LookupError(f"solve_{algo} ran")
+
+    monkeypatch.setattr(module, f"solve_{algo}", marker)
+    with pytest.raises(LookupError, match=f"solve_{algo} ran"):
+        matchflow.assignment(np.array([[1, 2], [3, 1]]), method=algo, backend="cpu")
+
+
 def test_auto_rule_picks_gpu_hungarian_only_where_it_measured_faster():
     from matchflow.assignment._methods import Problem, gpu_measured_faster
 

@@ -21,7 +21,7 @@ import matchflow
 from matchflow import generators
 from matchflow._validation import native_array
 from matchflow.assignment import _cpu_auction
-from matchflow.assignment._cpu_auction import auction_solve
+from matchflow.assignment._cpu_auction import solve_auction
 from matchflow.verify import verify_assignment
 
 inf = np.inf
@@ -78,7 +78,7 @@ def test_auction_terminates_with_tiny_eps_final():
 def test_auction_bid_limit_ends_with_the_exact_cleanup():
     rng = np.random.default_rng(5)
     C = rng.random((30, 30))
-    x, u, v, stats = auction_solve(C, max_bids=10)
+    x, u, v, stats = solve_auction(C, max_bids=10)
     assert stats["bid_limit_hit"] and stats["iterations"] <= 10
     r, k = scipy_lsa(C)
     assert C[np.arange(30), x].sum() == pytest.approx(C[r, k].sum(), rel=1e-12)
@@ -96,7 +96,7 @@ def test_auction_returns_to_python_between_bid_chunks(monkeypatch):
     monkeypatch.setattr(_cpu_auction, "_CHUNK", 7)
     monkeypatch.setattr(_cpu_auction, "_auction_bids_kernel", counting)
     C = np.random.default_rng(2).random((40, 40))
-    auction_solve(C)
+    solve_auction(C)
     assert len(calls) > 10 and max(calls) <= 7  # Ctrl-C is seen between these calls
 
 

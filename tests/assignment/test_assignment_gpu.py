@@ -22,7 +22,7 @@ from scipy.optimize import linear_sum_assignment as scipy_lsa
 import matchflow
 from matchflow import gpu
 from matchflow._cuda import is_simulator
-from matchflow.assignment._gpu_hungarian import choose_slack_dtype, validate_hungarian_options
+from matchflow.assignment._gpu_munkres import choose_slack_dtype, validate_hungarian_options
 from matchflow.verify import verify_assignment
 
 # the CUDA simulator has no grid sync: only the host loop runs there

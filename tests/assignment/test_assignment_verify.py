@@ -235,7 +235,7 @@ def test_internal_certificate_catches_a_wrong_solver(monkeypatch):
     suboptimal assignment is re-solved (floats: JV; integers: the exact big-integer Hungarian)."""
     from matchflow.assignment import _cpu_hungarian
 
-    good = _cpu_hungarian.hungarian_solve
+    good = _cpu_hungarian.solve_hungarian
 
     def wrong(C):
         x, u, v, st = good(C)
@@ -243,7 +243,7 @@ def test_internal_certificate_catches_a_wrong_solver(monkeypatch):
         x[[0, 1]] = x[[1, 0]]
         return x, u, v, st
 
-    monkeypatch.setattr(_cpu_hungarian, "hungarian_solve", wrong)
+    monkeypatch.setattr(_cpu_hungarian, "solve_hungarian", wrong)
     cf = np.array([[1.0, 5.0, 9.0], [4.0, 2.0, 8.0], [7.0, 6.0, 3.0]])
     res = matchflow.assignment(cf, method="hungarian", backend="cpu")
     assert res.cost == 6.0 and res.stats["resolved_by"] == "jv (after hungarian)" and verify_assignment(cf, res).optimal

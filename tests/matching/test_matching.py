@@ -590,6 +590,19 @@ def test_backend_auto_first_use_rule(monkeypatch, cold_gpu_process):
     assert bipartite_matching(a).backend == "gpu" and M.gpu_warm()
 
 
+def test_each_method_is_solve_algo_of_its_cpu_module_and_its_gpu_twin_shares_the_name():
+    """Issue 22's vocabulary: method ``x-y`` is ``solve_x_y`` in ``_cpu_x_y.py``; a GPU twin lives in ``_gpu_x_y.py``."""
+    import importlib.util
+
+    from matchflow.matching._methods import TABLE
+
+    for row in TABLE.methods:
+        algo = row.name.replace("-", "_")
+        assert (row.cpu.__module__, row.cpu.__name__) == (f"matchflow.matching._cpu_{algo}", f"solve_{algo}")
+        if row.gpu is not None:
+            assert importlib.util.find_spec(f"matchflow.matching._gpu_{algo}") is not None, row.name
+
+
 def test_a_new_method_is_one_table_row(monkeypatch):
     """Adding a method touches no dispatcher: a toy algorithm registered in a copy of the table
     runs through the public entry point, with its options checked and its name reported."""
@@ -600,11 +613,11 @@ def test_a_new_method_is_one_table_row(monkeypatch):
 
     def toy_solve(graph, init, rounds=1):
         # Karp-Sipser, then PF+ (a correct, if naive, "new" algorithm)
-        from matchflow.matching._cpu_pothen_fan import pf_solve
+        from matchflow.matching._cpu_pothen_fan import pothen_fan_arrays
 
         h = graph
         row_match, col_match, init_card = initial_matching(h, "karp-sipser")
-        card, st = pf_solve(h.col_ptr, h.row_ind, row_match, col_match, True, -1)
+        card, st = pothen_fan_arrays(h.col_ptr, h.row_ind, row_match, col_match, True, -1)
         return row_match, col_match, card, init_card, {"toy_rounds": rounds, "phases": int(st[0])}
 
     def toy_check(options):

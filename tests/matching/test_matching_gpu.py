@@ -28,7 +28,7 @@ import matchflow
 from matchflow import generators, gpu
 from matchflow._cuda import is_simulator
 from matchflow._graph import BipartiteGraph, as_bipartite
-from matchflow.matching._gpu_gpr import GPR_INITS, GPR_VARIANTS, validate_gpr_options
+from matchflow.matching._gpu_push_relabel import GPR_INITS, GPR_VARIANTS, validate_gpr_options
 from matchflow.verify import verify_matching
 
 RELABELS = (("fixed", 2), ("adaptive", 0.3), ("adaptive", 0.7))
@@ -171,16 +171,16 @@ def test_options_accept_all_documented_values():
 
 def test_gpu_entry_raises_without_gpu(monkeypatch):
     from matchflow import _backend
-    from matchflow.matching import _gpu_gpr
+    from matchflow.matching import _gpu_push_relabel
 
     monkeypatch.setattr(_backend, "_probe", lambda: (False, "no CUDA-capable GPU or driver was found"))
-    monkeypatch.setattr(_gpu_gpr, "require_gpu", _backend.require_gpu)
+    monkeypatch.setattr(_gpu_push_relabel, "require_gpu", _backend.require_gpu)
     with pytest.raises(_backend.GPUUnavailableError, match=r"backend='gpu' was requested for G-PR matching"):
-        _gpu_gpr.gpr_match(as_bipartite(np.eye(3)))
+        _gpu_push_relabel.gpr_match(as_bipartite(np.eye(3)))
     with pytest.raises(ValueError, match=r"variant must be one of"):  # options are checked before the GPU
-        _gpu_gpr.gpr_match(as_bipartite(np.eye(3)), variant="x")
+        _gpu_push_relabel.gpr_match(as_bipartite(np.eye(3)), variant="x")
     with pytest.raises(TypeError, match=r"graph must be a matchflow.BipartiteGraph or DeviceBipartite, got list"):
-        _gpu_gpr.gpr_match([[1]])
+        _gpu_push_relabel.gpr_match([[1]])
 
 
 # ----------------------------------------------------------------------------- GPU
@@ -240,7 +240,7 @@ def test_public_gpu_surface_imports_no_cuda():
     import subprocess
     import sys
 
-    code = ("import sys, matchflow.gpu as g; from matchflow.matching._gpu_gpr import validate_gpr_options; "
+    code = ("import sys, matchflow.gpu as g; from matchflow.matching._gpu_push_relabel import validate_gpr_options; "
             "validate_gpr_options(loop='host'); print('numba.cuda' in sys.modules, g.OPTIONS)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out[0] == "False" and "max_rounds" in " ".join(out)
@@ -328,7 +328,7 @@ def test_initial_matching_valid_and_maximal(init, ties, loop):
 @pytest.mark.gpu
 def test_auto_start_follows_the_degree_skew():
     """init="auto": the Karp-Sipser-style start where a hub exceeds SKEW x the average degree, else greedy."""
-    from matchflow.matching._gpu_gpr import SKEW
+    from matchflow.matching._gpu_push_relabel import SKEW
 
     rng = np.random.default_rng(5)
     mesh = random_graph(rng, 2000, 2000, 3.0 / 2000)
@@ -384,7 +384,7 @@ def test_symmetric_start_rejects_unsymmetric_patterns():
 @pytest.mark.gpu
 def test_auto_bfs_follows_size_and_hubs():
     """bfs=None: the frontier G-GR from FRONTIER_ROWS rows on graphs without hubs, else all rows."""
-    from matchflow.matching._gpu_gpr import FRONTIER_ROWS
+    from matchflow.matching._gpu_push_relabel import FRONTIER_ROWS
 
     n = FRONTIER_ROWS
     big = sp.eye(n, format="csr")  # symmetric, no hubs (the start is already perfect: a cheap test)
@@ -576,7 +576,7 @@ def test_real_data(path):
 @given(m=st.integers(1, 12), n=st.integers(1, 12), density=st.floats(0.0, 1.0), seed=st.integers(0, 2**31 - 1))
 def test_given_start_edge_check_against_dense(m, n, density, seed):
     """The vectorised start check (binary search per row) agrees with a dense lookup; needs no GPU."""
-    from matchflow.matching._gpu_gpr import _check_init_edges
+    from matchflow.matching._gpu_push_relabel import _check_init_edges
 
     rng = np.random.default_rng(seed)
     a = rng.random((m, n)) < density

@@ -150,7 +150,7 @@ def assignment(
     on_device = is_device_array(cost) and not isinstance(cost, np.ndarray)
     if direct and be != "cpu" and on_device:
         # a device-resident integer matrix stays there (GPU Hungarian; float or rectangular: the host path)
-        from ._gpu_hungarian import assignment_direct
+        from ._gpu_munkres import assignment_direct
 
         res = assignment_direct(cost, check_method_options(TABLE, TABLE.row("hungarian"), "gpu", options), t0)
         if res is not None:
@@ -175,7 +175,7 @@ def assignment(
     opts = check_method_options(TABLE, row, be, options)
     if direct and be == "gpu" and a.dtype in (np.int32, np.int64):
         # square integer costs >= 0: uploaded as they are, certified on the device (no int64 copy)
-        from ._gpu_hungarian import assignment_direct
+        from ._gpu_munkres import assignment_direct
 
         res = assignment_direct(a, opts, t0)
         if res is not None:
@@ -254,7 +254,7 @@ def assignment(
 
 
 def _direct_twin() -> bool:
-    """The table's GPU Hungarian is ``_gpu_hungarian``'s (a stand-in twin, as in the placement tests, takes
+    """The table's GPU Hungarian is ``_gpu_munkres``'s (a stand-in twin, as in the placement tests, takes
     the table's general path): only then may a square integer matrix skip the host preparation."""
     from ._methods import _hungarian_gpu
 

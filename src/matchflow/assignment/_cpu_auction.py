@@ -37,7 +37,7 @@ import numpy as np
 from ._cpu_jv import augment_kernel
 from ._prepare import INT_SAFE
 
-__all__ = ["auction_solve"]
+__all__ = ["solve_auction"]
 
 
 @numba.njit(cache=True)
@@ -135,7 +135,7 @@ def _tighten_kernel(C, x, y, v, free):
 _CHUNK = 1 << 20  # bids per kernel call: Python checks signals (Ctrl-C) between calls
 
 
-def auction_solve(C: np.ndarray, theta: float = 5.0, eps_final: float | None = None, max_bids: int | None = None):
+def solve_auction(C: np.ndarray, theta: float = 5.0, eps_final: float | None = None, max_bids: int | None = None):
     """Solve the square LAP on ``C`` (int64 or float64). Returns (col4row, u, v, stats).
 
     ``max_bids`` (default ``max(10**7, 50 n**2)``) bounds the bidding over all phases; when it

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["hungarian_solve", "hungarian_bigint", "hungarian_exact_float"]
+__all__ = ["solve_hungarian", "hungarian_bigint", "hungarian_exact_float"]
 
 
 @numba.njit(cache=True)
@@ -75,7 +75,7 @@ def _hungarian_kernel(C, big, u, v, col4row, stats):
     return 0
 
 
-def hungarian_solve(C: np.ndarray):
+def solve_hungarian(C: np.ndarray):
     """Solve the square LAP on ``C`` (int64 or float64). Returns (col4row, u, v, stats)."""
     n = C.shape[0]
     col4row = np.full(n, -1, dtype=np.int64)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["jv_solve", "augment_kernel"]
+__all__ = ["solve_jv", "augment_kernel"]
 
 
 @numba.njit(cache=True)
@@ -211,7 +211,7 @@ def _row_duals_kernel(C, x, v, u):
         u[i] = C[i, x[i]] - v[x[i]]
 
 
-def jv_solve(C: np.ndarray, arr_passes: int = 2):
+def solve_jv(C: np.ndarray, arr_passes: int = 2):
     """Solve the square LAP on ``C`` (int64 or float64). Returns (x, u, v, stats)."""
     n = C.shape[0]
     x = np.full(n, -1, dtype=np.int64)

@@ -1,7 +1,7 @@
 """The O(n^4) six-step Munkres formulation of Lopes et al. (JPDC 2019, Section 2.1), Numba CPU.
 
-This is the *reference* the GPU Hungarian is checked against: the same steps, run serially
-on an explicit slack matrix (only for small n).
+This is the *reference* the GPU Hungarian (its twin, ``_gpu_munkres.py``) is checked against: the same
+steps, run serially on an explicit slack matrix (only for small n).
 
 * STEP 1: subtract the row minimum from each row, then the column minimum from each column;
 * STEP 2: star a zero when its row and column hold no star;
@@ -22,7 +22,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["munkres_solve"]
+__all__ = ["solve_munkres"]
 
 
 @numba.njit(cache=True)
@@ -148,7 +148,7 @@ def _munkres_kernel(C, u, v, col4row, stats):
     return 0
 
 
-def munkres_solve(C: np.ndarray):
+def solve_munkres(C: np.ndarray):
     """Solve the square LAP on ``C`` (int64 or float64). Returns (col4row, u, v, stats)."""
     n = C.shape[0]
     col4row = np.full(n, -1, dtype=np.int64)

@@ -85,32 +85,32 @@ def gpu_measured_faster(p: Problem) -> bool:
 
 
 def _jv(prep, **options):
-    from ._cpu_jv import jv_solve
+    from ._cpu_jv import solve_jv
 
-    return jv_solve(prep.C, **options)
+    return solve_jv(prep.C, **options)
 
 
 def _hungarian(prep):
-    from ._cpu_hungarian import hungarian_solve
+    from ._cpu_hungarian import solve_hungarian
 
-    return hungarian_solve(prep.C)
+    return solve_hungarian(prep.C)
 
 
 def _auction(prep, **options):
-    from ._cpu_auction import auction_solve
+    from ._cpu_auction import solve_auction
 
-    return auction_solve(prep.C, **options)
+    return solve_auction(prep.C, **options)
 
 
 def _munkres(prep):
-    from ._cpu_munkres import munkres_solve
+    from ._cpu_munkres import solve_munkres
 
-    return munkres_solve(prep.C)
+    return solve_munkres(prep.C)
 
 
 def _hungarian_gpu(prep, **options):
-    """Lopes et al. on the GPU (``_gpu_hungarian.hungarian_gpu`` validates its options)."""
-    from ._gpu_hungarian import hungarian_gpu, hungarian_gpu_float, validate_hungarian_options
+    """Lopes et al. on the GPU (``_gpu_munkres.hungarian_gpu`` validates its options)."""
+    from ._gpu_munkres import hungarian_gpu, hungarian_gpu_float, validate_hungarian_options
 
     C = prep.C
     if not prep.is_int and validate_hungarian_options(**options)["float_route"] == "repair":

@@ -30,7 +30,7 @@ from .._methods import Method, check_method_options, place, resolve
 from .._results import MatchingResult
 from .._validation import check_bool, check_choice
 from ._cover import konig_cover
-from ._cpu_hopcroft_karp import HK_PF_SWITCH, hk_solve
+from ._cpu_hopcroft_karp import HK_PF_SWITCH, hopcroft_karp_arrays
 from ._cpu_init import greedy_init_kernel
 from ._methods import TABLE, auto_cpu_method
 
@@ -119,7 +119,7 @@ def bipartite_matching(
     want_cover = check_bool("cover", options.pop("cover", True))
     if backend != "cpu" and (row is None or row.gpu is not None) and is_device_graph(graph):
         # a device-resident graph stays there: built, solved and certified on the GPU (G-PR)
-        from ._gpu_gpr import bipartite_matching_device
+        from ._gpu_push_relabel import bipartite_matching_device
 
         return bipartite_matching_device(graph, init, explicit_zeros, want_cover, options)
     g = as_bipartite(graph, "graph", explicit_zeros=explicit_zeros)
@@ -187,7 +187,7 @@ def maximum_bipartite_matching(graph: Any, perm_type: str = "row") -> np.ndarray
         other_match = np.full(n_other, -1, dtype=ind.dtype)
         if len(ind):
             greedy_init_kernel(ptr, ind, other_match, search_match)
-            hk_solve(ptr, ind, other_match, search_match, False, HK_PF_SWITCH)
+            hopcroft_karp_arrays(ptr, ind, other_match, search_match, False, HK_PF_SWITCH)
         row_match, col_match = (search_match, other_match) if search_rows else (other_match, search_match)
     else:
         g = as_bipartite(graph, "graph", explicit_zeros=True)

@@ -35,9 +35,10 @@ import numpy as np
 
 from .._validation import check_bool, check_real
 from ._cpu_init import flip_path_dev, free_columns_dev, greedy_init_kernel, initial_matching
-from ._cpu_pothen_fan import pf_solve
+from ._cpu_pothen_fan import pothen_fan_arrays
 
-__all__ = ["hopcroft_karp_kernel", "hk_solve", "solve_hopcroft_karp", "check_hopcroft_karp_options", "HK_PF_SWITCH"]
+__all__ = ["hopcroft_karp_kernel", "hopcroft_karp_arrays", "solve_hopcroft_karp", "check_hopcroft_karp_options",
+           "HK_PF_SWITCH"]
 
 # Policy (measured, docs/notes/matching_cpu.md). Finish with PF+ once a phase scans more than
 # HK_PF_SWITCH adjacency entries per augmenting path it finds (HK phases are cheap while many short
@@ -219,8 +220,8 @@ def hopcroft_karp_kernel(col_ptr, row_ind, row_match, col_match, duff_wiberg, ma
     return card
 
 
-def hk_solve(ptr: np.ndarray, ind: np.ndarray, other_match: np.ndarray, search_match: np.ndarray,
-             duff_wiberg: bool = False, pf_switch: int = HK_PF_SWITCH) -> tuple[int, dict]:
+def hopcroft_karp_arrays(ptr: np.ndarray, ind: np.ndarray, other_match: np.ndarray, search_match: np.ndarray,
+                         duff_wiberg: bool = False, pf_switch: int = HK_PF_SWITCH) -> tuple[int, dict]:
     """HK phases on the adjacency ``ptr``/``ind`` of the search side, then PF+ once a phase
     scans more than ``pf_switch`` entries per augmentation (< 0: pure HK). Matches in place."""
     st = np.zeros(3, dtype=np.int64)
@@ -228,7 +229,7 @@ def hk_solve(ptr: np.ndarray, ind: np.ndarray, other_match: np.ndarray, search_m
     card = hopcroft_karp_kernel(ptr, ind, other_match, search_match, duff_wiberg, pf_switch, floor, st)
     stats = {"phases": int(st[0]), "augmentations": int(st[1]), "edges_scanned": int(st[2])}
     if card == -2:
-        card, st2 = pf_solve(ptr, ind, other_match, search_match, True, -1)
+        card, st2 = pothen_fan_arrays(ptr, ind, other_match, search_match, True, -1)
         stats.update(pf_phases=int(st2[0]), pf_augmentations=int(st2[1]), pf_edges_scanned=int(st2[2]))
     return int(card), stats
 
@@ -259,6 +260,6 @@ def solve_hopcroft_karp(graph, init: str, duff_wiberg: bool = False, pf_switch: 
     if used == "greedy" and graph.nnz:
         init_card = int(greedy_init_kernel(ptr, ind, other_match, search_match))
     t1 = time.perf_counter()
-    card, stats = hk_solve(ptr, ind, other_match, search_match, duff_wiberg, pf_switch)
+    card, stats = hopcroft_karp_arrays(ptr, ind, other_match, search_match, duff_wiberg, pf_switch)
     stats.update(init_used=used, init_seconds=t1 - t0, solve_seconds=time.perf_counter() - t1)
     return row_match, col_match, card, int(init_card), stats

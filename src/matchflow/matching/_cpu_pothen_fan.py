@@ -30,7 +30,7 @@ import numpy as np
 from .._validation import check_bool
 from ._cpu_init import flip_path_dev, free_columns_dev, initial_matching
 
-__all__ = ["pothen_fan_kernel", "pf_solve", "solve_pothen_fan", "check_pothen_fan_options"]
+__all__ = ["pothen_fan_kernel", "pothen_fan_arrays", "solve_pothen_fan", "check_pothen_fan_options"]
 
 # Policy of init="auto" (measured on the shared real inputs and random graphs: on a random
 # 1M x 1M graph greedy + PF+ took 19 s, from Karp-Sipser 0.7 s): large inputs start from
@@ -160,8 +160,8 @@ def pothen_fan_kernel(col_ptr, row_ind, row_match, col_match, fairness, max_scan
     return card
 
 
-def pf_solve(ptr: np.ndarray, ind: np.ndarray, other_match: np.ndarray, search_match: np.ndarray,
-             fairness: bool, budget: int) -> tuple[int, np.ndarray]:
+def pothen_fan_arrays(ptr: np.ndarray, ind: np.ndarray, other_match: np.ndarray, search_match: np.ndarray,
+                      fairness: bool, budget: int) -> tuple[int, np.ndarray]:
     """PF+ in place; ``(cardinality or -2 past the scan budget, stats int64[3])``."""
     st = np.zeros(3, dtype=np.int64)
     card = pothen_fan_kernel(ptr, ind, other_match, search_match, fairness, budget, st)
@@ -193,7 +193,7 @@ def solve_pothen_fan(graph, init: str, fairness: bool = True) -> tuple:
         row_match, col_match, init_card = initial_matching(h, "greedy")
         budget = AUTO_BUDGET_PER_EDGE * h.nnz + h.n_rows + h.n_cols
         t1 = time.perf_counter()
-        card, st = pf_solve(h.col_ptr, h.row_ind, row_match, col_match, fairness, budget)
+        card, st = pothen_fan_arrays(h.col_ptr, h.row_ind, row_match, col_match, fairness, budget)
         used, solved = "greedy", card != -2
         if not solved:
             stats["budget_exceeded"] = True
@@ -201,7 +201,7 @@ def solve_pothen_fan(graph, init: str, fairness: bool = True) -> tuple:
     if not solved:
         row_match, col_match, init_card = initial_matching(h, used)
         t1 = time.perf_counter()
-        card, st = pf_solve(h.col_ptr, h.row_ind, row_match, col_match, fairness, -1)
+        card, st = pothen_fan_arrays(h.col_ptr, h.row_ind, row_match, col_match, fairness, -1)
     stats.update(phases=int(st[0]), augmentations=int(st[1]), edges_scanned=int(st[2]), init_used=used,
                  init_seconds=t1 - t0, solve_seconds=time.perf_counter() - t1)
     if transposed:

@@ -36,7 +36,7 @@ from .._cuda._device import (  # noqa: F401 - PS_NSYNC: the host sizes ``sync`` 
     warp_sum_dev,
 )
 from .._cuda._env import kernel_cache
-from ._gpu_gpr_kernels import warp_hubs_dev
+from ._gpu_push_relabel_kernels import warp_hubs_dev
 
 CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 

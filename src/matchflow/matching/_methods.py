@@ -101,10 +101,10 @@ GPU_COLD_NNZ = 64_000_000
 
 
 def _gpu_push_relabel(graph: BipartiteGraph, init: str, **options) -> tuple:
-    """G-PR (``_gpu_gpr.gpr_match``, which validates its options); ``init="auto"`` is its own rule."""
+    """G-PR (``_gpu_push_relabel.gpr_match``, which validates its options); ``init="auto"`` is its own rule."""
     import time
 
-    from ._gpu_gpr import gpr_match  # the GPU module loads numba.cuda
+    from ._gpu_push_relabel import gpr_match  # the GPU module loads numba.cuda
 
     t0 = time.perf_counter()
     row_match, col_match, init_card, stats = gpr_match(graph, init=init, **options)

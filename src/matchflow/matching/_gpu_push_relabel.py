@@ -1,7 +1,7 @@
 """G-PR: push-relabel maximum-cardinality bipartite matching on the GPU (host driver).
 
 Deveci, Kaya, Uçar, Çatalyürek, "A Push-Relabel-Based Maximum Cardinality Bipartite
-Matching Algorithm on GPUs", ICPP 2013. The kernels live in ``_gpu_gpr_kernels.py`` and
+Matching Algorithm on GPUs", ICPP 2013. The kernels live in ``_gpu_push_relabel_kernels.py`` and
 ``_gpu_init_kernels.py``; the shared GPU layer (options, launches, cooperative cache, device
 graph) in ``matchflow._cuda``. A solve is a small state object with named stages (Gunrock's
 problem / enactor split): ``start`` (H2D, device arrays, the initial matching), ``solve`` (the
@@ -371,7 +371,7 @@ class _GPRRun:
 
         from .._cuda._graph import DeviceBipartite, to_device  # noqa: PLC0415
         from .._cuda._launch import Launcher  # noqa: PLC0415
-        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+        from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
 
         m, n, o, stats = self.m, self.n, self.o, self.stats
         if m + n + 4 >= 2**31:
@@ -412,8 +412,8 @@ class _GPRRun:
         from numba import cuda  # noqa: PLC0415
 
         from .._cuda._launch import host_rounds  # noqa: PLC0415
-        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
         from . import _gpu_init_kernels as KI  # noqa: PLC0415
+        from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
 
         m, n, o, stats, dg, L = self.m, self.n, self.o, self.stats, self.dg, self.L
         mu_r, mu_c, it = self.mu_r, self.mu_c, np.int32
@@ -452,7 +452,7 @@ class _GPRRun:
         """The main loop; True when no certificate BFS is due (see the class docstring)."""
         from numba import cuda  # noqa: PLC0415
 
-        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+        from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
 
         t0 = time.perf_counter()
         stats, o = self.stats, self.o
@@ -487,7 +487,7 @@ class _GPRRun:
 
     def _loop_first(self) -> None:
         """Algorithm 6: one thread per column, the activity flag read every ``check_every`` loops."""
-        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+        from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
 
         L, dg, it = self.L, self.dg, np.int32
         iter_gr = self.rounds
@@ -506,7 +506,7 @@ class _GPRRun:
     def _loop_lists(self) -> None:
         """Algorithm 7: active lists A_c / A_p with iteration stamps iA (and G-PR-SHRKRNL for "shrink")."""
 
-        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+        from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
 
         L, dg, o, n, it, stats = self.L, self.dg, self.o, self.n, np.int32, self.stats
         mu_r, mu_c, counter, flag = self.mu_r, self.mu_c, self.counter, self.flag
@@ -551,7 +551,7 @@ class _GPRRun:
     def global_relabel(self) -> int:
         """G-GR (Algorithm 4): BFS from every unmatched row; returns maxLevel."""
 
-        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+        from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
 
         L, dg, m, it, stats = self.L, self.dg, self.m, np.int32, self.stats
         mu_r, mu_c, psi_r, psi_c, inf = self.mu_r, self.mu_c, self.psi_r, self.psi_c, self.inf
@@ -599,7 +599,7 @@ class _GPRRun:
         (``solve`` resumes; a bug after 3 restarts)."""
         from numba import cuda  # noqa: PLC0415
 
-        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+        from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
 
         t0 = time.perf_counter()
         self.global_relabel()
@@ -620,7 +620,7 @@ class _GPRRun:
     def finish(self, fix: bool = False) -> tuple[np.ndarray, np.ndarray, int, dict[str, Any]]:
         """Copy the matching back (D2H) and complete the stats (``fix``: FixMatching first, for a start
         without a main loop)."""
-        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+        from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
 
         stats, L = self.stats, self.L
         if fix:
@@ -649,7 +649,7 @@ class _GPRRun:
         rows, columns inside it), from the labels of the certificate BFS when it ran on the final matching,
         else from one more G-GR (``stats["cover_bfs"]``). ``fresh``: new arrays (handed to the caller)."""
 
-        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+        from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
 
         self.stats["cover_bfs"] = not self.certified
         if not self.certified:  # no certificate BFS of the final matching ran (certify=False, max_rounds)
@@ -667,7 +667,7 @@ class _GPRRun:
         from numba import cuda  # noqa: PLC0415
 
         from .._cuda._csc import cast  # noqa: PLC0415
-        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+        from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
 
         stats, L = self.stats, self.L
         t0 = time.perf_counter()
@@ -774,8 +774,8 @@ def _symmetric_start(dg: Any, o: dict[str, Any], stats: dict[str, Any], mu_r: An
     """init="symmetric": the undirected handshake matching, doubled, then length-3 augmentations."""
 
     from .._cuda._launch import host_rounds  # noqa: PLC0415
-    from . import _gpu_gpr_kernels as K  # noqa: PLC0415
     from . import _gpu_init_kernels as KI  # noqa: PLC0415
+    from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
 
     n = dg.n_cols
     it = np.int32
@@ -807,7 +807,7 @@ def _skewed(dg: Any, L: Any) -> bool:
     from . import _gpu_init_kernels as KI  # noqa: PLC0415
 
     if dg.max_degree is None:
-        from . import _gpu_gpr_kernels as K  # noqa: PLC0415
+        from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
 
         out = _work("max_degree", 2, np.int64)
         L(K.fill_kernel, 2, out, np.int64(0))
@@ -846,8 +846,8 @@ def _run_init_persistent(dg: Any, o: dict[str, Any], stats: dict[str, Any], mu_r
     then runs the one-launch-per-phase start."""
 
     from .._cuda._launch import cooperative_kernel, grid  # noqa: PLC0415
-    from . import _gpu_gpr_kernels as K  # noqa: PLC0415
     from . import _gpu_init_kernels as KI  # noqa: PLC0415
+    from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
 
     m, n, bs = dg.n_rows, dg.n_cols, L.block_size
     deg_r = _work("ks.deg_r", m, np.int32)

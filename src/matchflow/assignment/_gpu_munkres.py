@@ -1,6 +1,8 @@
 """GPU Hungarian algorithm of Lopes, Yadav, Ilic and Patra (JPDC 130, 2019): the host driver.
 
-The kernels (the paper's six steps) live in ``_gpu_hungarian_kernels.py``. A solve is a small state
+Named after its CPU twin ``_cpu_munkres.py`` (the same six Munkres steps); the table serves it as the GPU twin
+of ``method="hungarian"`` (alias ``"lopes"``).
+The kernels (the paper's six steps) live in ``_gpu_munkres_kernels.py``. A solve is a small state
 object with named stages (Gunrock's problem / enactor split): ``start`` (validate the matrix, H2D, device
 buffers), ``solve`` (``loop="persistent"``: one cooperative kernel whose step loop stays on the device;
 ``loop="host"``: one launch per step, flags read back by the host; both run the same device functions),
@@ -145,7 +147,7 @@ def hungarian_gpu_float(C: np.ndarray, big_m: float | None = None, device_C: Any
     from numba import cuda  # noqa: PLC0415
 
     from ._cpu_jv import _arr_kernel, augment_kernel  # noqa: PLC0415
-    from ._gpu_hungarian_kernels import row_gap_kernel, scale_floor_kernel, tight_rows_kernel  # noqa: PLC0415
+    from ._gpu_munkres_kernels import row_gap_kernel, scale_floor_kernel, tight_rows_kernel  # noqa: PLC0415
 
     o = validate_hungarian_options(**options)
     C = np.ascontiguousarray(C, dtype=np.float64)
@@ -259,7 +261,7 @@ class _HungarianRun:
         """The flat matrix on the device, the slack and index dtypes, the kernels and the buffers."""
         from numba import cuda  # noqa: PLC0415
 
-        from ._gpu_hungarian_kernels import NFLAGS, S_N, kernels  # noqa: PLC0415
+        from ._gpu_munkres_kernels import NFLAGS, S_N, kernels  # noqa: PLC0415
 
         n, dtype, o = self.n, self.dtype, self.o
         if self.on_device:
@@ -295,7 +297,7 @@ class _HungarianRun:
         """Min and max of C, reduced on the device (exact int64 for integers, float64 for floats)."""
         from numba import cuda  # noqa: PLC0415
 
-        from ._gpu_hungarian_kernels import minmax_kernel  # noqa: PLC0415
+        from ._gpu_munkres_kernels import minmax_kernel  # noqa: PLC0415
 
         if self.dtype.kind == "f":
             init = np.array([np.inf, -np.inf])
@@ -311,7 +313,7 @@ class _HungarianRun:
         """Steps 1-6: the persistent kernel (one cooperative launch) or the host loop."""
         from numba import cuda  # noqa: PLC0415
 
-        from ._gpu_hungarian_kernels import S_AUG, S_DUAL, S_ROUNDS, S_STATUS, STATUS_OK, STATUS_ROUND_LIMIT  # noqa: PLC0415
+        from ._gpu_munkres_kernels import S_AUG, S_DUAL, S_ROUNDS, S_STATUS, STATUS_OK, STATUS_ROUND_LIMIT  # noqa: PLC0415
 
         t1 = time.perf_counter()
         n, o, b = self.n, self.o, self.b
@@ -352,7 +354,7 @@ class _HungarianRun:
         """The certificate kernel: min of ``C - u - v`` over all pairs and max ``|.|`` on assigned pairs."""
         from numba import cuda  # noqa: PLC0415
 
-        from ._gpu_hungarian_kernels import (  # noqa: PLC0415
+        from ._gpu_munkres_kernels import (  # noqa: PLC0415
             certificate_float_kernel,
             certificate_int_kernel,
             permutation_kernel,
@@ -397,7 +399,7 @@ class _HungarianRun:
         cost of the assignment (summed on the device, exact for integers)."""
         from numba import cuda  # noqa: PLC0415
 
-        from ._gpu_hungarian_kernels import arange_cast_kernel, assigned_total_kernel  # noqa: PLC0415
+        from ._gpu_munkres_kernels import arange_cast_kernel, assigned_total_kernel  # noqa: PLC0415
 
         t = time.perf_counter()
         n, b, g = self.n, self.b, max(1, (self.n + 255) // 256)
@@ -465,7 +467,7 @@ def _host_loop(K: Any, grid: int, block: int, n: int, dflat: Any, b: Any, max_ro
     """Same step sequence as the persistent kernel, one launch per step, flags read back by the host."""
     from numba import cuda  # noqa: PLC0415
 
-    from ._gpu_hungarian_kernels import ERR, FOUND, GOTO5, STARS, STATUS_OK, STATUS_ROUND_LIMIT  # noqa: PLC0415
+    from ._gpu_munkres_kernels import ERR, FOUND, GOTO5, STARS, STATUS_OK, STATUS_ROUND_LIMIT  # noqa: PLC0415
 
     nn, i64 = np.int64(n), np.int64
     flags, nz, gmin = b.flags, b.nz, b.gmin

@@ -9,7 +9,7 @@ Conventions (the paper's, with rows and columns in separate arrays):
 * ``psi_r``, ``psi_c``: the distance labels psi (lower bounds on the alternating distance
   to an unmatched row); ``inf = m + n`` marks "cannot reach an unmatched row".
 
-Kernels are launched by ``_gpu_gpr.py``. Every phase is a ``*_dev`` function of one element,
+Kernels are launched by ``_gpu_push_relabel.py``. Every phase is a ``*_dev`` function of one element,
 shared by two drivers: the host loop (one small kernel per phase; flags are loop stamps,
 ``flag[0] = loop``, so the host never resets them and reads them every few loops) and
 ``pr_persistent_kernel`` (one cooperative launch, grid syncs between phases, rotating flag slots).
