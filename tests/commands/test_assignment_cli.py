@@ -33,3 +33,30 @@ def test_assign_partial_matrix_market(tmp_path, capsys):
     assert main(["assign", "--partial", "--json", str(path)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["n_assigned"] == 1 and out["cost"] == 1.0 and out["certificate"] == "optimal"
+
+
+def test_assign_sparse_reads_crlf_without_final_newline(tmp_path, capsys):
+    """Issue 21, 8a (verbatim reproducer): before, scipy.io.mmread segfaulted on this file; the last line, with
+    no newline, holds the arc the optimum needs. Oracle: SciPy on the same entries, and the LF twin."""
+    crlf = "%%MatrixMarket matrix coordinate real general\r\n2 2 4\r\n1 1 2.5\r\n2 2 1.0\r\n1 2 0.5\r\n2 1 0.25"
+    (tmp_path / "crlf.mtx").write_bytes(crlf.encode())
+    (tmp_path / "lf.mtx").write_bytes(crlf.replace("\r\n", "\n").encode() + b"\n")
+    A = sp.csr_array((np.array([2.5, 1.0, 0.5, 0.25]), (np.array([0, 1, 0, 1]), np.array([0, 1, 1, 0]))))
+    r, c = scipy_mwfbm(A)
+    costs = []
+    for name in ("crlf.mtx", "lf.mtx"):
+        assert main(["assign", "--sparse", "--json", str(tmp_path / name)]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["nnz"] == 4 and out["certificate"] == "optimal"
+        costs.append(out["cost"])
+    assert costs[0] == costs[1] == A[r, c].sum()
+
+
+def test_assign_sparse_huge_size_line_is_a_format_error(tmp_path, capsys):
+    """Issue 21, 8a (verbatim reproducer): before, a raw MemoryError (a 1e11-row CSR index)."""
+    path = tmp_path / "huge.mtx"
+    path.write_bytes(b"%%MatrixMarket matrix coordinate real general\r\n99999999999 99999999999 1\r\n1 1 2.5")
+    for extra in (["--sparse"], ["--sparse", "--partial"]):
+        assert main(["assign", *extra, str(path)]) == 2
+        err = capsys.readouterr().err
+        assert f"FormatError: {path}: line 2: rows 99999999999 is too large for the 1 entries in the file" in err
