@@ -1,3 +1,3 @@
-from .cli import main
+from ._commands import main
 
 raise SystemExit(main())

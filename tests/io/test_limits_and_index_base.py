@@ -47,6 +47,14 @@ def _w(tmp_path, name, data):
         # before: OverflowError
         ("d2.el", "# c\n9223372036854775807 1\n0 1\n",
          r"d2\.el: line 2: vertex id 9223372036854775807 \(u\) is too large"),
+        # before: a 1e11 x 1e11 coo_array, then a MemoryError in any solver or CSR conversion (issue 21, 8a)
+        ("f.mtx", "%%MatrixMarket matrix coordinate real general\r\n% c\r\n99999999999 5 1\r\n1 1 2.5",
+         r"f\.mtx: line 3: rows 99999999999 is too large for the 1 entries in the file: 99999999999 vertices, "
+         r"at most 16777216 \(pass max_vertices= to allow it\)"),
+        ("f2.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n20000000 20000000 2\n2 1\n3 1\n",
+         r"f2\.mtx: line 2: rows 20000000 is too large for the 2 entries in the file"),
+        ("f3.mtx", "%%MatrixMarket matrix coordinate integer general\n2 20000000 1\n1 1 7\n",
+         r"f3\.mtx: line 2: columns 20000000 is too large for the 1 entries in the file"),
         ("e.max", "p max 100000000000 1\nn 1 s\nn 2 t\na 1 2 5\n",
          r"e\.max: line 1: node count 100000000000 is too large for the 1 arcs in the file"),
         ("e2.max", "p max 9223372036854775808 1\n",
@@ -64,6 +72,20 @@ def test_max_vertices_allows_a_large_announced_size(tmp_path):
     a = mio.read(_w(tmp_path, "e.el", "0 1\n1 20000000\n"), max_vertices=20_000_001)
     assert a.shape == (20_000_001, 20_000_001)
     assert mio.read(_w(tmp_path, "f.el", "0 1\n1 20000000\n"), shape=(2, 20_000_001), bipartite=True).nnz == 2
+    m = mio.read(_w(tmp_path, "g.mtx", "%%MatrixMarket matrix coordinate real general\n2 20000000 1\n1 1 7\n"),
+                 max_vertices=20_000_000)
+    assert m.shape == (2, 20_000_000) and m.nnz == 1
+
+
+def test_cost_matrices_keep_their_own_limit_on_mtx_sizes(tmp_path, monkeypatch):
+    """read_cost_matrix bounds dense cells (max_entries=), not Matrix Market rows (a floor of 4 stands in for
+    SIZE_FLOOR, so a 20 x 1 file is "huge" for read but small for the cost reader)."""
+    monkeypatch.setattr("matchflow.io._common.SIZE_FLOOR", 4)
+    p = _w(tmp_path, "h.mtx", "%%MatrixMarket matrix coordinate real general\n20 1 1\n1 1 7\n")
+    with pytest.raises(FormatError, match=r"h\.mtx: line 2: rows 20 is too large for the 1 entries"):
+        mio.read(p)
+    c = mio.read_cost_matrix(p)
+    assert c.shape == (20, 1) and c[0, 0] == 7 and np.isinf(c[1:]).all()
 
 
 # ------------------------------------------------------------ index bases

@@ -23,6 +23,7 @@ _MTX = (".mtx", ".mm")
 _COMPRESSED = (".gz", ".bz2", ".xz")
 #: a coordinate Matrix Market cost matrix becomes dense: at most max(DENSE_FLOOR, 16 * entries) cells
 DENSE_FLOOR = SIZE_FLOOR * 8
+_NO_VERTEX_LIMIT = 2**63
 
 
 def _error(name: str, line: int | None, what: str) -> FormatError:
@@ -87,7 +88,7 @@ def _read_npy(p: Path) -> np.ndarray:
 
 def _read_mtx(p: Path, max_entries: int | None) -> np.ndarray:
     try:
-        m = read_mtx(p)
+        m = read_mtx(p, max_vertices=_NO_VERTEX_LIMIT)  # the dense cell limit below governs
     except FormatError as exc:
         raise FormatError(exc.path, exc.line, exc.what, context=_CTX) from exc
     if not sp.issparse(m):

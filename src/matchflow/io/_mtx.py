@@ -88,12 +88,14 @@ def _parse_header(src: Source) -> tuple[str, str, str, int, int, int, int, int]:
     return fmt, field, sym, m, n, nnz, nxt, line + 1
 
 
-def read_mtx(path: PathOrFile) -> sp.coo_array | np.ndarray:
+def read_mtx(path: PathOrFile, *, max_vertices: int | None = None) -> sp.coo_array | np.ndarray:
     """Read a Matrix Market file (optionally gzip/bzip2/xz compressed).
 
     Returns a ``scipy.sparse.coo_array`` for ``coordinate`` files and a dense
     ``numpy.ndarray`` for ``array`` files (see the module docstring for dtypes and
     symmetry handling). Raises :class:`FormatError` naming the file and the line.
+    A coordinate file's row or column count beyond ``max(SIZE_FLOOR, 16 * entries)`` is
+    refused unless ``max_vertices=`` allows it (every solver allocates one entry per row or column).
     """
     src = read_source(path)
     fmt, field, sym, m, n, nnz, pos, line = _parse_header(src)
@@ -107,6 +109,8 @@ def read_mtx(path: PathOrFile) -> sp.coo_array | np.ndarray:
     )
     if count != nnz:
         raise src.error(src.last_line(), f"end of file after {count} entries, but the size line announces {nnz}")
+    for what, size in (("rows", m), ("columns", n)):
+        src.check_size(line - 1, f"{what} {size}", size, count, "entries", max_vertices)
     r, c = idx[0], idx[1]
     if field == "pattern":
         v = np.ones(count, dtype=np.bool_)

@@ -107,6 +107,18 @@ def test_assign_infeasible_is_a_clear_error(capsys, tmp_path):
     assert code == 2 and "cost matrix is infeasible" in err
 
 
+@pytest.mark.parametrize("command", ["match", "wmatch", "assign"])
+def test_huge_matrix_market_size_line_is_a_clear_error(capsys, tmp_path, command):
+    """Issue 21, 8a: before, match and wmatch died with a raw MemoryError (assign --sparse: tests/commands/
+    test_assignment_cli.py; dense assign refused it already, by its cell count)."""
+    path = tmp_path / "huge.mtx"
+    path.write_bytes(b"%%MatrixMarket matrix coordinate real general\r\n99999999999 99999999999 1\r\n1 1 2.5")
+    code, _, err = _run(capsys, command, str(path), *(["-q"] if command != "wmatch" else []))
+    assert code == 2 and f"{path}: " in err and "99999999999" in err and "Traceback" not in err
+    if command != "assign":
+        assert "line 2: rows 99999999999 is too large for the 1 entries" in err
+
+
 def test_demo_quick_runs_and_verifies(capsys):
     code, out, _ = _run(capsys, "demo", "--quick", "--backend", "cpu")
     assert code == 0

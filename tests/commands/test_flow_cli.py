@@ -24,8 +24,8 @@ def test_cli_flow_bad_method(shared_data, capsys):
 def test_flow_demo_section_verifies():
     from rich.console import Console
 
-    from matchflow.flow._demo import flow_demo
+    from matchflow._commands.flow import demo_section
 
     con = Console(record=True, width=160)
-    assert flow_demo(con, quick=True) == 0
+    assert demo_section(con, quick=True) == 0
     assert "verified" in con.export_text()
