@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import matchflow
-from matchflow._commands import _main
+from matchflow._commands import _families, _main
 from matchflow.cli import main
 
 SRC = Path(matchflow.__file__).resolve().parent
@@ -57,8 +57,8 @@ def test_import_matchflow_does_not_load_the_cli():
 
 
 def test_every_family_module_has_the_hooks():
-    assert [f.__name__.rsplit(".", 1)[1] for f in _main.FAMILIES] == ["matching", "assignment", "flow", "wmatching"]
-    for family in _main.FAMILIES:
+    assert [f.__name__.rsplit(".", 1)[1] for f in _families.FAMILIES] == ["matching", "assignment", "flow", "wmatching"]
+    for family in _families.FAMILIES:
         assert callable(family.add_parser) and callable(family.demo_section), family.__name__
     commands = set(_main.build_parser()._subparsers._group_actions[0].choices)
     assert commands == {"info", "match", "assign", "flow", "wmatch", "demo", "precompile"}
@@ -83,7 +83,7 @@ def _family(name: str, failures: int) -> types.ModuleType:
 
 @pytest.mark.parametrize("failures, code, last", [(0, 0, "All results verified"), (2, 1, "2 input(s) failed")])
 def test_a_new_family_is_one_entry_in_families(monkeypatch, capsys, failures, code, last):
-    monkeypatch.setattr(_main, "FAMILIES", (_family("hello", failures),))
+    monkeypatch.setattr(_families, "FAMILIES", (_family("hello", failures),))
     assert main(["hello", "world"]) == 0
     assert capsys.readouterr().out == "hello says world\n"
     assert main(["demo", "--quick", "--backend", "cpu", "-q"]) == code

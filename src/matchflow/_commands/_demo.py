@@ -24,12 +24,12 @@ def run_demo(*, quick: bool = False, backend: str = "auto", quiet: bool = False)
     import matchflow
 
     from .._progress import compile_progress
-    from ._main import FAMILIES
+    from . import _families
 
     with compile_progress(quiet=quiet, verbose=True):
         con = Console(width=None if Console().is_terminal else 140)
         con.print(matchflow.info(), markup=False, highlight=False)  # keep "matchflow[gpu]" as written
-        failures = sum(family.demo_section(con, quick=quick, backend=backend) for family in FAMILIES)
+        failures = sum(family.demo_section(con, quick=quick, backend=backend) for family in _families.FAMILIES)
         if failures:
             con.print(f"[red]{failures} input(s) failed verification[/]")
             return 1

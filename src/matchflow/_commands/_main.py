@@ -9,13 +9,10 @@ import argparse
 import json
 from collections.abc import Sequence
 
-from . import assignment, flow, matching, wmatching
+from . import _families
 from ._common import fail
 
-__all__ = ["FAMILIES", "main"]
-
-#: the family modules, each with ``add_parser(subparsers)`` and ``demo_section(console, *, quick, backend)``
-FAMILIES = (matching, assignment, flow, wmatching)
+__all__ = ["main"]
 
 _EPILOG = """\
 conventions:
@@ -63,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print JSON")
     s.set_defaults(func=_cmd_info)
 
-    for family in FAMILIES:
+    for family in _families.FAMILIES:
         family.add_parser(sub)
 
     s = sub.add_parser("demo", help="run the solvers on bundled real data next to SciPy")
