@@ -264,7 +264,7 @@ def _solve_certified(net: tuple, npix: int, items: int | None) -> tuple[np.ndarr
     tree = np.zeros(n, dtype=np.int8)
     augs, orphans, scans, wsum = bk_flow_kernel(n, npix, npix + 1, indptr, head, rev, c, g, c.dtype.type(0), tree)
     labels = tree[:npix] == IN_S  # the vertices reachable from s in the residual graph
-    b = items or 1
+    b = 1 if items is None else items
     value = grid_cut_energy(net, labels, b)
     gap, tol = certify_grid(net, g, labels, value, wsum, b)
     stats = {"augmentations": int(augs), "orphans": int(orphans), "growth_scans": int(scans),
@@ -282,7 +282,7 @@ def grid_cut_energy(net: tuple, labels: np.ndarray, items: int = 1) -> np.ndarra
     ins[npix] = True
     hi, lo = np.zeros(items, dtype=c.dtype), np.zeros(items, dtype=c.dtype)
     z = np.zeros(1, dtype=c.dtype)
-    grid_certify_kernel(npix, max(npix // items, 1), indptr, head, rev, c0, c0, np.zeros_like(c0), ins, hi, lo, z, z,
+    grid_certify_kernel(npix, max(npix // max(items, 1), 1), indptr, head, rev, c0, c0, np.zeros_like(c0), ins, hi, lo, z, z,
                         np.zeros(items), np.zeros(items))
     return hi + lo if c.dtype.kind == "f" else hi
 
@@ -308,7 +308,7 @@ def _resolve_scaled(net: tuple, npix: int, items: int | None, int_limit: int, st
     if not ok:
         return None
     labels, vi, st = _solve_certified((indptr, head, rev, ci, ci), npix, items)
-    value = grid_cut_energy(net, labels, items or 1)
+    value = grid_cut_energy(net, labels, 1 if items is None else items)
     st.update(exact_resolve=True, float_gap_bound=stats["gap_bound"])
     return labels, value, st
 
