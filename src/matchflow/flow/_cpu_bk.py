@@ -6,7 +6,16 @@ bottleneck along the path s ~> p -> q ~> t; vertices whose tree arc saturates be
 *adoption* (an orphan takes a new parent of its tree whose chain reaches the root, else it becomes
 free and its neighbours turn active). The trees are reused across augmentations. The paper's
 timestamp / distance heuristic (``ts``, ``dist``) caches the root check during adoption and lets
-growth re-parent a vertex to a closer one. Residual capacities ``<= tol`` count as zero.
+growth re-parent a vertex to a closer one. Residual capacities ``<= tol`` count as zero (the grid path
+passes 0: exact).
+
+Flow representation: the kernel keeps the flow ``g`` of every arc pair (``g[rev[a]] == -g[a]`` exactly)
+and reads the residual as ``c[a] - g[a]``, so its rounding is that of the flows, never of a large
+untouched capacity (a hard seed). A push that reaches or passes the capacity, or that moves the
+path's bottleneck, sets ``g = c``: a saturated arc's residual is exactly 0. The kernel returns the
+sum of ``|g| + 2 d`` over every flow update: each update rounds by at most ``2**-53`` times that
+(the flow's own rounding, or the clamp of a saturating push), the rounding budget a certificate may
+allow (:func:`._cpu_grid.grid_certify_kernel`).
 
 ``parent[v]`` is the arc in v's own adjacency list that leads to its parent (the residual arc
 parent -> v is ``rev[parent[v]]`` in S, v -> parent is ``parent[v]`` in T); ``ROOT`` for ``s``/``t``,
@@ -18,7 +27,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["bk_kernel"]
+__all__ = ["bk_kernel", "bk_flow_kernel"]
 
 FREE, IN_S, IN_T = 0, 1, 2
 NONE, ROOT = -1, -2
@@ -51,20 +60,39 @@ def _origin_dev(q, parent, head, ts, dist, time):
     return d
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _push_dev(b, d, c, g, rev, bottleneck):
+    """Push ``d`` along arc ``b``; saturating (``bottleneck`` or reaching ``c[b]``): ``g[b] = c[b]`` exactly.
+    Returns the update's rounding weight ``|g[b]| + 2 d``."""
+    x = g[b] + d
+    if bottleneck or x >= c[b]:
+        x = c[b]
+    g[b] = x
+    g[rev[b]] = -x
+    return abs(x) + 2 * d
+
+
 @numba.njit(cache=True, nogil=True)
 def bk_kernel(n, s, t, indptr, head, rev, cap, tol, total):
-    """Maximum flow on residual capacities ``cap`` (modified in place); ``total[0]`` += flow value.
-
-    Returns ``(augmentations, orphans, growth_scans)`` (work counters).
-    """
-    return bk_tree_kernel(n, s, t, indptr, head, rev, cap, tol, total, np.zeros(n, dtype=np.int8))
+    """Maximum flow on residual capacities ``cap`` (replaced by the final residuals); ``total[0]`` += flow
+    value. Returns ``(augmentations, orphans, growth_scans)`` (work counters)."""
+    c = cap.copy()
+    g = np.zeros_like(cap)
+    augs, orphans, scans, _ = bk_flow_kernel(n, s, t, indptr, head, rev, c, g, tol, np.zeros(n, dtype=np.int8))
+    for a in range(cap.shape[0]):
+        cap[a] = c[a] - g[a]
+    for a in range(indptr[s], indptr[s + 1]):
+        total[0] += g[a]
+    return augs, orphans, scans
 
 
 @numba.njit(cache=True, nogil=True)
-def bk_tree_kernel(n, s, t, indptr, head, rev, cap, tol, total, tree):
-    """:func:`bk_kernel` with the trees left in ``tree`` (zeros on entry): at the end ``tree == IN_S`` is
-    the set of vertices reachable from ``s`` in the residual graph (no active vertex is left, so every
-    residual arc out of S ends in S), the minimum cut's source side."""
+def bk_flow_kernel(n, s, t, indptr, head, rev, c, g, tol, tree):
+    """Maximum flow on capacities ``c`` from the flow ``g`` (zeros, or any flow; updated in place), the
+    trees left in ``tree`` (zeros on entry): at the end ``tree == IN_S`` is the set of vertices reachable
+    from ``s`` in the residual graph (no active vertex is left, so every residual arc out of S ends in S),
+    the minimum cut's source side. Returns ``(augmentations, orphans, growth_scans, rounding weight)``."""
+    wsum = 0.0
     parent = np.full(n, NONE, dtype=head.dtype)
     ts = np.zeros(n, dtype=np.int64)
     dist = np.zeros(n, dtype=np.int32)
@@ -83,13 +111,10 @@ def bk_tree_kernel(n, s, t, indptr, head, rev, cap, tol, total, tree):
         if v == t or v == s:
             continue
         for b in range(indptr[v], indptr[v + 1]):
-            if head[b] == t and cap[a] > tol and cap[b] > tol:
-                d = cap[a] if cap[a] < cap[b] else cap[b]
-                cap[a] -= d
-                cap[rev[a]] += d
-                cap[b] -= d
-                cap[rev[b]] += d
-                total[0] += d
+            ra, rb = c[a] - g[a], c[b] - g[b]
+            if head[b] == t and ra > tol and rb > tol:
+                d = ra if ra < rb else rb
+                wsum += _push_dev(a, d, c, g, rev, d == ra) + _push_dev(b, d, c, g, rev, d == rb)
                 augmentations += 1
     tree[s] = IN_S
     tree[t] = IN_T
@@ -111,7 +136,7 @@ def bk_tree_kernel(n, s, t, indptr, head, rev, cap, tol, total, tree):
         while a < end and tree[p] != FREE:
             q = head[a]
             side = tree[p]
-            r = cap[a] if side == IN_S else cap[rev[a]]
+            r = c[a] - g[a] if side == IN_S else c[rev[a]] - g[rev[a]]
             scans += 1
             if r <= tol or q == p:
                 a += 1
@@ -140,22 +165,20 @@ def bk_tree_kernel(n, s, t, indptr, head, rev, cap, tol, total, tree):
                 x, y, e = p, q, a
             else:
                 x, y, e = q, p, rev[a]
-            d = cap[e]
+            d = c[e] - g[e]
             v = x
             while v != s:
                 b = rev[parent[v]]
-                if cap[b] < d:
-                    d = cap[b]
+                if c[b] - g[b] < d:
+                    d = c[b] - g[b]
                 v = head[parent[v]]
             v = y
             while v != t:
                 b = parent[v]
-                if cap[b] < d:
-                    d = cap[b]
+                if c[b] - g[b] < d:
+                    d = c[b] - g[b]
                 v = head[b]
-            cap[e] -= d
-            cap[rev[e]] += d
-            total[0] += d
+            wsum += _push_dev(e, d, c, g, rev, c[e] - g[e] == d)
             augmentations += 1
             oh = 0
             ocount = 0
@@ -163,9 +186,8 @@ def bk_tree_kernel(n, s, t, indptr, head, rev, cap, tol, total, tree):
             while v != s:
                 b = parent[v]
                 w = head[b]
-                cap[rev[b]] -= d
-                cap[b] += d
-                if cap[rev[b]] <= tol:
+                wsum += _push_dev(rev[b], d, c, g, rev, c[rev[b]] - g[rev[b]] == d)
+                if c[rev[b]] - g[rev[b]] <= tol:
                     parent[v] = NONE
                     orphans[ocount] = v  # oh == 0 while the path is walked
                     ocount += 1
@@ -174,9 +196,8 @@ def bk_tree_kernel(n, s, t, indptr, head, rev, cap, tol, total, tree):
             while v != t:
                 b = parent[v]
                 w = head[b]
-                cap[b] -= d
-                cap[rev[b]] += d
-                if cap[b] <= tol:
+                wsum += _push_dev(b, d, c, g, rev, c[b] - g[b] == d)
+                if c[b] - g[b] <= tol:
                     parent[v] = NONE
                     orphans[ocount] = v  # oh == 0 while the path is walked
                     ocount += 1
@@ -197,7 +218,7 @@ def bk_tree_kernel(n, s, t, indptr, head, rev, cap, tol, total, tree):
                     w = head[b]
                     if tree[w] != side_o:
                         continue
-                    rr = cap[rev[b]] if side_o == IN_S else cap[b]
+                    rr = c[rev[b]] - g[rev[b]] if side_o == IN_S else c[b] - g[b]
                     if rr <= tol:
                         continue
                     dw = _origin_dev(w, parent, head, ts, dist, time)
@@ -213,7 +234,7 @@ def bk_tree_kernel(n, s, t, indptr, head, rev, cap, tol, total, tree):
                     w = head[b]
                     if tree[w] != side_o:
                         continue
-                    rr = cap[rev[b]] if side_o == IN_S else cap[b]
+                    rr = c[rev[b]] - g[rev[b]] if side_o == IN_S else c[b] - g[b]
                     if rr > tol and not inq[w]:
                         inq[w] = True
                         at = ah + acount
@@ -227,4 +248,4 @@ def bk_tree_kernel(n, s, t, indptr, head, rev, cap, tol, total, tree):
                         ocount += 1
                 tree[o] = FREE
             # p may have left its tree (loop ends); else rescan arc a (it may still be residual)
-    return augmentations, norphans, scans
+    return augmentations, norphans, scans, wsum

@@ -37,6 +37,9 @@ __all__ = ["grid_cut_gpu"]
 
 FINISH_ITEMS = 64  # pixels per thread in the labels + flow-value + certificate kernel
 FINISH_BLOCK = 128  # threads per block of the finish kernel (H100: out of resources at 1024)
+# floats: the device push-relabel still counts residuals below GPU_RTOL x the largest capacity as zero (issue 21:
+# not yet the CPU grid path's exact rule; the CPU path's own constant is gone, so the GPU keeps its own)
+GPU_RTOL = 1e-12
 CERT_RTOL = 1e-9  # float certificate: relative slack on sums of capacities (atomics round)
 _NAMES = ("source_caps", "sink_caps", "edge_caps")
 LAYOUTS = ("linear", "tiled")
@@ -133,7 +136,7 @@ def grid_cut_gpu(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivi
     """``(labels, flow_value, stats)`` of the minimum cut of a 2-D or 3-D grid on the GPU (labels True on
     the source side: the pixels that cannot reach the sink in the residual graph of a maximum preflow).
     ``batch``: B independent grids (a leading axis of every input); the flow value is then a NumPy array."""
-    from ._api import FLOAT_RTOL, INT_LIMIT  # noqa: PLC0415
+    from ._grid import INT_LIMIT  # noqa: PLC0415
 
     full = tuple(int(d) for d in getattr(source_caps, "shape", np.shape(source_caps)))
     shape = full if batch is None else full[1:]
@@ -147,7 +150,7 @@ def grid_cut_gpu(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivi
     off3, delta, kinv = _table(len(shape), connectivity, shape)
     require_gpu("grid_cut(backend='gpu')")
     with quiet():
-        return _GridRun(shape, batch, off3, delta, kinv, o, FLOAT_RTOL, INT_LIMIT).go(source_caps, sink_caps,
+        return _GridRun(shape, batch, off3, delta, kinv, o, GPU_RTOL, INT_LIMIT).go(source_caps, sink_caps,
                                                                                      edge_caps)
 
 

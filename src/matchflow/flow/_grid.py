@@ -21,13 +21,15 @@ from .._cuda import is_device_array
 from .._graph import FlowNetwork
 from .._methods import mark_gpu_warm, place, resolve
 from .._validation import check_real, to_host_array
-from ._api import FLOAT_RTOL, INT_LIMIT, TABLE, GridProblem, max_flow
+from ._api import TABLE, GridProblem, max_flow
 from ._cpu_grid import grid_bk
 from ._result import GridCutResult
 
 __all__ = ["grid_cut", "grid_energy", "grid_network", "offsets", "potts_weights", "unary_from_intensity"]
 
 CONNECTIVITY = {2: (4, 8), 3: (6, 26)}
+INT_LIMIT = 2**62  # integer capacity sums must stay below this (int64 flows never wrap)
+INT64_MAX = 2**63 - 1
 
 
 def offsets(ndim: int, connectivity: int) -> np.ndarray:
@@ -63,6 +65,10 @@ def grid_layout(shape: tuple[int, ...], connectivity: int | None) -> tuple[tuple
 
 
 def _caps(name: str, a: Any, shape: tuple[int, ...]) -> np.ndarray:
+    if isinstance(a, int) and not isinstance(a, bool):  # a Python int: exact, never through float64
+        if a > INT64_MAX:
+            raise OverflowError(f"{name} = {a} is beyond int64 (2**63 - 1): scale the capacities down or pass floats")
+        a = np.int64(a)
     arr = to_host_array(a, name) if not np.isscalar(a) else np.asarray(a)
     if arr.dtype.kind not in "iuf":
         raise TypeError(f"{name} must hold integers or floats, got dtype {arr.dtype}")
@@ -74,6 +80,9 @@ def _caps(name: str, a: Any, shape: tuple[int, ...]) -> np.ndarray:
         raise ValueError(f"{name} must be finite")
     if arr.size and arr.min() < 0:
         raise ValueError(f"{name} must be non-negative, got {arr.min()}")
+    if arr.dtype.kind == "u" and arr.size and arr.max() > INT64_MAX:
+        raise OverflowError(f"{name} holds {arr.max()}, beyond int64 (2**63 - 1): scale the capacities down or pass "
+                            "floats")
     return arr
 
 
@@ -87,7 +96,8 @@ def _inputs(source_caps, sink_caps, edge_caps, connectivity):
     src = _caps("source_caps", src, lead + shape)
     snk = _caps("sink_caps", sink_caps, lead + shape)
     edg = _caps("edge_caps", edge_caps, lead + (len(off),) + shape)
-    dt = np.result_type(src, snk, edg)
+    # integers of any dtype (unsigned ones checked to fit) work in int64, exactly; any float: float64
+    dt = np.dtype(np.int64) if all(a.dtype.kind in "iu" for a in (src, snk, edg)) else np.dtype(np.float64)
     return shape, batch, off, src.astype(dt, copy=False), snk.astype(dt, copy=False), edg.astype(dt, copy=False)
 
 
@@ -207,11 +217,11 @@ def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: 
         if method == "boykov-kolmogorov" or np.count_nonzero(src) + np.count_nonzero(snk) >= src.size / 2:
             t_in = time.perf_counter()
             if batch is None:
-                labels, value, stats = grid_bk(src, snk, edg, off, FLOAT_RTOL, INT_LIMIT)
+                labels, value, stats = grid_bk(src, snk, edg, off, INT_LIMIT)
                 value = value.item() if src.dtype.kind == "f" else int(value)
             else:
                 s3, t3, e3, off3 = _fold(shape, batch, off, src, snk, edg)
-                labels, value, stats = grid_bk(s3, t3, e3, off3, FLOAT_RTOL, INT_LIMIT, items=batch)
+                labels, value, stats = grid_bk(s3, t3, e3, off3, INT_LIMIT, items=batch)
                 labels = labels.reshape(src.shape)
                 stats["batch"] = batch
             t1 = time.perf_counter()

@@ -1,0 +1,174 @@
+"""Issue 21, grid cuts: sound certificates over extreme magnitudes (hard seeds, subnormals, mixed scales,
+integer dtypes), against exact brute force and networkx's minimum cut."""
+
+from __future__ import annotations
+
+import math
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from matchflow.flow import grid_cut, grid_energy
+from matchflow.flow._api import TABLE
+from matchflow.flow._cpu_bk import IN_S, bk_flow_kernel
+from matchflow.flow._cpu_grid import certify_grid, grid_cut_energy, grid_residual
+from matchflow.flow._grid import grid_network, offsets
+
+CPU_METHODS = [m.name for m in TABLE.methods if m.cpu is not None]
+# float inputs of extreme magnitudes: the grid path's own solver (the general network's solvers, reached
+# through max_flow, are issue 21's flow part; integers run on every method below)
+EXTREME_METHODS = ["boykov-kolmogorov"]
+SHAPES = {4: [(1, 4), (2, 3), (3, 3)], 8: [(2, 3), (3, 3)], 6: [(2, 2, 2), (1, 2, 5)], 26: [(2, 2, 2)]}
+
+
+def _exact_energy(labels, src, snk, edg, conn):
+    """The labelling's energy, correctly rounded (math.fsum over the cut terms; integers: Python ints)."""
+    lab = np.asarray(labels, bool)
+    if np.asarray(src).dtype.kind in "iu":
+        return _int_energy(lab, src, snk, edg, conn)
+    terms = list(np.asarray(snk, float)[lab]) + list(np.asarray(src, float)[~lab])
+    shape = lab.shape
+    for k, o in enumerate(offsets(len(shape), conn)):
+        s = tuple(slice(max(0, -d), shape[i] - max(0, d)) for i, d in enumerate(o))
+        d_ = tuple(slice(max(0, d), shape[i] - max(0, -d)) for i, d in enumerate(o))
+        terms += list(np.asarray(edg[k], float)[s][lab[s] & ~lab[d_]])
+    return math.fsum(terms)
+
+
+def _int_energy(lab, src, snk, edg, conn):
+    edg = np.broadcast_to(edg, (len(offsets(lab.ndim, conn)),) + lab.shape)
+    total = sum(int(x) for x in snk[lab]) + sum(int(x) for x in src[~lab])
+    for k, o in enumerate(offsets(lab.ndim, conn)):
+        s = tuple(slice(max(0, -d), lab.shape[i] - max(0, d)) for i, d in enumerate(o))
+        d_ = tuple(slice(max(0, d), lab.shape[i] - max(0, -d)) for i, d in enumerate(o))
+        total += sum(int(x) for x in edg[k][s][lab[s] & ~lab[d_]])
+    return total
+
+
+def _exact_min(src, snk, edg, conn):
+    size = src.size
+    return min(_exact_energy(np.array([bool(b >> i & 1) for i in range(size)]).reshape(src.shape), src, snk, edg,
+                             conn) for b in range(1 << size))
+
+
+def _issue_1x4(seed):
+    """The issue's 1 x 4 grid: a hard source seed at pixel 0, symmetric n-links 0.6, 0.4, 0.4; minimum 1.1
+    (brute force: pixel 0 alone on the source side pays 0.6 + 0.6 ... ; labels (T, T, T, F) pay 0.6 + 0.1 + 0.4)."""
+    src = np.array([[seed, 0, 0, 0]])
+    snk = np.array([[0.6, 0.1, 0.4, 0.3]])
+    edg = np.zeros((4, 1, 4))
+    edg[2, 0, :3] = edg[1, 0, 1:] = [0.6, 0.4, 0.4]
+    return src, snk, edg
+
+
+@pytest.mark.parametrize("seed", [1e6, 1e9, 1e11, 1e15, 1e100, 1e300])
+def test_issue_1x4_hard_seed_gives_the_minimum(seed):
+    src, snk, edg = _issue_1x4(seed)
+    r = grid_cut(src, snk, edg, connectivity=4)  # before: 1e11 -> labels of energy 1.2, the minimum is 1.1
+    assert _exact_energy(r.labels, src, snk, edg, 4) == _exact_min(src, snk, edg, 4) == pytest.approx(1.1)
+    assert r.flow_value == _exact_energy(r.labels, src, snk, edg, 4)
+    assert r.stats["certified"] and r.stats["gap_bound"] <= r.stats["tol"] < 1e-14
+
+
+def test_issue_uint64_with_a_python_int_weight_is_exact():
+    # before: uint64 arrays and a Python int went through float64 to an OverflowError
+    src = np.array([[2**62, 0, 3], [0, 5, 0]], np.uint64)
+    snk = np.array([[0, 4, 0], [7, 0, 2**62]], np.uint64)
+    r = grid_cut(src, snk, 3, connectivity=4)
+    assert isinstance(r.flow_value, int)
+    edg = np.full((4, 2, 3), 3, np.uint64)
+    assert r.flow_value == _exact_min(src, snk, edg, 4) == _exact_energy(r.labels, src, snk, edg, 4)
+
+
+def test_integers_beyond_int64_are_refused_naming_the_argument():
+    z = np.zeros((2, 2), np.uint64)
+    with pytest.raises(OverflowError, match=r"sink_caps holds 18446744073709551615, beyond int64"):
+        grid_cut(z, np.full((2, 2), 2**64 - 1, np.uint64), 1, connectivity=4)
+    with pytest.raises(OverflowError, match=r"edge_caps = 1180591620717411303424 is beyond int64"):
+        grid_cut(z, z, 2**70, connectivity=4)
+    with pytest.raises(OverflowError, match=r"capacities at node 4 sum to about 9.22e\+18, beyond 2\*\*62"):
+        grid_cut(np.full((2, 2), 2**61, np.int64), np.zeros((2, 2), np.int64), 0, connectivity=4)
+
+
+@st.composite
+def extreme_grids(draw, integers=False):
+    conn = draw(st.sampled_from(sorted(SHAPES)))
+    shape = draw(st.sampled_from(SHAPES[conn]))
+    k = len(offsets(len(shape), conn))
+    rng = np.random.default_rng(draw(st.integers(0, 2**31 - 1)))
+    src, snk, edg = rng.random(shape), rng.random(shape), rng.random((k,) + shape)
+    if integers:
+        dt = draw(st.sampled_from([np.int8, np.uint8, np.int32, np.uint32, np.int64, np.uint64]))
+        hi = min(int(np.iinfo(dt).max), 2**58)
+        scale = draw(st.sampled_from([3, 100, hi]))
+        return conn, *((a * scale).astype(dt) for a in (src, snk, edg))
+    kind = draw(st.sampled_from(["seeds", "subnormal", "mixed"]))
+    if kind == "seeds":  # hard seeds 1e6 .. 1e300 on a few pixels, either terminal
+        seed = 10.0 ** draw(st.integers(6, 300))
+        for a in (src, snk):
+            a[rng.random(shape) < 0.3] = seed
+    elif kind == "subnormal":
+        src, snk, edg = src * 2.0**-1060, snk * 2.0**-1060, edg * 2.0**-1060
+    else:  # mixed 1e-5 and 1e15
+        src, snk, edg = (np.where(rng.random(a.shape) < 0.5, a * 1e-5, a * 1e15) for a in (src, snk, edg))
+    zero = rng.random(edg.shape) < 0.3
+    return conn, src, snk, np.where(zero, 0.0, edg)
+
+
+@pytest.mark.parametrize("method", EXTREME_METHODS)
+@given(g=extreme_grids())
+def test_extreme_floats_give_minimal_labellings(g, method):
+    conn, src, snk, edg = g
+    r = grid_cut(src, snk, edg, connectivity=conn, method=method)
+    e, best = _exact_energy(r.labels, src, snk, edg, conn), _exact_min(src, snk, edg, conn)
+    assert e - best <= 8 * 2.0**-53 * best  # minimal up to the rounding of the energies' sums
+    assert abs(r.flow_value - e) <= 2.0**-52 * e
+    assert r.flow_value == pytest.approx(grid_energy(r.labels, src, snk, edg, connectivity=conn), rel=1e-14, abs=0)
+
+
+@pytest.mark.parametrize("method", CPU_METHODS)
+@given(g=extreme_grids(integers=True))
+def test_integer_dtypes_are_exact_on_every_method(g, method):
+    conn, src, snk, edg = g
+    r = grid_cut(src, snk, edg, connectivity=conn, method=method)
+    assert r.flow_value == _exact_energy(r.labels, src, snk, edg, conn)
+    net = grid_network(*(a.astype(np.int64) for a in (src, snk, edg)), connectivity=conn)
+    graph = nx.DiGraph()
+    for u, v, c in zip(net.tails.tolist(), net.heads.tolist(), net.capacities.tolist(), strict=True):
+        graph.add_edge(u, v, capacity=graph.get_edge_data(u, v, {"capacity": 0})["capacity"] + c)
+    graph.add_nodes_from([net.source, net.sink])
+    assert r.flow_value == nx.minimum_cut_value(graph, net.source, net.sink)
+
+
+def _solved(src, snk, edg, conn):
+    net = grid_residual(src, snk, edg, offsets(src.ndim, conn))
+    indptr, head, rev, c, _ = net
+    g = np.zeros_like(c)
+    tree = np.zeros(src.size + 2, np.int8)
+    wsum = bk_flow_kernel(src.size + 2, src.size, src.size + 1, indptr, head, rev, c, g, c.dtype.type(0), tree)[3]
+    return net, g, tree[: src.size] == IN_S, wsum
+
+
+@given(g=extreme_grids())
+def test_tampered_labels_or_value_fail_the_certificate(g):
+    conn, src, snk, edg = g
+    net, flow, labels, wsum = _solved(src, snk, edg, conn)
+    value = grid_cut_energy(net, labels)
+    gap, tol = certify_grid(net, flow, labels, value, wsum)
+    assert gap[0] <= tol[0]
+    for p in range(src.size):  # a flipped pixel that costs more than the rounding fails
+        bad = labels.copy()
+        bad[p] = ~bad[p]
+        worse = _exact_energy(bad.reshape(src.shape), src, snk, edg, conn) - value[0]
+        if worse > 4 * tol[0]:
+            gap2, tol2 = certify_grid(net, flow, bad, grid_cut_energy(net, bad), wsum)
+            assert gap2[0] > tol2[0]
+    off = value + max(abs(value[0]) * 2.0**-40, 16 * 2.0**-1074)  # a value off its labels' energy
+    assert certify_grid(net, flow, labels, off, wsum)[0][0] == np.inf
+    tampered = flow.copy()
+    if tampered.size:
+        tampered[0] = np.inf
+        assert certify_grid(net, tampered, labels, value, wsum)[0][0] == np.inf
