@@ -93,12 +93,26 @@ def _probe() -> tuple[bool, str]:
 
 
 def gpu_available() -> bool:
-    """True when numba-cuda is installed and finds a usable GPU (or the CUDA simulator is on)."""
+    """True when numba-cuda is installed and finds a usable GPU (or the CUDA simulator is on).
+
+    Examples
+    --------
+    >>> from matchflow import gpu_available
+    >>> isinstance(gpu_available(), bool)  # False here means: the CPU backend only
+    True
+    """
     return _probe()[0]
 
 
 def gpu_reason() -> str:
-    """Why the GPU backend is (un)available, as a short sentence."""
+    """Why the GPU backend is (un)available, as a short sentence.
+
+    Examples
+    --------
+    >>> from matchflow.gpu import gpu_reason
+    >>> isinstance(gpu_reason(), str)
+    True
+    """
     return _probe()[1]
 
 

@@ -14,6 +14,15 @@ def info(*, as_dict: bool = False) -> dict | str:
     """Describe this installation: versions, available backends, GPU model and memory.
 
     Returns a printable multi-line string, or a dict with ``as_dict=True``.
+
+    Examples
+    --------
+    >>> import matchflow
+    >>> print(matchflow.info())  # doctest: +ELLIPSIS
+    matchflow ...
+      python ...
+    >>> sorted(matchflow.info(as_dict=True))[:3]
+    ['backends', 'cpu_threads', 'gpu']
     """
     import numba
     import numpy

@@ -243,6 +243,13 @@ def precompile(*, families: tuple[str, ...] = FAMILIES, progress: bool = True,
     ``stream`` (default stderr). Kernels are compiled for the argument types of small inputs
     (``int32`` indices, ``int64`` / ``float64`` costs); other types compile on their first use.
     Returns ``{"kernels": [...], "seconds": ..., "steps": n}``.
+
+    Examples
+    --------
+    >>> import matchflow
+    >>> out = matchflow.precompile(families=("io",), progress=False)
+    >>> sorted(out)
+    ['kernels', 'seconds', 'steps']
     """
     makers = {"matching": _matching_steps, "assignment": _assignment_steps,
               "sparse-assignment": _sparse_assignment_steps, "flow": _flow_steps, "wmatching": _wmatching_steps,

@@ -296,6 +296,13 @@ def delaunay(n: int, seed: Any = 0, *, order: str = "hilbert", workers: int | No
     position with probability 1; with exactly cocircular points the triangulation is not
     unique, both diagonals get certified, the count check fails and the single Qhull call
     decides. ``_strips`` / ``_halo`` force the strip count / halo (tests only).
+
+    Examples
+    --------
+    >>> from matchflow.generators import delaunay
+    >>> A = delaunay(10, seed=0)
+    >>> A.shape, bool((A != A.T).nnz == 0)  # symmetric, about 6 n stored entries
+    ((10, 10), True)
     """
     n = check_int("n", n, low=0, high=_MAX_N)
     check_choice("order", order, _ORDERS)
@@ -493,6 +500,13 @@ def random_geometric(n: int, avg_degree: float = 10.0, seed: Any = 0, *, radius:
     ``scipy.spatial.cKDTree.query_pairs`` (2^24 vertices, degree 13: seconds on 16 cores).
     ``order`` labels the points along a Hilbert curve (nearby labels for nearby points, as in
     the DIMACS10 files) or at random.
+
+    Examples
+    --------
+    >>> from matchflow.generators import random_geometric
+    >>> A = random_geometric(20, avg_degree=4, seed=0)
+    >>> A.shape, bool((A != A.T).nnz == 0)
+    ((20, 20), True)
     """
     n = check_int("n", n, low=0, high=_MAX_N)
     check_choice("order", order, _ORDERS)
@@ -592,6 +606,18 @@ def rmat(scale: int, edge_factor: int = 16, a: float = 0.57, b: float = 0.19, c:
     Graph500 generator (``permute=False`` keeps the skewed labels). Self loops and duplicates
     are removed; with ``symmetric=True`` the result is the undirected graph, like the
     SuiteSparse ``kron_g500-lognXX`` matrices, otherwise the directed adjacency matrix.
+
+    Examples
+    --------
+    >>> from matchflow.generators import rmat
+    >>> A = rmat(4, edge_factor=4, seed=0)  # 16 vertices, 64 draws
+    >>> A.shape, bool((A != A.T).nnz == 0), int(A.diagonal().sum())
+    ((16, 16), True, 0)
+
+    References
+    ----------
+    .. [1] Chakrabarti, D., Zhan, Y., and Faloutsos, C., "R-MAT: a recursive model for graph mining", SIAM
+           International Conference on Data Mining (SDM), 442-446, 2004. DOI:10.1137/1.9781611972740.43
     """
     scale = check_int("scale", scale, low=0, high=30)
     edge_factor = check_int("edge_factor", edge_factor, low=0)
@@ -646,6 +672,13 @@ def grid2d(nx: int, ny: int, holes: float = 0.0, seed: Any = 0) -> sp.csr_array:
     disks (radius 2..8 % of the smaller side), then renumbers the survivors in order - an
     imitation of the DIMACS10 ``hugetrace``/``hugebubbles`` meshes, which have many holes
     and long boundaries where matching heuristics leave hard augmenting paths.
+
+    Examples
+    --------
+    >>> from matchflow.generators import grid2d
+    >>> A = grid2d(3, 4)  # 3 x 4 vertices, 17 edges
+    >>> A.shape, A.nnz
+    ((12, 12), 34)
     """
     nx = check_int("nx", nx, low=0)
     ny = check_int("ny", ny, low=0)
@@ -684,7 +717,15 @@ def grid2d(nx: int, ny: int, holes: float = 0.0, seed: Any = 0) -> sp.csr_array:
 
 
 def grid3d(nx: int, ny: int, nz: int) -> sp.csr_array:
-    """``nx`` by ``ny`` by ``nz`` 6-neighbour lattice (vertex ``(i * ny + j) * nz + k``): 3-D FE/FD stencils."""
+    """``nx`` by ``ny`` by ``nz`` 6-neighbour lattice (vertex ``(i * ny + j) * nz + k``): 3-D FE/FD stencils.
+
+    Examples
+    --------
+    >>> from matchflow.generators import grid3d
+    >>> A = grid3d(2, 2, 2)  # a cube: 8 vertices, 12 edges
+    >>> A.shape, A.nnz
+    ((8, 8), 24)
+    """
     nx = check_int("nx", nx, low=0)
     ny = check_int("ny", ny, low=0)
     nz = check_int("nz", nz, low=0)
@@ -705,6 +746,12 @@ def road_like(n: int, seed: Any = 0, *, p_delete: float = 0.3) -> sp.csr_array:
     into a chain of degree-2 vertices (the ``n - k^2`` extra vertices are spread at random),
     like OSM road graphs (``roadNet-*``, ``italy_osm``, the ``*-roads`` inputs in
     ../shared/data). Vertices are numbered along the streets, so ids keep spatial locality.
+
+    Examples
+    --------
+    >>> from matchflow.generators import road_like
+    >>> road_like(50, seed=0).shape
+    (50, 50)
     """
     n = check_int("n", n, low=0, high=_MAX_N)
     p_delete = check_real("p_delete", p_delete, low=0.0, high=0.9)
@@ -763,6 +810,13 @@ def random_bipartite(n_rows: int, n_cols: int, avg_degree: float, seed: Any = 0)
     ``avg_degree`` is the average row degree (at most ``n_cols``); this is the random input
     of SciPy's ``sparse_csgraph_matching`` benchmark. Returns an ``n_rows`` by ``n_cols``
     boolean CSR (not symmetric).
+
+    Examples
+    --------
+    >>> from matchflow.generators import random_bipartite
+    >>> A = random_bipartite(5, 6, avg_degree=2, seed=0)
+    >>> A.shape, A.nnz
+    ((5, 6), 10)
     """
     n_rows = check_int("n_rows", n_rows, low=0)
     n_cols = check_int("n_cols", n_cols, low=0)
@@ -796,6 +850,16 @@ def hk_ladder(depth: int, copies: int = 1) -> sp.csr_array:
     never marks dead ends (scipy issue 26147, chain-like Jacobian patterns) walks all 2^depth
     ladder paths before it tries the chain. The row order puts ``a0`` last and the chain
     columns first, which is what triggers SciPy 1.17. ``copies`` blocks form a block diagonal.
+
+    Examples
+    --------
+    >>> from matchflow import maximum_bipartite_matching
+    >>> from matchflow.generators import hk_ladder
+    >>> A = hk_ladder(2)  # 3 * 2 + 1 rows, 8 * 2 - 1 entries
+    >>> A.shape, A.nnz
+    ((7, 7), 15)
+    >>> int((maximum_bipartite_matching(A) >= 0).sum())  # perfect
+    7
     """
     depth = check_int("depth", depth, low=1, high=10**6)
     copies = check_int("copies", copies, low=0)
@@ -837,6 +901,13 @@ def uniform_costs(n: int, high: float, *, n_cols: int | None = None, seed: Any =
     Integer dtypes draw integers in [0, high] inclusive - the inputs of Lopes et al. 2019
     (Table 1: ranges 0..0.1n, 0..n and 0..10n); floating dtypes draw reals in [0, high).
     ``n_cols`` defaults to ``n`` (square).
+
+    Examples
+    --------
+    >>> from matchflow.generators import uniform_costs
+    >>> C = uniform_costs(3, 9, seed=0)
+    >>> C.shape, C.dtype, bool(((C >= 0) & (C <= 9)).all())
+    ((3, 3), dtype('int64'), True)
     """
     n = check_int("n", n, low=0)
     n_cols = n if n_cols is None else check_int("n_cols", n_cols, low=0)
@@ -863,7 +934,15 @@ __all__ += ["blobs", "rmat_weighted"]
 def blobs(shape: tuple[int, ...], *, n_blobs: int = 6, noise: float = 0.3, seed: Any = 0) -> np.ndarray:
     """A synthetic 2-D image or 3-D volume for graph-cut segmentation benchmarks (no scikit-image): ``n_blobs``
     discs / balls of intensity 1 on a background of 0 (centres uniform in the middle 80 %, radii 6-18 % of
-    the shortest side), plus Gaussian noise of standard deviation ``noise``; float64 of ``shape``."""
+    the shortest side), plus Gaussian noise of standard deviation ``noise``; float64 of ``shape``.
+
+    Examples
+    --------
+    >>> from matchflow.generators import blobs
+    >>> img = blobs((16, 16), n_blobs=2, seed=0)
+    >>> img.shape, img.dtype
+    ((16, 16), dtype('float64'))
+    """
     shape = tuple(check_int("shape", d, low=1) for d in shape)
     if len(shape) not in (2, 3):
         raise ValueError(f"shape must have 2 or 3 dimensions, got {shape}")
@@ -937,6 +1016,13 @@ def rmat_weighted(scale: int, edge_factor: int = 16, seed: Any = 0, *, max_weigh
     module: scale 23-24 (10^8+ edges) in seconds on 16 cores. Weights: integers ``1..max_weight`` from a
     hash of the vertex pair (the same in both directions), int32. Deterministic for a seed, independent
     of the thread count; NOT the same graph as :func:`rmat` for that seed.
+
+    Examples
+    --------
+    >>> from matchflow.generators import rmat_weighted
+    >>> A = rmat_weighted(4, edge_factor=4, seed=0, max_weight=100)
+    >>> A.shape, A.dtype, bool((A != A.T).nnz == 0), bool(A.data.min() >= 1)
+    ((16, 16), dtype('int32'), True, True)
     """
     scale = check_int("scale", scale, low=1, high=30)
     edge_factor = check_int("edge_factor", edge_factor, low=0)

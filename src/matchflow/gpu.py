@@ -46,7 +46,13 @@ def __getattr__(name: str) -> Any:
 def warm_up() -> None:
     """Create the CUDA context (``GPUUnavailableError`` without a usable GPU) and let ``backend="auto"`` treat
     this process as warm: later calls use the GPU wherever it was measured faster in a warm process. The kernels
-    of each family still load from the on-disk cache on their first call (0.06-0.45 s on an H100)."""
+    of each family still load from the on-disk cache on their first call (0.06-0.45 s on an H100).
+
+    Examples
+    --------
+    >>> from matchflow import gpu
+    >>> gpu.warm_up()  # doctest: +SKIP
+    """
     require_gpu("matchflow.gpu.warm_up")
     from numba import cuda  # noqa: PLC0415
 
@@ -58,7 +64,19 @@ def warm_up() -> None:
 
 def to_device(x: Any) -> Any:
     """A graph to a ``DeviceBipartite`` (``seconds_h2d`` records the copy), a device graph unchanged,
-    or an array (e.g. a cost matrix) to a C-contiguous numba device array."""
+    or an array (e.g. a cost matrix) to a C-contiguous numba device array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow import as_bipartite, gpu
+    >>> G = as_bipartite(np.eye(3))
+    >>> # the lines below need a GPU (skipped without one)
+    >>> dG = gpu.to_device(G)  # doctest: +SKIP
+    >>> row_match, col_match, k0, stats = gpu.push_relabel_matching(dG)  # doctest: +SKIP
+    >>> row_match.tolist()  # doctest: +SKIP
+    [0, 1, 2]
+    """
     from ._graph import BipartiteGraph  # noqa: PLC0415
 
     require_gpu("matchflow.gpu.to_device")
@@ -81,7 +99,24 @@ def push_relabel_matching(graph: Any, *, init: Any = "auto", **options: Any
     """G-PR maximum-cardinality matching: ``(row_match, col_match, init_cardinality, stats)`` on the host.
 
     ``graph``: a :class:`~matchflow.BipartiteGraph` or a :class:`DeviceBipartite`. Options: see
-    :data:`OPTIONS` and ``matchflow.matching._gpu_push_relabel.gpr_match`` (variant, relabel, bfs, ...)."""
+    :data:`OPTIONS` and ``matchflow.matching._gpu_push_relabel.gpr_match`` (variant, relabel, bfs, ...).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow import as_bipartite, gpu
+    >>> G = as_bipartite(np.array([[1, 1, 0], [1, 0, 0], [0, 1, 1]]))
+    >>> # the lines below need a GPU (skipped without one)
+    >>> row_match, col_match, k0, stats = gpu.push_relabel_matching(G)  # doctest: +SKIP
+    >>> row_match.tolist()  # doctest: +SKIP
+    [1, 0, 2]
+
+    References
+    ----------
+    .. [1] Deveci, M., Kaya, K., Uçar, B., and Çatalyürek, Ü. V., "A push-relabel-based maximum cardinality
+           bipartite matching algorithm on GPUs", 42nd International Conference on Parallel Processing (ICPP),
+           21-29, 2013. DOI:10.1109/ICPP.2013.11
+    """
     from .matching._gpu_push_relabel import gpr_match  # noqa: PLC0415
 
     return gpr_match(graph, init=init, **options)
@@ -89,7 +124,26 @@ def push_relabel_matching(graph: Any, *, init: Any = "auto", **options: Any
 
 def initial_matching(graph: Any, *, init: str = "greedy", **options: Any
                      ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
-    """Only the GPU initial matching (a maximal matching): ``(row_match, col_match, stats)``."""
+    """Only the GPU initial matching (a maximal matching): ``(row_match, col_match, stats)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow import as_bipartite, gpu
+    >>> G = as_bipartite(np.eye(3))
+    >>> # the lines below need a GPU (skipped without one)
+    >>> row_match, col_match, stats = gpu.initial_matching(G, init="karp-sipser")  # doctest: +SKIP
+    >>> row_match.tolist()  # doctest: +SKIP
+    [0, 1, 2]
+
+    References
+    ----------
+    .. [1] Karp, R. M., and Sipser, M., "Maximum matchings in sparse random graphs", 22nd Annual Symposium on
+           Foundations of Computer Science (FOCS), 364-375, 1981. DOI:10.1109/SFCS.1981.21
+    .. [2] Deveci, M., Kaya, K., Uçar, B., and Çatalyürek, Ü. V., "A push-relabel-based maximum cardinality
+           bipartite matching algorithm on GPUs", 42nd International Conference on Parallel Processing (ICPP),
+           21-29, 2013. DOI:10.1109/ICPP.2013.11
+    """
     from .matching._gpu_push_relabel import gpr_initial_matching  # noqa: PLC0415
 
     return gpr_initial_matching(graph, init=init, **options)
@@ -97,7 +151,28 @@ def initial_matching(graph: Any, *, init: str = "greedy", **options: Any
 
 def hungarian(C: Any, **options: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
     """GPU Hungarian on a square int32/int64/float32/float64 matrix with entries >= 0 (host or device):
-    ``(col4row, u, v, stats)`` with ``C - u - v >= 0`` and ``== 0`` on the assigned pairs."""
+    ``(col4row, u, v, stats)`` with ``C - u - v >= 0`` and ``== 0`` on the assigned pairs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow import gpu
+    >>> C = np.array([[4, 1, 3], [2, 0, 5], [3, 2, 2]])
+    >>> # the lines below need a GPU (skipped without one)
+    >>> col4row, u, v, stats = gpu.hungarian(C)  # doctest: +SKIP
+    >>> col4row.tolist(), int(C[np.arange(3), col4row].sum())  # doctest: +SKIP
+    ([1, 0, 2], 5)
+    >>> bool((C - u[:, None] - v[None, :] >= 0).all())  # doctest: +SKIP
+    True
+
+    References
+    ----------
+    .. [1] Lopes, P. A. C., Yadav, S. S., Ilic, A., and Patra, S. K., "Fast block distributed CUDA implementation of
+           the Hungarian algorithm", Journal of Parallel and Distributed Computing 130, 50-62, 2019.
+           DOI:10.1016/j.jpdc.2019.03.014
+    .. [2] Munkres, J., "Algorithms for the assignment and transportation problems", Journal of the Society for
+           Industrial and Applied Mathematics 5(1), 32-38, 1957. DOI:10.1137/0105003
+    """
     from .assignment._gpu_munkres import hungarian_gpu  # noqa: PLC0415
 
     require_gpu("matchflow.gpu.hungarian")
@@ -106,7 +181,19 @@ def hungarian(C: Any, **options: Any) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 def weighted_to_device(graph: Any) -> Any:
     """A weighted undirected graph (any input :func:`matchflow.weighted_matching` takes) to a
-    ``DeviceWeightedGraph`` (CSR + edge-order keys, copied once; reused by every solve)."""
+    ``DeviceWeightedGraph`` (CSR + edge-order keys, copied once; reused by every solve).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow import gpu
+    >>> W = np.array([[0, 3, 1, 0], [3, 0, 4, 0], [1, 4, 0, 2], [0, 0, 2, 0]])
+    >>> # the lines below need a GPU (skipped without one)
+    >>> dW = gpu.weighted_to_device(W)  # doctest: +SKIP
+    >>> mate, stats = gpu.suitor_matching(dW)  # doctest: +SKIP
+    >>> mate.tolist()  # doctest: +SKIP
+    [-1, 2, 1, -1]
+    """
     from .wmatching._api import as_weighted_graph  # noqa: PLC0415
     from .wmatching._gpu_suitor import DeviceWeightedGraph  # noqa: PLC0415
     from .wmatching._gpu_suitor import to_device as wto  # noqa: PLC0415
@@ -117,14 +204,52 @@ def weighted_to_device(graph: Any) -> Any:
 
 def suitor_matching(graph: Any, **options: Any) -> tuple[np.ndarray, dict[str, Any]]:
     """GPU-Suitor: ``(mate, stats)``, the greedy matching of the fixed edge order (options: ``variant``,
-    ``vertices_per_warp``, ``block_size``, ``lb_iters`` and :data:`OPTIONS`)."""
+    ``vertices_per_warp``, ``block_size``, ``lb_iters`` and :data:`OPTIONS`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow import as_graph, gpu
+    >>> W = as_graph(np.array([[0, 3, 1, 0], [3, 0, 4, 0], [1, 4, 0, 2], [0, 0, 2, 0]]))
+    >>> # the lines below need a GPU (skipped without one)
+    >>> mate, stats = gpu.suitor_matching(W)  # doctest: +SKIP
+    >>> mate.tolist()  # doctest: +SKIP
+    [-1, 2, 1, -1]
+
+    References
+    ----------
+    .. [1] Naim, Md., Manne, F., Halappanavar, M., Tumeo, A., and Langguth, J., "Optimizing approximate weighted
+           matching on Nvidia Kepler K40", IEEE 22nd International Conference on High Performance Computing (HiPC),
+           105-114, 2015. DOI:10.1109/HiPC.2015.15
+    .. [2] Manne, F., and Halappanavar, M., "New effective multithreaded matching algorithms", IEEE 28th
+           International Parallel and Distributed Processing Symposium (IPDPS), 519-528, 2014.
+    """
     from .wmatching._gpu_suitor import suitor_gpu  # noqa: PLC0415
 
     return suitor_gpu(graph, **options)
 
 
 def locally_dominant_matching(graph: Any, **options: Any) -> tuple[np.ndarray, dict[str, Any]]:
-    """GPU-LD (the paper's baseline): ``(mate, stats)``, the same greedy matching as :func:`suitor_matching`."""
+    """GPU-LD (the paper's baseline): ``(mate, stats)``, the same greedy matching as :func:`suitor_matching`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow import as_graph, gpu
+    >>> W = as_graph(np.array([[0, 3, 1, 0], [3, 0, 4, 0], [1, 4, 0, 2], [0, 0, 2, 0]]))
+    >>> # the lines below need a GPU (skipped without one)
+    >>> mate, stats = gpu.locally_dominant_matching(W)  # doctest: +SKIP
+    >>> mate.tolist()  # doctest: +SKIP
+    [-1, 2, 1, -1]
+
+    References
+    ----------
+    .. [1] Preis, R., "Linear time 1/2-approximation algorithm for maximum weighted matching in general graphs",
+           STACS 99, Lecture Notes in Computer Science 1563, 259-269, 1999. DOI:10.1007/3-540-49116-3_24
+    .. [2] Naim, Md., Manne, F., Halappanavar, M., Tumeo, A., and Langguth, J., "Optimizing approximate weighted
+           matching on Nvidia Kepler K40", IEEE 22nd International Conference on High Performance Computing (HiPC),
+           105-114, 2015. DOI:10.1109/HiPC.2015.15
+    """
     from .wmatching._gpu_suitor import ld_gpu  # noqa: PLC0415
 
     return ld_gpu(graph, **options)
@@ -133,7 +258,20 @@ def locally_dominant_matching(graph: Any, **options: Any) -> tuple[np.ndarray, d
 def cost_scaling_to_device(cost: Any) -> Any:
     """Stage ``start`` of the GPU cost-scaling assignment (Łupińska Alg. 5.4): a square scipy.sparse integer
     cost matrix that has a perfect matching, shifted to costs >= 0, scaled and uploaded once; reused by
-    :func:`cost_scaling_assignment` (the "data on the device" form of the benchmarks)."""
+    :func:`cost_scaling_assignment` (the "data on the device" form of the benchmarks).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from matchflow import gpu
+    >>> C = sp.csr_array(np.array([[4, 1, 3], [2, 0, 5], [3, 2, 2]]))
+    >>> # the lines below need a GPU (skipped without one)
+    >>> dev = gpu.cost_scaling_to_device(C)  # doctest: +SKIP
+    >>> status, col_of_row, u, v, stats = gpu.cost_scaling_assignment(dev)  # doctest: +SKIP
+    >>> status, col_of_row.tolist()  # doctest: +SKIP
+    (0, [1, 0, 2])
+    """
     import scipy.sparse as sp  # noqa: PLC0415
 
     from .assignment._gpu_cost_scaling import upload  # noqa: PLC0415
@@ -151,7 +289,26 @@ def cost_scaling_to_device(cost: Any) -> Any:
 def cost_scaling_assignment(dev: Any, **options: Any) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, dict]:
     """Stages ``solve``, ``certify``, ``finish`` on a :func:`cost_scaling_to_device` problem: ``(status,
     col_of_row, u, v, stats)``, status 0 when solved and certified (options: ``variant``, ``follow``,
-    ``block_size`` and :data:`OPTIONS`)."""
+    ``block_size`` and :data:`OPTIONS`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from matchflow import gpu
+    >>> C = sp.csr_array(np.array([[4, 1, 3], [2, 0, 5], [3, 2, 2]]))
+    >>> # the lines below need a GPU (skipped without one)
+    >>> status, col_of_row, u, v, stats = gpu.cost_scaling_assignment(gpu.cost_scaling_to_device(C))  # doctest: +SKIP
+    >>> status, col_of_row.tolist()  # doctest: +SKIP
+    (0, [1, 0, 2])
+
+    References
+    ----------
+    .. [1] Łupińska, A., "Parallel implementation of flow and matching algorithms", Jagiellonian University, Kraków
+           (technical report).
+    .. [2] Goldberg, A. V., and Kennedy, R., "An efficient cost scaling algorithm for the assignment problem",
+           Mathematical Programming 71, 153-177, 1995. DOI:10.1007/BF01585996
+    """
     from .assignment._gpu_cost_scaling import solve_uploaded, validate_cost_scaling_gpu_options  # noqa: PLC0415
 
     return solve_uploaded(dev, o=validate_cost_scaling_gpu_options(**options))

@@ -54,6 +54,13 @@ def as_bipartite(graph: Any, name: str = "graph", *, explicit_zeros: bool = Fals
     ``weighted=True`` the entries become the edge weights (dtype kept; duplicates summed).
     A :class:`Graph` (e.g. from a METIS file) gives the ``n x n`` bipartite graph of its
     adjacency: row ``i`` and column ``j`` are joined when ``i -- j`` is an edge.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow import as_bipartite
+    >>> as_bipartite(np.array([[1, 0, 2], [0, 3, 0]]))
+    BipartiteGraph(n_rows=2, n_cols=3, nnz=3, itype=int32)
     """
     if isinstance(graph, BipartiteGraph):
         if weighted and graph.weights is None:
@@ -112,6 +119,13 @@ def as_graph(graph: Any, name: str = "graph", *, weighted: bool = True) -> Graph
     The matrix is symmetrised (an edge where ``A[i, j]`` or ``A[j, i]`` is nonzero); the
     weight is the entry's value (the larger of the two when both exist), dtype kept; a
     boolean matrix gives an unweighted graph.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow import as_graph
+    >>> as_graph(np.array([[0, 5, 0], [5, 0, 2], [0, 2, 0]]))
+    Graph(n=3, n_edges=2, weighted int64)
     """
     if isinstance(graph, Graph):
         return graph

@@ -135,6 +135,45 @@ def assignment(
     with the exact duals (``stats["proved_by"]``, ``backend`` unchanged); otherwise the exact
     answer replaces it (``stats["resolved_by"]``, ``backend="cpu"``). No float answer is
     returned with a certificate that does not hold.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow import assignment
+    >>> from matchflow.verify import verify_assignment
+    >>> C = np.array([[4, 1, 3], [2, 0, 5], [3, 2, 2]])
+    >>> res = assignment(C, backend="cpu")
+    >>> res.col_ind.tolist(), res.cost
+    ([1, 0, 2], 5)
+    >>> verify_assignment(C, res).optimal  # the duals u, v prove it
+    True
+    >>> assignment(C, maximize=True, backend="cpu").cost
+    11
+    >>> assignment(C, method="hungarian", backend="cpu").cost
+    5
+
+    The GPU Hungarian (this line needs a GPU):
+
+    >>> assignment(C, method="hungarian", backend="gpu").cost  # doctest: +SKIP
+    5
+
+    References
+    ----------
+    .. [1] Jonker, R., and Volgenant, A., "A shortest augmenting path algorithm for dense and sparse linear
+           assignment problems", Computing 38(4), 325-340, 1987. DOI:10.1007/BF02278710
+    .. [2] Kuhn, H. W., "The Hungarian method for the assignment problem", Naval Research Logistics Quarterly 2,
+           83-97, 1955. DOI:10.1002/nav.3800020109
+    .. [3] Munkres, J., "Algorithms for the assignment and transportation problems", Journal of the Society for
+           Industrial and Applied Mathematics 5(1), 32-38, 1957. DOI:10.1137/0105003
+    .. [4] Bertsekas, D. P., "The auction algorithm: a distributed relaxation method for the assignment problem",
+           Annals of Operations Research 14, 105-123, 1988. DOI:10.1007/BF02186476
+    .. [5] Goldberg, A. V., and Kennedy, R., "An efficient cost scaling algorithm for the assignment problem",
+           Mathematical Programming 71, 153-177, 1995. DOI:10.1007/BF01585996
+    .. [6] Lopes, P. A. C., Yadav, S. S., Ilic, A., and Patra, S. K., "Fast block distributed CUDA implementation of
+           the Hungarian algorithm", Journal of Parallel and Distributed Computing 130, 50-62, 2019.
+           DOI:10.1016/j.jpdc.2019.03.014
+    .. [7] Łupińska, A., "Parallel implementation of flow and matching algorithms", Jagiellonian University, Kraków
+           (technical report).
     """
     t0 = time.perf_counter()
     maximize = check_bool("maximize", maximize)
@@ -384,6 +423,20 @@ def linear_sum_assignment(cost_matrix, maximize=False) -> tuple[np.ndarray, np.n
     Non-native byte orders (``>i8``, ``>f8``, ...) are accepted like SciPy. Always runs on
     the CPU, whatever GPU is present (results and timings do not depend on the machine; use
     :func:`assignment` with ``backend="gpu"`` for the GPU Hungarian).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow import linear_sum_assignment
+    >>> C = np.array([[4, 1, 3], [2, 0, 5], [3, 2, 2]])
+    >>> row_ind, col_ind = linear_sum_assignment(C)
+    >>> col_ind.tolist(), int(C[row_ind, col_ind].sum())
+    ([1, 0, 2], 5)
+
+    References
+    ----------
+    .. [1] Jonker, R., and Volgenant, A., "A shortest augmenting path algorithm for dense and sparse linear
+           assignment problems", Computing 38(4), 325-340, 1987. DOI:10.1007/BF02278710
     """
     # always the CPU, whatever GPU is present (like maximum_bipartite_matching): a SciPy user must never pay
     # a GPU's first-use compile for a problem SciPy solves in milliseconds; assignment() reaches the GPU

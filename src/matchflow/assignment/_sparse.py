@@ -169,7 +169,25 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False, *, backend: 
     sparse", "no full matching exists") and SciPy's explicit-zero rule (removed, with its warning).
     Beyond SciPy: keyword-only ``backend`` ("cpu" or "gpu": the lock-free GPU refine), and a device-resident
     ``biadjacency`` (CuPy sparse, PyTorch sparse CUDA tensor): copied to the host once (:data:`DEVICE_FALLBACK`),
-    the answer returned on the device in its library."""
+    the answer returned on the device in its library.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from matchflow import min_weight_full_bipartite_matching
+    >>> C = sp.csr_array(np.array([[4, 1, 3], [2, 0, 5], [3, 2, 2]]))
+    >>> row_ind, col_ind = min_weight_full_bipartite_matching(C)
+    >>> col_ind.tolist(), int(C.toarray()[row_ind, col_ind].sum())
+    ([1, 0, 2], 5)
+
+    References
+    ----------
+    .. [1] Goldberg, A. V., and Kennedy, R., "An efficient cost scaling algorithm for the assignment problem",
+           Mathematical Programming 71, 153-177, 1995. DOI:10.1007/BF01585996
+    .. [2] Łupińska, A., "Parallel implementation of flow and matching algorithms", Jagiellonian University, Kraków
+           (technical report).
+    """
     if backend not in ("cpu", "gpu"):
         raise ValueError(f"backend must be 'cpu' or 'gpu', got {backend!r}")
     if backend == "gpu":

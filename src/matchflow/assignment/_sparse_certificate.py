@@ -75,7 +75,18 @@ def _float_accepted(stats: dict) -> bool:
 def verify_sparse_assignment(C, res: AssignmentResult, raise_on_error: bool = True) -> list[str]:
     """Check a sparse :class:`AssignmentResult` on C: a valid matching on stored entries and the
     extended duals ``stats['U'], stats['V']`` feasible and tight (exactly for integers; floats within
-    ``stats['gap_bound']``). Returns the list of problems (empty: proved optimal)."""
+    ``stats['gap_bound']``). Returns the list of problems (empty: proved optimal).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from matchflow import assignment
+    >>> from matchflow.verify import verify_sparse_assignment
+    >>> C = sp.csr_array(np.array([[4, 1, 3], [2, 0, 5], [3, 2, 2]]))
+    >>> verify_sparse_assignment(C, assignment(C, backend="cpu"))  # no problems: proved optimal
+    []
+    """
     A = as_sparse_cost(_from_device(C)[0], res.maximize)
     partial = bool(res.stats.get("partial", False))
     E, tr, _, _ = extended(A, partial)

@@ -386,6 +386,19 @@ def verify_assignment(
     result", else False. Raises ``ValueError`` listing the problems when
     ``raise_on_error`` is true; otherwise returns the certificate with ``problems`` filled.
     ``rtol`` is deprecated and ignored (the float tolerance is derived, module docstring).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow import assignment
+    >>> from matchflow.verify import verify_assignment
+    >>> C = np.array([[4, 1, 3], [2, 0, 5], [3, 2, 2]])
+    >>> cert = verify_assignment(C, assignment(C, backend="cpu"))
+    >>> cert.optimal, cert.cost, cert.gap_bound
+    (True, 5, 0)
+    >>> cert = verify_assignment(C, np.array([0, 1, 2]), np.array([0, 1, 2]))  # no duals: valid, optimality unknown
+    >>> cert.valid, cert.optimal, cert.cost
+    (True, None, 6)
     """
     if rtol is not None:
         warnings.warn("verify_assignment(rtol=...) has no effect: the float tolerance follows from the "

@@ -258,6 +258,42 @@ def max_flow(graph: Any, source: int | None = None, sink: int | None = None, *, 
     ``method``, ``backend``, ``seconds``, ``tol`` and ``stats`` (work counters: pushes, relabels,
     global_relabels, gaps, variant for push-relabel; augmentations, orphans, growth_scans for Boykov-Kolmogorov;
     pushes, mergers, relabels, gaps, arc_scans, restarts, phase2_* and phase1_value for pseudoflow).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from matchflow import max_flow
+    >>> from matchflow.verify import verify_flow
+    >>> cap = sp.csr_array(np.array([[0, 3, 2, 0], [0, 0, 1, 2], [0, 0, 0, 3], [0, 0, 0, 0]]))
+    >>> res = max_flow(cap, 0, 3, backend="cpu")
+    >>> res.flow_value
+    5
+    >>> res.source_side.tolist()  # a minimum cut: the source alone
+    [True, False, False, False]
+    >>> verify_flow(cap, 0, 3, res)
+    True
+    >>> max_flow(cap, 0, 3, method="push-relabel", backend="cpu").flow_value
+    5
+
+    Hong's lock-free push-relabel on a GPU (this line needs one):
+
+    >>> max_flow(cap, 0, 3, backend="gpu").flow_value  # doctest: +SKIP
+    5
+
+    References
+    ----------
+    .. [1] Goldberg, A. V., and Tarjan, R. E., "A new approach to the maximum-flow problem", Journal of the ACM
+           35(4), 921-940, 1988. DOI:10.1145/48014.61051
+    .. [2] Cherkassky, B. V., and Goldberg, A. V., "On implementing the push-relabel method for the maximum flow
+           problem", Algorithmica 19, 390-410, 1997. DOI:10.1007/PL00009180
+    .. [3] Boykov, Y., and Kolmogorov, V., "An experimental comparison of min-cut/max-flow algorithms for energy
+           minimization in vision", IEEE Transactions on Pattern Analysis and Machine Intelligence 26(9), 1124-1137,
+           2004. DOI:10.1109/TPAMI.2004.60
+    .. [4] Hochbaum, D. S., "The pseudoflow algorithm: a new algorithm for the maximum-flow problem", Operations
+           Research 56(4), 992-1009, 2008.
+    .. [5] Hong, B., "A lock-free multi-threaded algorithm for the maximum flow problem", IEEE International
+           Parallel and Distributed Processing Symposium (IPDPS), 2008.
     """
     row, backend = resolve(TABLE, method, backend)
     net = _as_network(graph, source, sink)
@@ -291,6 +327,23 @@ def maximum_flow(csgraph: Any, source: int, sink: int, *, method: str = "dinic")
     ``csgraph`` must be a square CSR matrix/array of capacities (SciPy's errors otherwise; float
     capacities are accepted here, unlike SciPy). ``method``: SciPy's ``"dinic"``/``"edmonds_karp"``
     (both run our ``method="auto"``: the value is the same, the flow may differ) or ours.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from matchflow import maximum_flow
+    >>> cap = sp.csr_array(np.array([[0, 3, 2, 0], [0, 0, 1, 2], [0, 0, 0, 3], [0, 0, 0, 0]]))
+    >>> maximum_flow(cap, 0, 3).flow_value
+    5
+
+    References
+    ----------
+    .. [1] Boykov, Y., and Kolmogorov, V., "An experimental comparison of min-cut/max-flow algorithms for energy
+           minimization in vision", IEEE Transactions on Pattern Analysis and Machine Intelligence 26(9), 1124-1137,
+           2004. DOI:10.1109/TPAMI.2004.60
+    .. [2] Hochbaum, D. S., "The pseudoflow algorithm: a new algorithm for the maximum-flow problem", Operations
+           Research 56(4), 992-1009, 2008.
     """
     if method not in SCIPY_METHODS + METHODS:
         raise ValueError(f"{method} method is not supported yet.")

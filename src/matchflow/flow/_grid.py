@@ -33,7 +33,16 @@ INT64_MAX = 2**63 - 1
 
 
 def offsets(ndim: int, connectivity: int) -> np.ndarray:
-    """Neighbour offsets (k, ndim), lexicographic: the 2*ndim axis neighbours (4, 6) or all (8, 26)."""
+    """Neighbour offsets (k, ndim), lexicographic: the 2*ndim axis neighbours (4, 6) or all (8, 26).
+
+    Examples
+    --------
+    >>> from matchflow.flow import offsets
+    >>> offsets(2, 4).tolist()
+    [[-1, 0], [0, -1], [0, 1], [1, 0]]
+    >>> offsets(3, 26).shape
+    (26, 3)
+    """
     if ndim not in CONNECTIVITY:
         raise ValueError(f"grids must be 2-D or 3-D, got {ndim} dimensions")
     if connectivity not in CONNECTIVITY[ndim]:
@@ -109,7 +118,19 @@ def _shifted(idx: np.ndarray, o: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def grid_network(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: int) -> FlowNetwork:
-    """The s-t network of a grid cut: grid points 0..N-1 (C order), source N, sink N+1; zero arcs dropped."""
+    """The s-t network of a grid cut: grid points 0..N-1 (C order), source N, sink N+1; zero arcs dropped.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow import max_flow
+    >>> from matchflow.flow import grid_network
+    >>> net = grid_network(np.array([[5, 4, 0], [4, 0, 0]]), np.array([[0, 0, 3], [0, 2, 6]]), 1, connectivity=4)
+    >>> net
+    FlowNetwork(n=8, m=20, source=6, sink=7)
+    >>> max_flow(net, backend="cpu").flow_value
+    3
+    """
     shape, batch, off, src, snk, edg = _inputs(source_caps, sink_caps, edge_caps, connectivity)
     if batch is not None:
         raise ValueError(f"grid_network takes one grid, got a batch of {batch} (source_caps of shape {src.shape})")
@@ -130,7 +151,18 @@ def grid_network(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivi
 def grid_energy(labels: Any, source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: int | None = None
                 ) -> Any:
     """Cut capacity of a labelling (True: source side): the energy :func:`grid_cut` minimises. A batch
-    (a leading axis on every input, as :func:`grid_cut`): one energy per grid, a NumPy array."""
+    (a leading axis on every input, as :func:`grid_cut`): one energy per grid, a NumPy array.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow.flow import grid_energy
+    >>> source_caps = np.array([[5, 4, 0], [4, 0, 0]])
+    >>> sink_caps = np.array([[0, 0, 3], [0, 2, 6]])
+    >>> labels = np.array([[True, True, False], [True, False, False]])
+    >>> int(grid_energy(labels, source_caps, sink_caps, 1))  # 2 cut edges and the sink arc of (1, 1)
+    3
+    """
     shape, batch, off, src, snk, edg = _inputs(source_caps, sink_caps, edge_caps, connectivity)
     lab = np.asarray(labels, dtype=bool)
     if lab.shape != src.shape:
@@ -193,6 +225,37 @@ def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: 
     2-D grids below 4 MP -- or ``"linear"`` -- the default on 3-D ones and from 4 MP --, ``bfs``, ``tile``, ``tile_passes``: see
     :mod:`._gpu_grid`); its labels are the pixels that cannot reach the sink (the largest minimum-cut source
     side; the CPU returns the smallest: equal energy).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow import grid_cut
+    >>> from matchflow.flow import grid_energy
+    >>> source_caps = np.array([[5, 4, 0], [4, 0, 0]])
+    >>> sink_caps = np.array([[0, 0, 3], [0, 2, 6]])
+    >>> res = grid_cut(source_caps, sink_caps, 1, backend="cpu")  # 4-connected, every edge capacity 1
+    >>> res.labels.astype(int).tolist()
+    [[1, 1, 0], [1, 0, 0]]
+    >>> res.flow_value, grid_energy(res.labels, source_caps, sink_caps, 1)
+    (3, 3)
+
+    On a GPU (these lines need one; the energy is the same):
+
+    >>> grid_cut(source_caps, sink_caps, 1, backend="gpu").flow_value  # doctest: +SKIP
+    3
+
+    References
+    ----------
+    .. [1] Boykov, Y., and Kolmogorov, V., "An experimental comparison of min-cut/max-flow algorithms for energy
+           minimization in vision", IEEE Transactions on Pattern Analysis and Machine Intelligence 26(9), 1124-1137,
+           2004. DOI:10.1109/TPAMI.2004.60
+    .. [2] Kolmogorov, V., and Zabih, R., "What energy functions can be minimized via graph cuts?", IEEE
+           Transactions on Pattern Analysis and Machine Intelligence 26(2), 147-159, 2004.
+           DOI:10.1109/TPAMI.2004.1262177
+    .. [3] Hong, B., "A lock-free multi-threaded algorithm for the maximum flow problem", IEEE International
+           Parallel and Distributed Processing Symposium (IPDPS), 2008.
+    .. [4] Łupińska, A., "Parallel implementation of flow and matching algorithms", Jagiellonian University, Kraków
+           (technical report).
     """
     t0 = time.perf_counter()
     row, device = resolve(TABLE, method, backend)
@@ -249,7 +312,27 @@ def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: 
 def potts_weights(image: Any, *, connectivity: int = 4, lam: float = 1.0, sigma: float | None = None) -> np.ndarray:
     """Contrast-sensitive Potts term (Boykov & Jolly 2001): ``lam * exp(-(I_p - I_q)^2 / (2 sigma^2)) / |p - q|``
     for every neighbour arc, shape ``(k, *grid)`` (float64). ``sigma`` defaults to the RMS neighbour
-    difference. Colour images: the last axis is summed over channels when the image has ndim + 1 axes."""
+    difference. Colour images: the last axis is summed over channels when the image has ndim + 1 axes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow import grid_cut
+    >>> from matchflow.flow import potts_weights, unary_from_intensity
+    >>> img = np.array([[0.0, 0.1, 0.9], [0.1, 0.8, 1.0]])
+    >>> edge_caps = potts_weights(img, lam=0.5)
+    >>> edge_caps.shape  # one weight per neighbour offset and pixel
+    (4, 2, 3)
+    >>> source_caps, sink_caps = unary_from_intensity(img, fg_mean=1.0, bg_mean=0.0, sigma=0.5)
+    >>> grid_cut(source_caps, sink_caps, edge_caps, backend="cpu").labels.astype(int).tolist()
+    [[0, 0, 1], [0, 1, 1]]
+
+    References
+    ----------
+    .. [1] Boykov, Y., and Jolly, M.-P., "Interactive graph cuts for optimal boundary & region segmentation of
+           objects in N-D images", Eighth IEEE International Conference on Computer Vision (ICCV), 105-112, 2001.
+           DOI:10.1109/ICCV.2001.937505
+    """
     img = to_host_array(image, "image").astype(np.float64)
     lam = check_real("lam", lam, low=0.0)
     colour = img.ndim == 4 or (img.ndim == 3 and connectivity in (4, 8))
@@ -275,7 +358,16 @@ def potts_weights(image: Any, *, connectivity: int = 4, lam: float = 1.0, sigma:
 
 def unary_from_intensity(image: Any, fg_mean: float, bg_mean: float, *, sigma: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """Gaussian intensity models: ``(source_caps, sink_caps)`` with ``sink_caps`` = cost of foreground
-    ``(I - fg_mean)^2 / (2 sigma^2)`` and ``source_caps`` = cost of background (True labels: foreground)."""
+    ``(I - fg_mean)^2 / (2 sigma^2)`` and ``source_caps`` = cost of background (True labels: foreground).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow.flow import unary_from_intensity
+    >>> source_caps, sink_caps = unary_from_intensity(np.array([[0.0, 1.0]]), fg_mean=1.0, bg_mean=0.0)
+    >>> source_caps.tolist(), sink_caps.tolist()  # a pixel pays its distance to the other model
+    ([[0.0, 0.5]], [[0.5, 0.0]])
+    """
     img = to_host_array(image, "image").astype(np.float64)
     sigma = check_real("sigma", sigma, low=0.0, low_inclusive=False)
     fg = (img - check_real("fg_mean", fg_mean)) ** 2 / (2 * sigma**2)

@@ -18,6 +18,16 @@ def verify_flow(graph: Any, source: int | None, sink: int | None, result: Any, *
     source side holds the source and not the sink, and the capacity of the arcs leaving the
     source side equals ``flow_value`` (exact for integers; floats within
     ``rtol * (sum of capacities)``). Returns True.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from matchflow import max_flow
+    >>> from matchflow.verify import verify_flow
+    >>> cap = sp.csr_array(np.array([[0, 3, 2, 0], [0, 0, 1, 2], [0, 0, 0, 3], [0, 0, 0, 0]]))
+    >>> verify_flow(cap, 0, 3, max_flow(cap, 0, 3, backend="cpu"))
+    True
     """
     from ._api import _as_network
 

@@ -139,6 +139,17 @@ def read(path: PathOrFile, *, format: str | None = None, index_base: int | str |
     ``index_base`` (0, 1 or "auto") applies to edge lists; the other formats fix their own
     base (passing theirs, or "auto", is accepted). ``**kw`` go to the format's reader
     (e.g. ``max_vertices=``, ``shape=``, ``bipartite=True`` for edge lists).
+
+    Examples
+    --------
+    >>> from io import BytesIO
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from matchflow.io import read, write
+    >>> buf = BytesIO()  # or a path: "graph.mtx", "graph.mtx.gz", ...
+    >>> write(buf, sp.coo_array(np.array([[0, 2], [3, 0]])), format="mtx")
+    >>> read(BytesIO(buf.getvalue()), format="mtx").toarray().tolist()
+    [[0, 2], [3, 0]]
     """
     f = _format_of(path, format) if format is not None or _format_by_name(path) not in _VAGUE else None
     if f is None:  # look at the first line
@@ -158,5 +169,22 @@ def read(path: PathOrFile, *, format: str | None = None, index_base: int | str |
 
 
 def write(path: PathOrFile, obj: Any, *, format: str | None = None, **kw: Any) -> None:
-    """Write ``obj`` in the format given by the extension (``format=`` overrides); ``.gz`` compresses."""
+    """Write ``obj`` in the format given by the extension (``format=`` overrides); ``.gz`` compresses.
+
+    Examples
+    --------
+    >>> from io import BytesIO
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from matchflow.io import write
+    >>> buf = BytesIO()  # or a path: the extension picks the format
+    >>> write(buf, sp.coo_array(np.array([[0, 2], [3, 0]])), format="mtx")
+    >>> print(buf.getvalue().decode())
+    %%MatrixMarket matrix coordinate integer general
+    % written by matchflow
+    2 2 2
+    1 2 2
+    2 1 3
+    <BLANKLINE>
+    """
     FORMATS[_format_of(path, format)][1](path, obj, **kw)

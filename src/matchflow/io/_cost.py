@@ -42,6 +42,19 @@ def read_cost_matrix(path: str | os.PathLike[str], *, max_entries: int | None = 
       *array* files as they are; *coordinate* files densified with missing entries forbidden
       (``+inf``), duplicates summed, float64. A coordinate file may not ask for more than
       ``max(DENSE_FLOOR, 16 * entries)`` cells unless ``max_entries=`` allows it.
+
+    Examples
+    --------
+    >>> import os
+    >>> import tempfile
+    >>> from matchflow.io import read_cost_matrix
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = os.path.join(d, "costs.csv")
+    ...     with open(path, "w") as f:
+    ...         _ = f.write("4, 1, 3\\n2, 0, 5\\n# a comment\\n3, 2, inf\\n")
+    ...     C = read_cost_matrix(path)
+    >>> C.dtype, C.tolist()
+    (dtype('float64'), [[4.0, 1.0, 3.0], [2.0, 0.0, 5.0], [3.0, 2.0, inf]])
     """
     p = Path(path)
     if not p.exists():

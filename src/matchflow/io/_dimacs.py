@@ -30,7 +30,20 @@ def read_dimacs_max(path: PathOrFile, *, max_vertices: int | None = None) -> Flo
     """Read a DIMACS max-flow file (optionally compressed) into a :class:`FlowNetwork`.
 
     Capacities are int64. A node count beyond ``max(SIZE_FLOOR, 16 * arcs)`` is refused
-    unless ``max_vertices=`` allows it (the network allocates one entry per node)."""
+    unless ``max_vertices=`` allows it (the network allocates one entry per node).
+
+    Examples
+    --------
+    >>> from io import BytesIO
+    >>> from matchflow import max_flow
+    >>> from matchflow.io import read_dimacs_max
+    >>> text = b"p max 4 5\\nn 1 s\\nn 4 t\\na 1 2 3\\na 1 3 2\\na 2 3 1\\na 2 4 2\\na 3 4 3\\n"
+    >>> net = read_dimacs_max(BytesIO(text))
+    >>> net
+    FlowNetwork(n=4, m=5, source=0, sink=3)
+    >>> max_flow(net, backend="cpu").flow_value
+    5
+    """
     src = read_source(path)
     if len(src.data) == 0:
         raise src.error(1, "empty file (expected a 'p max <nodes> <arcs>' line)")
@@ -102,7 +115,24 @@ def read_dimacs_max(path: PathOrFile, *, max_vertices: int | None = None) -> Flo
 
 
 def write_dimacs_max(path: PathOrFile, net: FlowNetwork, *, comment: str | None = None) -> None:
-    """Write a :class:`FlowNetwork` as a DIMACS max-flow file (1-based)."""
+    """Write a :class:`FlowNetwork` as a DIMACS max-flow file (1-based).
+
+    Examples
+    --------
+    >>> from io import BytesIO
+    >>> from matchflow.io import read_dimacs_max, write_dimacs_max
+    >>> net = read_dimacs_max(BytesIO(b"p max 3 2\\nn 1 s\\nn 3 t\\na 1 2 4\\na 2 3 5\\n"))
+    >>> buf = BytesIO()
+    >>> write_dimacs_max(buf, net)
+    >>> print(buf.getvalue().decode())
+    c written by matchflow
+    p max 3 2
+    n 1 s
+    n 3 t
+    a 1 2 4
+    a 2 3 5
+    <BLANKLINE>
+    """
     if not isinstance(net, FlowNetwork):
         raise TypeError(f"net must be a matchflow.io.FlowNetwork, got {type(net).__name__}")
     _check_network(net)

@@ -92,6 +92,14 @@ def read_edgelist(
     beyond a given ``shape`` are errors. Values: float64 weights, or bool ``True`` without
     weights. Duplicate lines are kept (they sum on conversion to CSR). ``one_based=`` is the
     deprecated spelling of ``index_base``.
+
+    Examples
+    --------
+    >>> from io import BytesIO
+    >>> from matchflow.io import read_edgelist
+    >>> A = read_edgelist(BytesIO(b"1 2\\n2 3\\n"), index_base=1)
+    >>> A.shape, A.toarray().astype(int).tolist()
+    ((3, 3), [[0, 1, 0], [0, 0, 1], [0, 0, 0]])
     """
     base = check_index_base(index_base, one_based)
     src = read_source(path)
@@ -168,6 +176,21 @@ def write_edgelist(
     any (non-bool sparse values, Graph weights, ``w``), with the shortest exact text.
     ``index_base`` (0 or 1) numbers the vertices; the header line records it, so
     ``read_edgelist(index_base="auto")`` reads the file back exactly.
+
+    Examples
+    --------
+    >>> from io import BytesIO
+    >>> import numpy as np
+    >>> from matchflow.io import read_edgelist, write_edgelist
+    >>> buf = BytesIO()
+    >>> write_edgelist(buf, (np.array([0, 1]), np.array([1, 2])))
+    >>> print(buf.getvalue().decode())
+    # matchflow edge list: u v, 0-based
+    0 1
+    1 2
+    <BLANKLINE>
+    >>> read_edgelist(BytesIO(buf.getvalue())).nnz
+    2
     """
     base = check_index_base(index_base, one_based, allow_auto=False)
     if delimiter not in (" ", "\t", ","):

@@ -47,6 +47,23 @@ def write_matching(
     ``n_cols`` (and for an AssignmentResult ``n_rows``) default to the largest index + 1;
     a MatchingResult knows its shape. ``index_base`` (1, the default, or 0) numbers the pairs;
     the banner records it, so :func:`read_matching` reads either back.
+
+    Examples
+    --------
+    >>> from io import BytesIO
+    >>> import numpy as np
+    >>> from matchflow.io import read_matching, write_matching
+    >>> buf = BytesIO()
+    >>> write_matching(buf, np.array([1, 0, -1]), n_cols=2)
+    >>> print(buf.getvalue().decode())
+    %%MatchFlow matching
+    % rows cols pairs, then one 'row col' line per matched pair (1-based)
+    3 2 2
+    1 2
+    2 1
+    <BLANKLINE>
+    >>> read_matching(BytesIO(buf.getvalue())).tolist()
+    [1, 0, -1]
     """
     if index_base not in (0, 1) or isinstance(index_base, bool):
         raise ValueError(f"index_base must be 0 or 1, got {index_base!r}")
@@ -97,6 +114,16 @@ def read_matching(path: PathOrFile, *, as_result: bool = False,
     ``as_result=True`` a :class:`MatchingResult` (``method="file"``) that also holds
     ``col_match`` and the shape. The file carries no certificate: ``cover_rows`` and
     ``cover_cols`` are None; check the matching against its graph with :mod:`matchflow.verify`.
+
+    Examples
+    --------
+    >>> from io import BytesIO
+    >>> from matchflow.io import read_matching
+    >>> text = b"%%MatchFlow matching\\n3 2 2\\n1 2\\n2 1\\n"
+    >>> read_matching(BytesIO(text)).tolist()
+    [1, 0, -1]
+    >>> read_matching(BytesIO(text), as_result=True).cardinality
+    2
     """
     src = read_source(path)
     if len(src.data) == 0:

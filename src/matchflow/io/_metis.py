@@ -59,6 +59,13 @@ def read_metis(path: PathOrFile, *, vertex_data: bool = False) -> Graph | tuple[
     The graph's ``weights`` are the edge weights (int64, as in the file) when ``fmt`` has them, else None.
     With ``vertex_data=True`` returns ``(graph, vertex_weights, vertex_sizes)``: an
     ``(n, ncon)`` int64 array and an ``(n,)`` int64 array, each None when absent.
+
+    Examples
+    --------
+    >>> from io import BytesIO
+    >>> from matchflow.io import read_metis
+    >>> read_metis(BytesIO(b"3 2\\n2\\n1 3\\n2\\n"))  # the path 1 - 2 - 3
+    Graph(n=3, n_edges=2, unweighted)
     """
     src = read_source(path)
     n, m, has_size, ncon, has_ew, pos, hline = _parse_header(src)
@@ -163,6 +170,21 @@ def write_metis(
     are written when the graph has weights (``edge_weights=False`` drops them); METIS needs
     them to be positive integers. ``vertex_weights``: ``(n,)`` or ``(n, ncon)`` non-negative
     integers; ``vertex_sizes``: ``(n,)`` non-negative integers.
+
+    Examples
+    --------
+    >>> from io import BytesIO
+    >>> import numpy as np
+    >>> from matchflow.io import write_metis
+    >>> buf = BytesIO()
+    >>> write_metis(buf, np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], dtype=bool))
+    >>> print(buf.getvalue().decode())
+    % written by matchflow
+    3 2
+    2
+    1 3
+    2
+    <BLANKLINE>
     """
     from .._graph import as_graph
 

@@ -96,6 +96,14 @@ def read_mtx(path: PathOrFile, *, max_vertices: int | None = None) -> sp.coo_arr
     symmetry handling). Raises :class:`FormatError` naming the file and the line.
     A coordinate file's row or column count beyond ``max(SIZE_FLOOR, 16 * entries)`` is
     refused unless ``max_vertices=`` allows it (every solver allocates one entry per row or column).
+
+    Examples
+    --------
+    >>> from io import BytesIO
+    >>> from matchflow.io import read_mtx
+    >>> text = b"%%MatrixMarket matrix coordinate integer general\\n2 2 2\\n1 2 2\\n2 1 3\\n"
+    >>> read_mtx(BytesIO(text)).toarray().tolist()
+    [[0, 2], [3, 0]]
     """
     src = read_source(path)
     fmt, field, sym, m, n, nnz, pos, line = _parse_header(src)
@@ -192,6 +200,23 @@ def write_mtx(
     the values. ``symmetry`` is ``general``, ``symmetric`` or ``skew-symmetric``; a
     non-general symmetry is checked and only the lower triangle is written. Reals are
     written with the shortest text that reads back to the same double.
+
+    Examples
+    --------
+    >>> from io import BytesIO
+    >>> import numpy as np
+    >>> from matchflow.io import read_mtx, write_mtx
+    >>> buf = BytesIO()
+    >>> write_mtx(buf, np.array([[1.5, 0.25]]))
+    >>> print(buf.getvalue().decode())
+    %%MatrixMarket matrix array real general
+    % written by matchflow
+    1 2
+    1.5
+    0.25
+    <BLANKLINE>
+    >>> read_mtx(BytesIO(buf.getvalue())).tolist()
+    [[1.5, 0.25]]
     """
     if symmetry not in ("general", "symmetric", "skew-symmetric"):
         raise ValueError(f"symmetry must be one of ('general', 'symmetric', 'skew-symmetric'), got {symmetry!r}")

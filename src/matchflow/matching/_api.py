@@ -112,6 +112,45 @@ def bipartite_matching(
     ``cardinality``, ``cover_rows``/``cover_cols`` (None with ``cover=False``), ``method`` (the
     algorithm's name, also for ``"gpr"``: ``"push-relabel"``), ``backend`` (the device that ran),
     ``seconds`` (initial matching + solver + cover), ``init``, ``init_cardinality`` and ``stats``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from matchflow import bipartite_matching
+    >>> from matchflow.verify import verify_matching
+    >>> A = sp.csr_array(np.array([[1, 1, 0], [1, 0, 0], [0, 1, 1]]))
+    >>> res = bipartite_matching(A, backend="cpu")
+    >>> res.cardinality
+    3
+    >>> res.row_match.tolist()
+    [1, 0, 2]
+    >>> int(res.cover_rows.sum() + res.cover_cols.sum())  # the König cover: as large as the matching
+    3
+    >>> verify_matching(A, res).maximum
+    True
+    >>> bipartite_matching(A, method="hopcroft-karp", backend="cpu").cardinality
+    3
+
+    G-PR on a GPU (this line needs one):
+
+    >>> bipartite_matching(A, backend="gpu").cardinality  # doctest: +SKIP
+    3
+
+    References
+    ----------
+    .. [1] Hopcroft, J. E., and Karp, R. M., "An n^{5/2} algorithm for maximum matchings in bipartite graphs", SIAM
+           Journal on Computing 2(4), 225-231, 1973. DOI:10.1137/0202019
+    .. [2] Pothen, A., and Fan, C.-J., "Computing the block triangular form of a sparse matrix", ACM Transactions on
+           Mathematical Software 16(4), 303-324, 1990. DOI:10.1145/98267.98287
+    .. [3] Duff, I. S., Kaya, K., and Uçar, B., "Design, implementation, and analysis of maximum transversal
+           algorithms", ACM Transactions on Mathematical Software 38(2), article 13, 2011.
+           DOI:10.1145/2049673.2049677
+    .. [4] Deveci, M., Kaya, K., Uçar, B., and Çatalyürek, Ü. V., "A push-relabel-based maximum cardinality
+           bipartite matching algorithm on GPUs", 42nd International Conference on Parallel Processing (ICPP),
+           21-29, 2013. DOI:10.1109/ICPP.2013.11
+    .. [5] Karp, R. M., and Sipser, M., "Maximum matchings in sparse random graphs", 22nd Annual Symposium on
+           Foundations of Computer Science (FOCS), 364-375, 1981. DOI:10.1109/SFCS.1981.21
     """
     row, backend = resolve(TABLE, method, backend)
     check_choice("init", init, INIT_CHOICES)
@@ -169,6 +208,25 @@ def maximum_bipartite_matching(graph: Any, perm_type: str = "row") -> np.ndarray
     ``method="auto"`` (greedy + Hopcroft-Karp with the PF+ finish) on the input's own index
     arrays (no copy or conversion for CSR/CSC; unsorted and duplicate indices are harmless),
     from the smaller vertex side.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from matchflow import maximum_bipartite_matching
+    >>> A = sp.csr_array(np.array([[1, 1, 0], [1, 0, 0], [0, 1, 1]]))
+    >>> maximum_bipartite_matching(A, perm_type="column").tolist()  # the column of each row
+    [1, 0, 2]
+    >>> maximum_bipartite_matching(A).tolist()  # the row of each column
+    [1, 0, 2]
+
+    References
+    ----------
+    .. [1] Hopcroft, J. E., and Karp, R. M., "An n^{5/2} algorithm for maximum matchings in bipartite graphs", SIAM
+           Journal on Computing 2(4), 225-231, 1973. DOI:10.1137/0202019
+    .. [2] Duff, I. S., Kaya, K., and Uçar, B., "Design, implementation, and analysis of maximum transversal
+           algorithms", ACM Transactions on Mathematical Software 38(2), article 13, 2011.
+           DOI:10.1145/2049673.2049677
     """
     if not sp.issparse(graph):
         raise TypeError("graph must be sparse")

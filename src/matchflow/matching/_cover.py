@@ -59,6 +59,21 @@ def konig_cover(graph, row_match: np.ndarray, col_match: np.ndarray) -> tuple[np
 
     ``graph`` is anything :func:`matchflow.as_bipartite` accepts. Raises RuntimeError when the
     matching is not maximum (an augmenting path exists).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow.verify import konig_cover
+    >>> A = np.array([[1, 1, 0], [1, 0, 0], [0, 1, 0]])  # a maximum matching has 2 edges
+    >>> cover_rows, cover_cols = konig_cover(A, np.array([1, 0, -1]), np.array([1, 0, -1]))
+    >>> int(cover_rows.sum() + cover_cols.sum())  # as many vertices as matched edges
+    2
+
+    References
+    ----------
+    .. [1] König, D., "Gráfok és mátrixok", Matematikai és Fizikai Lapok 38, 116-119, 1931.
+    .. [2] Hopcroft, J. E., and Karp, R. M., "An n^{5/2} algorithm for maximum matchings in bipartite graphs", SIAM
+           Journal on Computing 2(4), 225-231, 1973. DOI:10.1137/0202019
     """
     from .._graph import BipartiteGraph, as_bipartite
 

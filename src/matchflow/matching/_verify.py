@@ -91,6 +91,17 @@ def verify_matching(
     Returns
     -------
     MatchingReport(valid, maximum, cardinality, problems)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow.verify import verify_matching
+    >>> A = np.array([[1, 1, 0], [1, 0, 0], [0, 1, 1]])
+    >>> rep = verify_matching(A, np.array([1, 0, 2]), raise_on_error=False)
+    >>> rep.valid, rep.cardinality
+    (True, 3)
+    >>> verify_matching(A, np.array([0, 0, -1]), raise_on_error=False).valid  # column 0 used twice
+    False
     """
     if isinstance(row_match, MatchingResult):
         res = row_match

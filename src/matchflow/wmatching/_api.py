@@ -300,6 +300,35 @@ def weighted_matching(
     (edge-array input), ``method``, ``backend``, ``seconds`` (solve + improve), ``stats`` (the stages'
     ``seconds_convert`` / ``check`` (host symmetry check) / ``h2d`` / ``keys`` (keys and check on the
     device) / ``solve`` / ``improve`` / ``weight`` and ``seconds_call``, the whole call).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow import weighted_matching
+    >>> from matchflow.verify import verify_weighted_matching
+    >>> W = np.array([[0, 3, 1, 0], [3, 0, 4, 0], [1, 4, 0, 2], [0, 0, 2, 0]])
+    >>> res = weighted_matching(W, backend="cpu")
+    >>> res.mate.tolist(), float(res.weight)  # the optimum is 5 (edges 0-1 and 2-3)
+    ([-1, 2, 1, -1], 4.0)
+    >>> verify_weighted_matching(W, res).half_approximate
+    True
+    >>> weighted_matching(W, backend="cpu", improve=True).mate.tolist()  # a length-3 augmentation
+    [1, 0, 3, 2]
+
+    GPU-Suitor returns the same matching (this line needs a GPU):
+
+    >>> weighted_matching(W, backend="gpu").mate.tolist()  # doctest: +SKIP
+    [-1, 2, 1, -1]
+
+    References
+    ----------
+    .. [1] Manne, F., and Halappanavar, M., "New effective multithreaded matching algorithms", IEEE 28th
+           International Parallel and Distributed Processing Symposium (IPDPS), 519-528, 2014.
+    .. [2] Preis, R., "Linear time 1/2-approximation algorithm for maximum weighted matching in general graphs",
+           STACS 99, Lecture Notes in Computer Science 1563, 259-269, 1999. DOI:10.1007/3-540-49116-3_24
+    .. [3] Naim, Md., Manne, F., Halappanavar, M., Tumeo, A., and Langguth, J., "Optimizing approximate weighted
+           matching on Nvidia Kepler K40", IEEE 22nd International Conference on High Performance Computing (HiPC),
+           105-114, 2015. DOI:10.1109/HiPC.2015.15
     """
     t_all = time.perf_counter()
     lib = None
@@ -394,6 +423,21 @@ def max_weight_matching_approx(G: Any, maxcardinality: bool = False, weight: str
 
     **Not the maximum**: the greedy matching, at least HALF the optimum weight (typically 0.8-0.98
     of it). Use it only where an approximation is acceptable; ``maxcardinality=True`` is refused.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from matchflow.wmatching import max_weight_matching_approx
+    >>> G = nx.Graph([(0, 1, {"weight": 3}), (1, 2, {"weight": 4}), (2, 3, {"weight": 2})])
+    >>> sorted(tuple(sorted(e)) for e in max_weight_matching_approx(G))
+    [(1, 2)]
+
+    References
+    ----------
+    .. [1] Manne, F., and Halappanavar, M., "New effective multithreaded matching algorithms", IEEE 28th
+           International Parallel and Distributed Processing Symposium (IPDPS), 519-528, 2014.
+    .. [2] Preis, R., "Linear time 1/2-approximation algorithm for maximum weighted matching in general graphs",
+           STACS 99, Lecture Notes in Computer Science 1563, 259-269, 1999. DOI:10.1007/3-540-49116-3_24
     """
     if maxcardinality is not False:
         raise ValueError("maxcardinality=True is not supported by the approximate matching; use networkx")

@@ -58,7 +58,18 @@ def _tighten_cover_kernel(ptr, ind, w, y):
 def verify_weighted_matching(graph: Any, result: Any, *, weight: str = "weight",
                              bipartite: bool = False) -> WeightedMatchingReport:
     """Check ``result`` (a :class:`WeightedMatchingResult` or a ``mate`` array) on ``graph``
-    (the same input, and the same ``weight``/``bipartite``, as given to ``weighted_matching``)."""
+    (the same input, and the same ``weight``/``bipartite``, as given to ``weighted_matching``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow import weighted_matching
+    >>> from matchflow.verify import verify_weighted_matching
+    >>> W = np.array([[0, 3, 1, 0], [3, 0, 4, 0], [1, 4, 0, 2], [0, 0, 2, 0]])
+    >>> rep = verify_weighted_matching(W, weighted_matching(W, backend="cpu"))
+    >>> rep.valid, rep.half_approximate, float(rep.weight), float(rep.upper_bound)
+    (True, True, 4.0, 5.0)
+    """
     g, _ = as_weighted_graph(graph, weight=weight, bipartite=bipartite)
     mate = np.asarray(getattr(result, "mate", result))
     problems: list[str] = []
