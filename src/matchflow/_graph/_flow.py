@@ -72,6 +72,8 @@ class FlowNetwork:
         if self.n < 2:
             raise ValueError(f"n must be at least 2 (a source and a sink), got {self.n}")
         for what, v in (("source", source), ("sink", sink)):
+            if isinstance(v, bool | np.bool_) or not isinstance(v, int | np.integer):
+                raise TypeError(f"{what} must be an integer node id, got {type_name(v)} {v!r}")
             if not 0 <= int(v) < self.n:
                 raise ValueError(f"{what} must be a node id in 0..{self.n - 1}, got {int(v)}")
         self.source, self.sink = int(source), int(sink)
@@ -138,6 +140,8 @@ class FlowNetwork:
             raise TypeError(f"a must be a scipy.sparse matrix or array, got {type_name(a)}")
         if a.ndim != 2 or a.shape[0] != a.shape[1]:
             raise ValueError(f"a must be a square capacity matrix, got shape {a.shape}")
+        if a.dtype.kind in "iu" and a.nnz:
+            _check_duplicate_sums(sp.coo_array(a))
         csr = sp.csr_array(a, copy=True)
         csr.sum_duplicates()
         coo = csr.tocoo()
@@ -161,3 +165,13 @@ def _node_ids(name: str, a: np.ndarray, n: int) -> np.ndarray:
     except ValueError as exc:
         bad = int(a.min()) if a.size and a.min() < 0 else int(a.max())
         raise ValueError(f"{name} holds node id {bad}, out of range 0..{n - 1}") from exc
+
+
+def _check_duplicate_sums(coo: sp.coo_array) -> None:
+    """Integer duplicates summed must not wrap: refuse entries whose sum passes 2**62 (``FlowNetwork``'s limit)."""
+    wide = sp.coo_array((coo.data.astype(np.float64), coo.coords), shape=coo.shape)
+    wide.sum_duplicates()
+    if wide.nnz and np.abs(wide.data).max() >= 2.0**62:
+        k = int(np.abs(wide.data).argmax())
+        raise OverflowError(f"a's duplicate entries at ({int(wide.coords[0][k])}, {int(wide.coords[1][k])}) sum "
+                            f"to about {wide.data[k]:.3g}, beyond 2**62 (capacities must fit int64 when summed)")

@@ -13,6 +13,7 @@ Validate once (:class:`~matchflow.FlowNetwork`), resolve method/backend in the m
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,11 +28,13 @@ from ._cpu_pseudoflow import INIT_AUTO, INIT_BFS, INIT_SIMPLE, pseudoflow_kernel
 from ._cpu_push_relabel import FIFO, HIGHEST, _bfs_dev, arc_flow_kernel, push_relabel_kernel, residual_reach_kernel
 from ._gpu_push_relabel import push_relabel_gpu
 from ._result import FlowResult
+from ._verify import flow_certificate
 
 __all__ = ["max_flow", "maximum_flow", "METHODS", "SCIPY_METHODS", "FLOAT_RTOL"]
 
 INT_LIMIT = 2**62  # integer capacity sums must stay below this (int64 excess never wraps)
-FLOAT_RTOL = 1e-12  # floats: residual capacities below FLOAT_RTOL * max capacity count as zero
+FLOAT_LIMIT = 2.0**1022  # float capacity sums at a vertex must stay below this (no excess overflows float64)
+FLOAT_RTOL = 1e-12  # grid cuts only (flow/_grid.py): general networks treat no float residual as zero by a threshold
 SCIPY_METHODS = ("dinic", "edmonds_karp")
 
 
@@ -46,26 +49,32 @@ def _check_push_relabel(opts: dict) -> dict:
 
 
 def check_overflow(net: FlowNetwork) -> None:
-    """Refuse integer capacities whose sums into one vertex (or out of the source) reach 2**62."""
+    """Refuse capacities whose sums into or out of one vertex reach 2**62 (integers: int64 excess and
+    deficits never wrap) or 2**1022 (floats: no excess, deficit or flow value overflows float64)."""
     c = net.capacities
-    if c.dtype.kind not in "iu" or c.size == 0:
+    if c.size == 0:
         return
-    cf = c.astype(np.float64)
-    into = np.bincount(net.heads, weights=cf, minlength=net.n)
-    out_s = float(cf[net.tails == net.source].sum())
-    worst = max(float(into.max()), out_s)
-    if worst >= INT_LIMIT:
-        v = int(into.argmax()) if float(into.max()) >= out_s else net.source
+    is_int = c.dtype.kind in "iu"
+    cf = c.astype(np.float64) * (1.0 if is_int else 0.5)  # halved: the float sums themselves stay finite
+    loop = net.tails == net.heads
+    into, out = (np.bincount(x[~loop], cf[~loop], net.n) for x in (net.heads, net.tails))
+    sums = into if into.max() >= out.max() else out
+    v = int(sums.argmax())
+    worst = float(sums[v]) * (1.0 if is_int else 2.0)
+    if is_int and worst >= INT_LIMIT:
         raise OverflowError(f"capacities at node {v} sum to about {worst:.3g}, beyond 2**62: the flow could "
                             "overflow int64 (scale the capacities down or pass floats)")
+    if not is_int and sums[v] >= FLOAT_LIMIT / 2:
+        raise OverflowError(f"capacities at node {v} sum to about 2 x {sums[v]:.3g}, beyond 2**1022: the flow could "
+                            "overflow float64 (scale the capacities down)")
 
 
-def _residual_start(net: FlowNetwork) -> tuple[np.ndarray, float]:
+def _residual_start(net: FlowNetwork) -> tuple[np.ndarray, Any]:
     """The CPU solvers' working residual capacities (a copy: int64 for integer capacities, else float64) and
-    the float tolerance (0 for integers)."""
+    the zero they compare residuals with (no threshold: a saturating push leaves exactly 0)."""
     is_int = net.capacities.dtype.kind in "iu"
     cap = net.cap.astype(np.int64 if is_int else np.float64, copy=True)
-    return cap, 0.0 if is_int else FLOAT_RTOL * float(cap.max(initial=0.0))
+    return cap, np.int64(0) if is_int else np.float64(0.0)
 
 
 def _solve_push_relabel(net: FlowNetwork, relabel_freq: float = 1.0, variant: str = PR_DEFAULT_VARIANT) -> tuple:
@@ -74,7 +83,7 @@ def _solve_push_relabel(net: FlowNetwork, relabel_freq: float = 1.0, variant: st
     excess = np.zeros(net.n, dtype=cap.dtype)
     status, pushes, relabels, globals_, gaps = push_relabel_kernel(
         net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, excess, relabel_freq, tol,
-        PR_VARIANTS[variant])
+        PR_VARIANTS[variant], cap.dtype.kind == "i")
     if status != 0:
         raise RuntimeError(f"push-relabel kernel status {status} (a label passed 2n): please report this input")
     flow = arc_flow_kernel(net.arc, net.cap, cap, net.m)
@@ -113,7 +122,8 @@ def _solve_pseudoflow(net: FlowNetwork, variant: str = HPF_VARIANTS[0], buckets:
     cap0 = net.cap.astype(cap.dtype, copy=False)  # the capacities at zero flow (phase 2 reads them)
     excess = np.zeros(net.n, dtype=cap.dtype)
     status, value1, c = pseudoflow_kernel(net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, excess,
-                                          cap0, tol, variant == "highest", buckets == "lifo", HPF_INITS[init], 1.0)
+                                          cap0, tol, variant == "highest", buckets == "lifo", HPF_INITS[init], 1.0,
+                                          cap.dtype.kind == "i")
     if status != 0:
         raise RuntimeError(f"pseudoflow kernel status {status} (phase 2 found no maximum flow): please report "
                            "this input")
@@ -216,15 +226,26 @@ def _as_network(graph: Any, source: Any, sink: Any) -> FlowNetwork:
                            graph.sink if sink is None else sink, graph.tails, graph.heads, graph.capacities)
     if source is None or sink is None:
         raise ValueError("source and sink are required unless graph is a FlowNetwork")
+    if hasattr(graph, "edges") and hasattr(graph, "nodes"):  # networkx, attribute "capacity"
+        return _from_networkx(graph, source, sink)
     if sp.issparse(graph):
         return FlowNetwork.from_scipy(graph, source, sink)
-    if hasattr(graph, "edges") and hasattr(graph, "nodes"):  # networkx, attribute "capacity"
-        nodes = list(graph.nodes)
-        index = {v: i for i, v in enumerate(nodes)}
-        e = [(index[u], index[v], d.get("capacity", 1)) for u, v, d in graph.edges(data=True)]
-        t, h, c = (np.array(x) for x in zip(*e, strict=True)) if e else ([], [], np.zeros(0, np.int64))
-        return FlowNetwork(len(nodes), index[source], index[sink], t, h, c)
     return FlowNetwork.from_dense(graph, source, sink)
+
+
+def _from_networkx(graph: Any, source: Any, sink: Any) -> FlowNetwork:
+    """Arcs of a networkx graph (``capacity`` attribute, default 1); an undirected edge is two arcs, as
+    networkx's own max-flow reads it."""
+    nodes = list(graph.nodes)
+    index = {v: i for i, v in enumerate(nodes)}
+    for what, v in (("source", source), ("sink", sink)):
+        if v not in index:
+            raise ValueError(f"{what} {v!r} is not a node of the graph")
+    e = [(index[u], index[v], d.get("capacity", 1)) for u, v, d in graph.edges(data=True)]
+    if not graph.is_directed():
+        e += [(v, u, c) for u, v, c in e if u != v]
+    t, h, c = (np.array(x) for x in zip(*e, strict=True)) if e else ([], [], np.zeros(0, np.int64))
+    return FlowNetwork(len(nodes), index[source], index[sink], t, h, c)
 
 
 def max_flow(graph: Any, source: int | None = None, sink: int | None = None, *, method: str = "auto",
@@ -265,13 +286,67 @@ def max_flow(graph: Any, source: int | None = None, sink: int | None = None, *, 
     opts = check_method_options(TABLE, row, device, options)
     t0 = time.perf_counter()
     check_overflow(net)
-    value, flow, cap, tol, stats = (row.gpu if device == "gpu" else row.cpu)(net, **opts)
-    side = residual_reach_kernel(net.n, net.source, net.indptr, net.head, cap, tol)
-    cut = np.flatnonzero(side[net.tails] & ~side[net.heads] & (net.tails != net.heads))
+    solve = row.gpu if device == "gpu" else row.cpu
+    value, flow, side, cut, tol, stats = _solve_and_cut(net, solve, opts)
     dt = net.capacities.dtype
+    if dt.kind == "f":
+        value, flow, side, cut, stats = _certify_float(net, row.cpu or _solve_pseudoflow,
+                                                       opts if device == "cpu" else {}, value, flow, side, cut, stats)
     value = value.item() if dt.kind == "f" else int(value)
     return FlowResult(flow_value=value, flow=flow.astype(dt, copy=False), source_side=side, cut_edges=cut,
                       method=row.name, backend=device, seconds=time.perf_counter() - t0, tol=tol, stats=stats)
+
+
+def _solve_and_cut(net: FlowNetwork, solve: Any, opts: dict) -> tuple:
+    """``(value, per-arc flow, source side, cut arcs, tol, stats)`` of one solve."""
+    value, flow, cap, tol, stats = solve(net, **opts)
+    side = residual_reach_kernel(net.n, net.source, net.indptr, net.head, cap, tol)
+    cut = np.flatnonzero(side[net.tails] & ~side[net.heads] & (net.tails != net.heads))
+    return value, flow, side, cut, tol, stats
+
+
+def _certify_float(net: FlowNetwork, cpu_solve: Any, opts: dict, value: Any, flow: np.ndarray, side: np.ndarray,
+                   cut: np.ndarray, stats: dict) -> tuple:
+    """Float answers pass the sound certificate (``stats["float_bound"]``: a proved bound on the distance of
+    ``flow_value`` from the maximum) or are re-solved exactly in scaled int64 (``stats["exact_resolve"]``);
+    where the capacities' binary exponents span more than int64 holds, the answer comes with its bound
+    and a RuntimeWarning."""
+    dt = net.capacities.dtype
+    problems, bound = flow_certificate(net, flow.astype(dt), value, side, cut)
+    scaled = None if not problems else _scaled_integers(net)
+    if scaled is not None:
+        inet, e = scaled
+        ivalue, iflow, side, cut, _, _ = _solve_and_cut(inet, cpu_solve, opts)
+        value = np.ldexp(np.float64(int(ivalue)), e)
+        flow = np.ldexp(iflow.astype(np.float64), e)
+        problems, bound = flow_certificate(net, flow.astype(dt), value, side, cut)
+        stats["exact_resolve"] = True
+    stats["float_bound"] = bound
+    if problems:
+        warnings.warn(f"max_flow: the float answer is not proved to rounding ({problems[0]}); flow_value is "
+                      f"within {bound:.3g} of the maximum (stats['float_bound'])", RuntimeWarning, stacklevel=3)
+    return value, flow, side, cut, stats
+
+
+def _scaled_integers(net: FlowNetwork) -> tuple[FlowNetwork, int] | None:
+    """The network with float capacities times ``2**-e`` as exact int64 (``e`` the lowest set bit's exponent),
+    or None where the exponents span more than 62 bits or the integer sums would pass ``INT_LIMIT``."""
+    c = net.capacities.astype(np.float64)
+    nz = c[c > 0]
+    if nz.size == 0:
+        return None
+    mant, ex = np.frexp(nz)
+    low = np.ldexp(mant, 53).astype(np.int64)
+    low &= -low
+    e = int((ex - 53 + np.round(np.log2(low)).astype(np.int64)).min())
+    if int(ex.max()) - e > 62:
+        return None
+    inet = FlowNetwork(net.n, net.source, net.sink, net.tails, net.heads, np.ldexp(c, -e).astype(np.int64))
+    try:
+        check_overflow(inet)
+    except OverflowError:
+        return None
+    return inet, e
 
 
 class MaximumFlowResult:
@@ -312,8 +387,16 @@ def maximum_flow(csgraph: Any, source: int, sink: int, *, method: str = "dinic")
         raise ValueError("graph capacities must be non-negative")  # matchflow: refused, not ignored
     net = FlowNetwork.from_scipy(csgraph, int(source), int(sink))
     res = max_flow(net, method="auto" if method in SCIPY_METHODS else method)
-    f = res.flow
+    f = res.flow.astype(_signed(csgraph.dtype))
     flow = sp.csr_array((np.concatenate([f, -f]), (np.concatenate([net.tails, net.heads]),
                                                     np.concatenate([net.heads, net.tails]))), shape=(n, n))
     flow.sum_duplicates()
-    return MaximumFlowResult(res.flow_value, flow.astype(csgraph.dtype))
+    return MaximumFlowResult(res.flow_value, flow)
+
+
+def _signed(dt: np.dtype) -> np.dtype:
+    """The drop-in's flow matrix dtype: the capacities' own, or for unsigned ones the smallest signed type
+    that holds them (the matrix is antisymmetric; uint64 capacities are below 2**62 here)."""
+    if dt.kind != "u":
+        return dt
+    return np.dtype(np.int64) if dt.itemsize >= 4 else np.promote_types(dt, np.int8)
