@@ -12,6 +12,7 @@ Validate once (:class:`~matchflow.FlowNetwork`), resolve method/backend in the m
 
 from __future__ import annotations
 
+import math
 import time
 import warnings
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from .._validation import check_choice, check_real, type_name
 from ._cpu_bk import bk_kernel
 from ._cpu_pseudoflow import INIT_AUTO, INIT_BFS, INIT_SIMPLE, pseudoflow_kernel
 from ._cpu_push_relabel import FIFO, HIGHEST, _bfs_dev, arc_flow_kernel, push_relabel_kernel, residual_reach_kernel
+from ._exact import EXACT_MAX_ARCS, binary_scale, python_int_max_flow, scaled_int64, to_float
 from ._gpu_push_relabel import push_relabel_gpu
 from ._result import FlowResult
 from ._verify import flow_certificate
@@ -301,52 +303,46 @@ def _solve_and_cut(net: FlowNetwork, solve: Any, opts: dict) -> tuple:
     """``(value, per-arc flow, source side, cut arcs, tol, stats)`` of one solve."""
     value, flow, cap, tol, stats = solve(net, **opts)
     side = residual_reach_kernel(net.n, net.source, net.indptr, net.head, cap, tol)
-    cut = np.flatnonzero(side[net.tails] & ~side[net.heads] & (net.tails != net.heads))
+    loop = net.tails == net.heads
+    cut = np.flatnonzero(side[net.tails] & ~side[net.heads] & ~loop)
+    if flow.dtype.kind == "f":  # the sink's net inflow, correctly rounded (not the solver's running sum)
+        value = np.float64(math.fsum(flow[(net.heads == net.sink) & ~loop]) -
+                           math.fsum(flow[(net.tails == net.sink) & ~loop]))
     return value, flow, side, cut, tol, stats
 
 
 def _certify_float(net: FlowNetwork, cpu_solve: Any, opts: dict, value: Any, flow: np.ndarray, side: np.ndarray,
                    cut: np.ndarray, stats: dict) -> tuple:
     """Float answers pass the sound certificate (``stats["float_bound"]``: a proved bound on the distance of
-    ``flow_value`` from the maximum) or are re-solved exactly in scaled int64 (``stats["exact_resolve"]``);
-    where the capacities' binary exponents span more than int64 holds, the answer comes with its bound
-    and a RuntimeWarning."""
+    ``flow_value`` from the maximum) or are re-solved exactly (``stats["exact_resolve"]``): in scaled int64
+    where the capacities' binary exponents span at most 62 bits (and the sums fit), else in Python integers
+    up to ``EXACT_MAX_ARCS`` arcs; beyond, the answer comes with its bound and a RuntimeWarning."""
     dt = net.capacities.dtype
     problems, bound = flow_certificate(net, flow.astype(dt), value, side, cut)
-    scaled = None if not problems else _scaled_integers(net)
-    if scaled is not None:
-        inet, e = scaled
-        ivalue, iflow, side, cut, _, _ = _solve_and_cut(inet, cpu_solve, opts)
-        value = np.ldexp(np.float64(int(ivalue)), e)
-        flow = np.ldexp(iflow.astype(np.float64), e)
-        problems, bound = flow_certificate(net, flow.astype(dt), value, side, cut)
-        stats["exact_resolve"] = True
+    scale = binary_scale(net) if problems else None
+    if scale is not None:
+        e, top = scale
+        inet = scaled_int64(net, e) if top - e <= 62 else None
+        try:
+            check_overflow(inet) if inet is not None else None
+        except OverflowError:
+            inet = None
+        if inet is not None:
+            ivalue, iflow, side, cut, _, _ = _solve_and_cut(inet, cpu_solve, opts)
+            value, flow = np.float64(to_float(int(ivalue), e)), np.ldexp(iflow.astype(np.float64), e)
+            stats["exact_resolve"] = "int64"
+        elif net.m <= EXACT_MAX_ARCS:
+            value, flow, side = python_int_max_flow(net, e)
+            value = np.float64(value)
+            cut = np.flatnonzero(side[net.tails] & ~side[net.heads] & (net.tails != net.heads))
+            stats["exact_resolve"] = "python-int"
+        if "exact_resolve" in stats:
+            problems, bound = flow_certificate(net, flow.astype(dt), value, side, cut)
     stats["float_bound"] = bound
     if problems:
         warnings.warn(f"max_flow: the float answer is not proved to rounding ({problems[0]}); flow_value is "
                       f"within {bound:.3g} of the maximum (stats['float_bound'])", RuntimeWarning, stacklevel=3)
     return value, flow, side, cut, stats
-
-
-def _scaled_integers(net: FlowNetwork) -> tuple[FlowNetwork, int] | None:
-    """The network with float capacities times ``2**-e`` as exact int64 (``e`` the lowest set bit's exponent),
-    or None where the exponents span more than 62 bits or the integer sums would pass ``INT_LIMIT``."""
-    c = net.capacities.astype(np.float64)
-    nz = c[c > 0]
-    if nz.size == 0:
-        return None
-    mant, ex = np.frexp(nz)
-    low = np.ldexp(mant, 53).astype(np.int64)
-    low &= -low
-    e = int((ex - 53 + np.round(np.log2(low)).astype(np.int64)).min())
-    if int(ex.max()) - e > 62:
-        return None
-    inet = FlowNetwork(net.n, net.source, net.sink, net.tails, net.heads, np.ldexp(c, -e).astype(np.int64))
-    try:
-        check_overflow(inet)
-    except OverflowError:
-        return None
-    return inet, e
 
 
 class MaximumFlowResult:

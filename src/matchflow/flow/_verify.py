@@ -62,7 +62,7 @@ def flow_certificate(net: Any, flow: Any, value: Any, source_side: Any, cut_edge
     exact = _as_exact(net, f, value)
     if exact is not None:
         return _exact_problems(net, *exact, crossing), 0.0
-    return _float_problems(net, f, value, crossing)
+    return _float_problems(net, f, value, side, crossing)
 
 
 def _as_exact(net: Any, f: np.ndarray, value: Any) -> tuple | None:
@@ -112,14 +112,15 @@ def _balance_problems(net: Any, out: np.ndarray, value: Any, tol: np.ndarray) ->
     if len(bad):
         v = int(bad[0])
         return [f"flow is not conserved at node {v} (net outflow {out[v]}, tolerance {tol[v]:.3g})"]
-    s, t = net.source, net.sink
-    if not (abs(out[s] - value) <= tol[s] and abs(out[t] + value) <= tol[t]):
+    s, t = net.source, net.sink  # the source's check carries the inner imbalances on their way to the sink
+    if not (abs(out[s] - value) <= tol[s] + math.fsum(tol[inner]) and abs(out[t] + value) <= tol[t]):
         return [f"flow_value {value} differs from the source's net outflow {out[s]} or the sink's net inflow "
                 f"{-out[t]} (tolerances {tol[s]:.3g}, {tol[t]:.3g})"]
     return []
 
 
-def _float_problems(net: Any, f: np.ndarray, value: Any, crossing: np.ndarray) -> tuple[list[str], float]:
+def _float_problems(net: Any, f: np.ndarray, value: Any, side: np.ndarray, crossing: np.ndarray
+                    ) -> tuple[list[str], float]:
     """The float certificate (module docstring): ``(problems, bound)``."""
     c = net.capacities
     try:
@@ -148,8 +149,8 @@ def _float_problems(net: Any, f: np.ndarray, value: Any, crossing: np.ndarray) -
         cut = math.fsum(c64[crossing])
     except OverflowError:
         cut = math.inf
-    k = int(crossing.sum())
-    cut_tol = (k + 1) * u * cut * (1 + 2.0**-40) + TINY
+    k = int(crossing.sum())  # the flow across the cut reaches the sink less the sink side's imbalances
+    cut_tol = ((k + 1) * u * cut + math.fsum(tol[~side])) * (1 + 2.0**-40) + TINY
     if not (math.isfinite(cut) and math.isfinite(cut_tol)):
         problems.append("the cut's capacity overflows float64: nothing is proved")
     elif not abs(cut - value) <= cut_tol:
@@ -157,10 +158,10 @@ def _float_problems(net: Any, f: np.ndarray, value: Any, crossing: np.ndarray) -
                         f"of its {k} arcs ({cut_tol:.3g}): not a maximum flow")
     if not (math.isfinite(cut) and math.isfinite(cut_tol)):
         return problems, math.inf
-    # F* <= cap(S); F* >= net_out(s) - sum of the inner imbalances, each within |computed| + its sums' rounding
+    # F* <= cap(S); F* >= net_in(t) - sum of the inner imbalances, each within |computed| + its sums' rounding
     gap = np.abs(out) + tol
-    gap[net.source] = abs(out[net.source] - value) + tol[net.source]
-    gap[net.sink] = 0.0
+    gap[net.sink] = abs(out[net.sink] + value) + tol[net.sink]
+    gap[net.source] = 0.0
     bound = max(abs(cut - value) * (1 + U64) + cut * U64, math.fsum(gap) * (1 + U64)) * (1 + 2.0**-40)
     return problems, bound
 
