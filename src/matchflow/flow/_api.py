@@ -88,7 +88,7 @@ def _solve_push_relabel(net: FlowNetwork, relabel_freq: float = 1.0, variant: st
         PR_VARIANTS[variant], cap.dtype.kind == "i")
     if status != 0:
         raise RuntimeError(f"push-relabel kernel status {status} (a label passed 2n): please report this input")
-    flow = arc_flow_kernel(net.arc, net.cap, cap, net.m)
+    flow = arc_flow_kernel(net.arc, net.cap.astype(cap.dtype, copy=False), cap, net.m)
     stats = {"pushes": int(pushes), "relabels": int(relabels), "global_relabels": int(globals_), "gaps": int(gaps),
              "variant": variant}
     return excess[net.sink], flow, cap, tol, stats
@@ -99,7 +99,7 @@ def _solve_bk(net: FlowNetwork) -> tuple:
     cap, tol = _residual_start(net)
     total = np.zeros(1, dtype=cap.dtype)
     augs, orphans, scans = bk_kernel(net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, tol, total)
-    flow = arc_flow_kernel(net.arc, net.cap, cap, net.m)
+    flow = arc_flow_kernel(net.arc, net.cap.astype(cap.dtype, copy=False), cap, net.m)
     stats = {"augmentations": int(augs), "orphans": int(orphans), "growth_scans": int(scans)}
     return total[0], flow, cap, tol, stats
 
@@ -129,7 +129,7 @@ def _solve_pseudoflow(net: FlowNetwork, variant: str = HPF_VARIANTS[0], buckets:
     if status != 0:
         raise RuntimeError(f"pseudoflow kernel status {status} (phase 2 found no maximum flow): please report "
                            "this input")
-    flow = arc_flow_kernel(net.arc, net.cap, cap, net.m)
+    flow = arc_flow_kernel(net.arc, net.cap.astype(cap.dtype, copy=False), cap, net.m)
     stats = {"pushes": int(c[0]), "mergers": int(c[1]), "relabels": int(c[2]), "gaps": int(c[3]),
              "arc_scans": int(c[4]), "restarts": int(c[5]), "phase2_pushes": int(c[6]),
              "phase2_relabels": int(c[7]), "phase2_global_relabels": int(c[8]),

@@ -336,7 +336,8 @@ def residual_reach_kernel(n, s, indptr, head, cap, tol):
 @numba.njit(cache=True, nogil=True)
 def arc_flow_kernel(arc, cap0, cap, m):
     """Flow on each of the ``m`` input arcs: original minus residual capacity of its forward slot, clipped
-    to ``[0, capacity]`` (floats: a residual that drifted by round-off past either end)."""
+    to ``[0, capacity]`` (floats: a residual that drifted by round-off past either end). ``cap0`` must have
+    ``cap``'s dtype (uint64 with int64 would compute in float64)."""
     flow = np.zeros(m, dtype=cap.dtype)
     for i in range(len(arc)):
         if arc[i] >= 0:

@@ -48,7 +48,8 @@ def verify_flow(graph: Any, source: int | None, sink: int | None, result: Any) -
 def flow_certificate(net: Any, flow: Any, value: Any, source_side: Any, cut_edges: Any = None
                      ) -> tuple[list[str], float]:
     """``(problems, bound)``: the certificate's failures (empty: proved) and a rigorous bound on
-    ``|value - max flow value|`` when proved (0 for integers; ``inf`` when not proved)."""
+    ``|value - max flow value|`` (0 for proved integers; floats: whenever the flow is capacity-feasible and
+    its sums finite, proved or not; ``inf`` where no bound could be formed)."""
     f = np.asarray(flow)
     c = net.capacities
     if f.shape != c.shape:
@@ -57,12 +58,15 @@ def flow_certificate(net: Any, flow: Any, value: Any, source_side: Any, cut_edge
     if side.shape != (net.n,) or side.dtype != np.bool_ or not side[net.source] or side[net.sink]:
         return ["source_side must be a boolean mask of n vertices holding the source and not the sink"], math.inf
     crossing = side[net.tails] & ~side[net.heads]
-    if cut_edges is not None and not np.array_equal(np.sort(np.asarray(cut_edges)), np.flatnonzero(crossing)):
-        return ["cut_edges are not the arcs leaving source_side"], math.inf
     exact = _as_exact(net, f, value)
     if exact is not None:
-        return _exact_problems(net, *exact, crossing), 0.0
-    return _float_problems(net, f, value, side, crossing)
+        problems = _exact_problems(net, *exact, crossing)
+        bound = math.inf if problems else 0.0
+    else:
+        problems, bound = _float_problems(net, f, value, side, crossing)
+    if cut_edges is not None and not np.array_equal(np.sort(np.asarray(cut_edges)), np.flatnonzero(crossing)):
+        problems.append("cut_edges are not the arcs leaving source_side")
+    return problems, bound
 
 
 def _as_exact(net: Any, f: np.ndarray, value: Any) -> tuple | None:
