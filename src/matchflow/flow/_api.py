@@ -257,10 +257,15 @@ def max_flow(graph: Any, source: int | None = None, sink: int | None = None, *, 
     Parameters
     ----------
     graph : :class:`~matchflow.FlowNetwork` (source/sink optional: its own), scipy.sparse capacity
-        matrix, dense NumPy/CuPy/PyTorch square array, or a networkx DiGraph (``capacity`` edge
-        attribute, default 1; nodes in ``graph.nodes`` order). Integer capacities are exact (sums
-        checked: OverflowError from 2**62); float capacities are solved in float64 with residuals
-        below ``FLOAT_RTOL`` x the largest capacity counted as zero (``result.tol``).
+        matrix, dense NumPy/CuPy/PyTorch square array, or a networkx graph (``capacity`` edge
+        attribute, default 1; nodes in ``graph.nodes`` order; an undirected edge is two arcs). Integer
+        capacities are exact (sums checked: OverflowError from 2**62). Float capacities are solved in
+        float64 (no residual is treated as zero by a threshold; OverflowError where a vertex's capacities sum
+        past 2**1022) and certified (:func:`~matchflow.flow._verify.flow_certificate`:
+        ``stats["float_bound"]`` bounds ``|flow_value - maximum|`` by the rounding of the answer's own flows
+        and cut); an answer the certificate cannot prove is re-solved exactly (``stats["exact_resolve"]``:
+        ``"int64"`` on the capacities scaled by a power of two, or ``"python-int"`` up to
+        ``EXACT_MAX_ARCS`` arcs), else returned with its bound and a RuntimeWarning.
     method : ``"auto"``, ``"push-relabel"`` (CPU: HIPR's highest-label with gap and global relabelling,
         or FIFO with global relabelling: option ``variant``; GPU: Hong's lock-free
         push-relabel with He & Hong's global relabel on the device), ``"boykov-kolmogorov"`` (search
@@ -361,7 +366,8 @@ def maximum_flow(csgraph: Any, source: int, sink: int, *, method: str = "dinic")
 
     ``csgraph`` must be a square CSR matrix/array of capacities (SciPy's errors otherwise; float
     capacities are accepted here, unlike SciPy). ``method``: SciPy's ``"dinic"``/``"edmonds_karp"``
-    (both run our ``method="auto"``: the value is the same, the flow may differ) or ours.
+    (both run our ``method="auto"``: the value is the same, the flow may differ) or ours. The flow matrix
+    has the capacities' dtype; unsigned ones give the smallest signed dtype that holds them (uint8 -> int16).
     """
     if method not in SCIPY_METHODS + METHODS:
         raise ValueError(f"{method} method is not supported yet.")
