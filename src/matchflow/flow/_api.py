@@ -26,11 +26,19 @@ from .._methods import Method, MethodTable, check_method_options, place, resolve
 from .._validation import check_choice, check_real, type_name
 from ._cpu_bk import bk_kernel
 from ._cpu_pseudoflow import INIT_AUTO, INIT_BFS, INIT_SIMPLE, pseudoflow_kernel
-from ._cpu_push_relabel import FIFO, HIGHEST, _bfs_dev, arc_flow_kernel, push_relabel_kernel, residual_reach_kernel
+from ._cpu_push_relabel import (
+    FIFO,
+    HIGHEST,
+    _bfs_dev,
+    arc_flow_kernel,
+    push_relabel_kernel,
+    residual_reach_kernel,
+    return_roundoff_kernel,
+)
 from ._exact import EXACT_MAX_ARCS, binary_scale, python_int_max_flow, scaled_int64, to_float
 from ._gpu_push_relabel import push_relabel_gpu
 from ._result import FlowResult
-from ._verify import flow_certificate
+from ._verify import flow_certificate, vertex_balance
 
 __all__ = ["max_flow", "maximum_flow", "METHODS", "SCIPY_METHODS", "FLOAT_RTOL"]
 
@@ -310,10 +318,30 @@ def _solve_and_cut(net: FlowNetwork, solve: Any, opts: dict) -> tuple:
     side = residual_reach_kernel(net.n, net.source, net.indptr, net.head, cap, tol)
     loop = net.tails == net.heads
     cut = np.flatnonzero(side[net.tails] & ~side[net.heads] & ~loop)
-    if flow.dtype.kind == "f":  # the sink's net inflow, correctly rounded (not the solver's running sum)
-        value = np.float64(math.fsum(flow[(net.heads == net.sink) & ~loop]) -
-                           math.fsum(flow[(net.tails == net.sink) & ~loop]))
+    if flow.dtype.kind == "f":
+        value = _sink_inflow(net, flow)
     return value, flow, side, cut, tol, stats
+
+
+def _sink_inflow(net: FlowNetwork, flow: np.ndarray) -> np.float64:
+    """The sink's net inflow, correctly rounded (floats: not the solver's running sum)."""
+    loop = net.tails == net.heads
+    return np.float64(math.fsum(flow[(net.heads == net.sink) & ~loop]) -
+                      math.fsum(flow[(net.tails == net.sink) & ~loop]))
+
+
+def _return_roundoff(net: FlowNetwork, flow: np.ndarray) -> np.ndarray | None:
+    """Floats: the flow with the round-off left at inner vertices carried to the terminals
+    (``return_roundoff_kernel``); None where the walk was cut short."""
+    f = flow.astype(np.float64)  # a copy (the solvers' float flows are float64)
+    out, _, tol = vertex_balance(net, f, 2.0**-53)
+    inner = np.ones(net.n, dtype=bool)
+    inner[[net.source, net.sink]] = False
+    bad = np.flatnonzero(inner & (np.abs(out) > tol / 4))
+    slack = np.where(inner, np.maximum(tol / 4 - np.abs(out), 0.0), 0.0)
+    ok = return_roundoff_kernel(net.source, net.sink, net.tails, net.heads, f, net.indptr, net.rev, net.arc, bad,
+                                -out[bad], slack, 8 * (net.n + len(net.head)) + 64)
+    return f if ok else None
 
 
 def _certify_float(net: FlowNetwork, cpu_solve: Any, opts: dict, value: Any, flow: np.ndarray, side: np.ndarray,
@@ -324,6 +352,12 @@ def _certify_float(net: FlowNetwork, cpu_solve: Any, opts: dict, value: Any, flo
     up to ``EXACT_MAX_ARCS`` arcs; beyond, the answer comes with its bound and a RuntimeWarning."""
     dt = net.capacities.dtype
     problems, bound = flow_certificate(net, flow.astype(dt), value, side, cut)
+    repaired = _return_roundoff(net, flow) if problems else None
+    if repaired is not None:
+        fixed = flow_certificate(net, repaired.astype(dt), _sink_inflow(net, repaired), side, cut)
+        if not fixed[0]:
+            flow, value, (problems, bound) = repaired, _sink_inflow(net, repaired), fixed
+            stats["roundoff_returned"] = True
     scale = binary_scale(net) if problems else None
     if scale is not None:
         e, top = scale

@@ -344,3 +344,58 @@ def arc_flow_kernel(arc, cap0, cap, m):
             f = cap0[i] - cap[i]
             flow[arc[i]] = min(max(f, 0), cap0[i])
     return flow
+
+
+@numba.njit(cache=True, nogil=True)
+def return_roundoff_kernel(s, t, tails, heads, flow, indptr, rev, arc, start, amount, slack, max_steps):
+    """Floats: move each imbalance ``amount[i]`` (inflow - outflow) of vertex ``start[i]`` to a terminal
+    along the flow: an excess lowers the flow of arcs into the vertex (it moves to their tails), a deficit
+    the flow of arcs out of it (it moves to their heads), until ``s`` or ``t`` takes it or a vertex whose
+    ``slack`` (a share of its own rounding tolerance, used up as it absorbs) covers it. Each step leaves
+    at most the rounding of the arc it changes. ``flow`` (float64, per input arc) is modified in place; the
+    residual CSR (``indptr``, ``rev``, ``arc``) lists each vertex's input arcs: out (forward slots) and in
+    (reverse slots).
+    Returns False once ``max_steps`` vertex visits did not suffice."""
+    stack_v = np.empty(max_steps, dtype=np.int64)
+    stack_e = np.empty(max_steps, dtype=np.float64)
+    steps = 0
+    for i in range(len(start)):
+        stack_v[0] = start[i]
+        stack_e[0] = amount[i]
+        top = 1
+        while top > 0:
+            top -= 1
+            x = stack_v[top]
+            e = stack_e[top]
+            if x == s or x == t or e == 0:
+                continue
+            if top > 0 or x != start[i]:
+                if abs(e) <= slack[x]:
+                    slack[x] -= abs(e)
+                    continue
+            steps += 1
+            if steps > max_steps:
+                return False
+            back = e > 0
+            need = abs(e)
+            for p in range(indptr[x], indptr[x + 1]):
+                if (arc[p] < 0) != back:
+                    continue
+                a = arc[rev[p]] if back else arc[p]
+                fa = flow[a]
+                if fa <= 0:
+                    continue
+                new = fa - need if need < fa else 0.0
+                moved = fa - new
+                if moved == 0:
+                    continue
+                flow[a] = new
+                need -= moved
+                if top == max_steps:
+                    return False
+                stack_v[top] = tails[a] if back else heads[a]
+                stack_e[top] = moved if back else -moved
+                top += 1
+                if need <= 0:
+                    break
+    return True

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["verify_flow", "flow_certificate"]
+__all__ = ["verify_flow", "flow_certificate", "vertex_balance"]
 
 TINY = 2.0**-1074  # the smallest subnormal: the granularity of every float64
 U64 = 2.0**-53
@@ -138,13 +138,8 @@ def _float_problems(net: Any, f: np.ndarray, value: Any, side: np.ndarray, cross
     if f64.size and np.any((f64 < 0) | (f64 > c64) | (f64 != f)):
         k = int(np.flatnonzero((f64 < 0) | (f64 > c64) | (f64 != f))[0])
         return [f"arc {k} carries flow {f[k]} outside [0, {c[k]}]"], math.inf
-    loop = net.tails == net.heads
-    fl = np.where(loop, 0.0, f64)
-    out = np.bincount(net.tails, fl, net.n) - np.bincount(net.heads, fl, net.n)
-    through = np.bincount(net.tails, fl, net.n) + np.bincount(net.heads, fl, net.n)
-    deg = np.bincount(net.tails[~loop], minlength=net.n) + np.bincount(net.heads[~loop], minlength=net.n)
+    out, through, tol = vertex_balance(net, f64, u)
     with np.errstate(over="ignore"):
-        tol = ((deg + 1) * u + (2 * deg + 2) * U64) * through * (1 + 2.0**-40) + (deg + 1) * TINY
         tol[[net.source, net.sink]] += u * abs(value) * (1 + 2.0**-40)
     if not (np.all(np.isfinite(through)) and np.all(np.isfinite(out)) and np.all(np.isfinite(tol))):
         return ["the flows at a vertex sum beyond float64: nothing is proved"], math.inf
@@ -168,6 +163,19 @@ def _float_problems(net: Any, f: np.ndarray, value: Any, side: np.ndarray, cross
     gap[net.source] = 0.0
     bound = max(abs(cut - value) * (1 + U64) + cut * U64, math.fsum(gap) * (1 + U64)) * (1 + 2.0**-40)
     return problems, bound
+
+
+def vertex_balance(net: Any, f64: np.ndarray, u: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per vertex: net outflow, throughput (the sum of the flows on its arcs; self-loops skipped) and the
+    certificate's imbalance tolerance (module docstring), all from float64 flows ``f64``."""
+    loop = net.tails == net.heads
+    fl = np.where(loop, 0.0, f64)
+    fo, fi = np.bincount(net.tails, fl, net.n), np.bincount(net.heads, fl, net.n)
+    deg = np.bincount(net.tails[~loop], minlength=net.n) + np.bincount(net.heads[~loop], minlength=net.n)
+    with np.errstate(over="ignore", invalid="ignore"):
+        through = fo + fi
+        tol = ((deg + 1) * u + (2 * deg + 2) * U64) * through * (1 + 2.0**-40) + (deg + 1) * TINY
+        return fo - fi, through, tol
 
 
 def _unit(dt: np.dtype) -> float:
