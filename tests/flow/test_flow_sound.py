@@ -273,3 +273,10 @@ def test_unproved_float_answer_resolved_exactly_or_returned_with_its_bound(monke
         r = run(method, net)
     assert "exact_resolve" not in r.stats and 0.5 < r.stats["float_bound"] < 2
     assert abs(Fraction(r.flow_value) - truth) <= Fraction(r.stats["float_bound"])
+
+
+def test_to_scipy_sums_small_integer_parallel_arcs_without_wrapping():
+    net = FlowNetwork(2, 0, 1, [0, 0], [1, 1], np.array([32767, 1], np.int16))
+    a = net.to_scipy()
+    assert a.dtype == np.int64 and a.toarray().tolist() == [[0, 32768], [0, 0]]
+    assert FlowNetwork(2, 0, 1, [0, 0], [1, 1], np.array([3, 4], np.int16)).to_scipy().dtype == np.int16

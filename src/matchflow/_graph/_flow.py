@@ -117,10 +117,15 @@ class FlowNetwork:
     arc = property(lambda self: self._build()[4], doc="Input arc of each forward slot, -1 for reverse slots.")
 
     def to_scipy(self) -> sp.csr_array:
-        """The ``n x n`` capacity matrix (parallel arcs summed, self-loops dropped), input dtype, CSR."""
+        """The ``n x n`` capacity matrix (parallel arcs summed, self-loops dropped), CSR, the input dtype
+        (integers: summed in int64, the input dtype kept where the sums fit it)."""
         keep = self.tails != self.heads
-        a = sp.csr_array((self.capacities[keep], (self.tails[keep], self.heads[keep])), shape=(self.n, self.n))
+        c = self.capacities[keep]
+        wide = c.astype(np.int64) if c.dtype.kind in "iu" and c.dtype.itemsize < 8 else c
+        a = sp.csr_array((wide, (self.tails[keep], self.heads[keep])), shape=(self.n, self.n))
         a.sum_duplicates()
+        if wide is not c and (a.nnz == 0 or a.data.max() <= np.iinfo(c.dtype).max):
+            a = a.astype(c.dtype)
         return a
 
     def __repr__(self) -> str:
