@@ -72,6 +72,8 @@ class FlowNetwork:
         if self.n < 2:
             raise ValueError(f"n must be at least 2 (a source and a sink), got {self.n}")
         for what, v in (("source", source), ("sink", sink)):
+            if isinstance(v, bool | np.bool_) or not isinstance(v, int | np.integer):
+                raise TypeError(f"{what} must be an integer node id, got {type_name(v)} {v!r}")
             if not 0 <= int(v) < self.n:
                 raise ValueError(f"{what} must be a node id in 0..{self.n - 1}, got {int(v)}")
         self.source, self.sink = int(source), int(sink)
@@ -115,10 +117,15 @@ class FlowNetwork:
     arc = property(lambda self: self._build()[4], doc="Input arc of each forward slot, -1 for reverse slots.")
 
     def to_scipy(self) -> sp.csr_array:
-        """The ``n x n`` capacity matrix (parallel arcs summed, self-loops dropped), input dtype, CSR."""
+        """The ``n x n`` capacity matrix (parallel arcs summed, self-loops dropped), CSR, the input dtype
+        (integers: summed in int64, the input dtype kept where the sums fit it)."""
         keep = self.tails != self.heads
-        a = sp.csr_array((self.capacities[keep], (self.tails[keep], self.heads[keep])), shape=(self.n, self.n))
+        c = self.capacities[keep]
+        wide = c.astype(np.int64) if c.dtype.kind in "iu" and c.dtype.itemsize < 8 else c
+        a = sp.csr_array((wide, (self.tails[keep], self.heads[keep])), shape=(self.n, self.n))
         a.sum_duplicates()
+        if wide is not c and (a.nnz == 0 or a.data.max() <= np.iinfo(c.dtype).max):
+            a = a.astype(c.dtype)
         return a
 
     def __repr__(self) -> str:
@@ -138,6 +145,8 @@ class FlowNetwork:
             raise TypeError(f"a must be a scipy.sparse matrix or array, got {type_name(a)}")
         if a.ndim != 2 or a.shape[0] != a.shape[1]:
             raise ValueError(f"a must be a square capacity matrix, got shape {a.shape}")
+        if a.dtype.kind in "iu" and a.nnz:
+            _check_duplicate_sums(sp.coo_array(a))
         csr = sp.csr_array(a, copy=True)
         csr.sum_duplicates()
         coo = csr.tocoo()
@@ -161,3 +170,13 @@ def _node_ids(name: str, a: np.ndarray, n: int) -> np.ndarray:
     except ValueError as exc:
         bad = int(a.min()) if a.size and a.min() < 0 else int(a.max())
         raise ValueError(f"{name} holds node id {bad}, out of range 0..{n - 1}") from exc
+
+
+def _check_duplicate_sums(coo: sp.coo_array) -> None:
+    """Integer duplicates summed must not wrap: refuse entries whose sum passes 2**62 (``FlowNetwork``'s limit)."""
+    wide = sp.coo_array((coo.data.astype(np.float64), coo.coords), shape=coo.shape)
+    wide.sum_duplicates()
+    if wide.nnz and np.abs(wide.data).max() >= 2.0**62:
+        k = int(np.abs(wide.data).argmax())
+        raise OverflowError(f"a's duplicate entries at ({int(wide.coords[0][k])}, {int(wide.coords[1][k])}) sum "
+                            f"to about {wide.data[k]:.3g}, beyond 2**62 (capacities must fit int64 when summed)")

@@ -12,7 +12,9 @@ Validate once (:class:`~matchflow.FlowNetwork`), resolve method/backend in the m
 
 from __future__ import annotations
 
+import math
 import time
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,14 +26,25 @@ from .._methods import Method, MethodTable, check_method_options, place, resolve
 from .._validation import check_choice, check_real, type_name
 from ._cpu_bk import bk_kernel
 from ._cpu_pseudoflow import INIT_AUTO, INIT_BFS, INIT_SIMPLE, pseudoflow_kernel
-from ._cpu_push_relabel import FIFO, HIGHEST, _bfs_dev, arc_flow_kernel, push_relabel_kernel, residual_reach_kernel
+from ._cpu_push_relabel import (
+    FIFO,
+    HIGHEST,
+    _bfs_dev,
+    arc_flow_kernel,
+    push_relabel_kernel,
+    residual_reach_kernel,
+    return_roundoff_kernel,
+)
+from ._exact import EXACT_MAX_ARCS, binary_scale, python_int_max_flow, scaled_int64, to_float
 from ._gpu_push_relabel import push_relabel_gpu
 from ._result import FlowResult
+from ._verify import flow_certificate, vertex_balance
 
 __all__ = ["max_flow", "maximum_flow", "METHODS", "SCIPY_METHODS", "FLOAT_RTOL"]
 
 INT_LIMIT = 2**62  # integer capacity sums must stay below this (int64 excess never wraps)
-FLOAT_RTOL = 1e-12  # floats: residual capacities below FLOAT_RTOL * max capacity count as zero
+FLOAT_LIMIT = 2.0**1022  # float capacity sums at a vertex must stay below this (no excess overflows float64)
+FLOAT_RTOL = 1e-12  # grid cuts only (flow/_grid.py): general networks treat no float residual as zero by a threshold
 SCIPY_METHODS = ("dinic", "edmonds_karp")
 
 
@@ -46,26 +59,32 @@ def _check_push_relabel(opts: dict) -> dict:
 
 
 def check_overflow(net: FlowNetwork) -> None:
-    """Refuse integer capacities whose sums into one vertex (or out of the source) reach 2**62."""
+    """Refuse capacities whose sums into or out of one vertex reach 2**62 (integers: int64 excess and
+    deficits never wrap) or 2**1022 (floats: no excess, deficit or flow value overflows float64)."""
     c = net.capacities
-    if c.dtype.kind not in "iu" or c.size == 0:
+    if c.size == 0:
         return
-    cf = c.astype(np.float64)
-    into = np.bincount(net.heads, weights=cf, minlength=net.n)
-    out_s = float(cf[net.tails == net.source].sum())
-    worst = max(float(into.max()), out_s)
-    if worst >= INT_LIMIT:
-        v = int(into.argmax()) if float(into.max()) >= out_s else net.source
+    is_int = c.dtype.kind in "iu"
+    cf = c.astype(np.float64) * (1.0 if is_int else 0.5)  # halved: the float sums themselves stay finite
+    loop = net.tails == net.heads
+    into, out = (np.bincount(x[~loop], cf[~loop], net.n) for x in (net.heads, net.tails))
+    sums = into if into.max() >= out.max() else out
+    v = int(sums.argmax())
+    worst = float(sums[v]) * (1.0 if is_int else 2.0)
+    if is_int and worst >= INT_LIMIT:
         raise OverflowError(f"capacities at node {v} sum to about {worst:.3g}, beyond 2**62: the flow could "
                             "overflow int64 (scale the capacities down or pass floats)")
+    if not is_int and sums[v] >= FLOAT_LIMIT / 2:
+        raise OverflowError(f"capacities at node {v} sum to about 2 x {sums[v]:.3g}, beyond 2**1022: the flow could "
+                            "overflow float64 (scale the capacities down)")
 
 
-def _residual_start(net: FlowNetwork) -> tuple[np.ndarray, float]:
+def _residual_start(net: FlowNetwork) -> tuple[np.ndarray, Any]:
     """The CPU solvers' working residual capacities (a copy: int64 for integer capacities, else float64) and
-    the float tolerance (0 for integers)."""
+    the zero they compare residuals with (no threshold: a saturating push leaves exactly 0)."""
     is_int = net.capacities.dtype.kind in "iu"
     cap = net.cap.astype(np.int64 if is_int else np.float64, copy=True)
-    return cap, 0.0 if is_int else FLOAT_RTOL * float(cap.max(initial=0.0))
+    return cap, np.int64(0) if is_int else np.float64(0.0)
 
 
 def _solve_push_relabel(net: FlowNetwork, relabel_freq: float = 1.0, variant: str = PR_DEFAULT_VARIANT) -> tuple:
@@ -74,10 +93,10 @@ def _solve_push_relabel(net: FlowNetwork, relabel_freq: float = 1.0, variant: st
     excess = np.zeros(net.n, dtype=cap.dtype)
     status, pushes, relabels, globals_, gaps = push_relabel_kernel(
         net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, excess, relabel_freq, tol,
-        PR_VARIANTS[variant])
+        PR_VARIANTS[variant], cap.dtype.kind == "i")
     if status != 0:
         raise RuntimeError(f"push-relabel kernel status {status} (a label passed 2n): please report this input")
-    flow = arc_flow_kernel(net.arc, net.cap, cap, net.m)
+    flow = arc_flow_kernel(net.arc, net.cap.astype(cap.dtype, copy=False), cap, net.m)
     stats = {"pushes": int(pushes), "relabels": int(relabels), "global_relabels": int(globals_), "gaps": int(gaps),
              "variant": variant}
     return excess[net.sink], flow, cap, tol, stats
@@ -88,7 +107,7 @@ def _solve_bk(net: FlowNetwork) -> tuple:
     cap, tol = _residual_start(net)
     total = np.zeros(1, dtype=cap.dtype)
     augs, orphans, scans = bk_kernel(net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, tol, total)
-    flow = arc_flow_kernel(net.arc, net.cap, cap, net.m)
+    flow = arc_flow_kernel(net.arc, net.cap.astype(cap.dtype, copy=False), cap, net.m)
     stats = {"augmentations": int(augs), "orphans": int(orphans), "growth_scans": int(scans)}
     return total[0], flow, cap, tol, stats
 
@@ -113,11 +132,12 @@ def _solve_pseudoflow(net: FlowNetwork, variant: str = HPF_VARIANTS[0], buckets:
     cap0 = net.cap.astype(cap.dtype, copy=False)  # the capacities at zero flow (phase 2 reads them)
     excess = np.zeros(net.n, dtype=cap.dtype)
     status, value1, c = pseudoflow_kernel(net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, excess,
-                                          cap0, tol, variant == "highest", buckets == "lifo", HPF_INITS[init], 1.0)
+                                          cap0, tol, variant == "highest", buckets == "lifo", HPF_INITS[init], 1.0,
+                                          cap.dtype.kind == "i")
     if status != 0:
         raise RuntimeError(f"pseudoflow kernel status {status} (phase 2 found no maximum flow): please report "
                            "this input")
-    flow = arc_flow_kernel(net.arc, net.cap, cap, net.m)
+    flow = arc_flow_kernel(net.arc, net.cap.astype(cap.dtype, copy=False), cap, net.m)
     stats = {"pushes": int(c[0]), "mergers": int(c[1]), "relabels": int(c[2]), "gaps": int(c[3]),
              "arc_scans": int(c[4]), "restarts": int(c[5]), "phase2_pushes": int(c[6]),
              "phase2_relabels": int(c[7]), "phase2_global_relabels": int(c[8]),
@@ -216,15 +236,26 @@ def _as_network(graph: Any, source: Any, sink: Any) -> FlowNetwork:
                            graph.sink if sink is None else sink, graph.tails, graph.heads, graph.capacities)
     if source is None or sink is None:
         raise ValueError("source and sink are required unless graph is a FlowNetwork")
+    if hasattr(graph, "edges") and hasattr(graph, "nodes"):  # networkx, attribute "capacity"
+        return _from_networkx(graph, source, sink)
     if sp.issparse(graph):
         return FlowNetwork.from_scipy(graph, source, sink)
-    if hasattr(graph, "edges") and hasattr(graph, "nodes"):  # networkx, attribute "capacity"
-        nodes = list(graph.nodes)
-        index = {v: i for i, v in enumerate(nodes)}
-        e = [(index[u], index[v], d.get("capacity", 1)) for u, v, d in graph.edges(data=True)]
-        t, h, c = (np.array(x) for x in zip(*e, strict=True)) if e else ([], [], np.zeros(0, np.int64))
-        return FlowNetwork(len(nodes), index[source], index[sink], t, h, c)
     return FlowNetwork.from_dense(graph, source, sink)
+
+
+def _from_networkx(graph: Any, source: Any, sink: Any) -> FlowNetwork:
+    """Arcs of a networkx graph (``capacity`` attribute, default 1); an undirected edge is two arcs, as
+    networkx's own max-flow reads it."""
+    nodes = list(graph.nodes)
+    index = {v: i for i, v in enumerate(nodes)}
+    for what, v in (("source", source), ("sink", sink)):
+        if v not in index:
+            raise ValueError(f"{what} {v!r} is not a node of the graph")
+    e = [(index[u], index[v], d.get("capacity", 1)) for u, v, d in graph.edges(data=True)]
+    if not graph.is_directed():
+        e += [(v, u, c) for u, v, c in e if u != v]
+    t, h, c = (np.array(x) for x in zip(*e, strict=True)) if e else ([], [], np.zeros(0, np.int64))
+    return FlowNetwork(len(nodes), index[source], index[sink], t, h, c)
 
 
 def max_flow(graph: Any, source: int | None = None, sink: int | None = None, *, method: str = "auto",
@@ -234,10 +265,15 @@ def max_flow(graph: Any, source: int | None = None, sink: int | None = None, *, 
     Parameters
     ----------
     graph : :class:`~matchflow.FlowNetwork` (source/sink optional: its own), scipy.sparse capacity
-        matrix, dense NumPy/CuPy/PyTorch square array, or a networkx DiGraph (``capacity`` edge
-        attribute, default 1; nodes in ``graph.nodes`` order). Integer capacities are exact (sums
-        checked: OverflowError from 2**62); float capacities are solved in float64 with residuals
-        below ``FLOAT_RTOL`` x the largest capacity counted as zero (``result.tol``).
+        matrix, dense NumPy/CuPy/PyTorch square array, or a networkx graph (``capacity`` edge
+        attribute, default 1; nodes in ``graph.nodes`` order; an undirected edge is two arcs). Integer
+        capacities are exact (sums checked: OverflowError from 2**62). Float capacities are solved in
+        float64 (no residual is treated as zero by a threshold; OverflowError where a vertex's capacities sum
+        past 2**1022) and certified (:func:`~matchflow.flow._verify.flow_certificate`:
+        ``stats["float_bound"]`` bounds ``|flow_value - maximum|`` by the rounding of the answer's own flows
+        and cut); an answer the certificate cannot prove is re-solved exactly (``stats["exact_resolve"]``:
+        ``"int64"`` on the capacities scaled by a power of two, or ``"python-int"`` up to
+        ``EXACT_MAX_ARCS`` arcs), else returned with its bound and a RuntimeWarning.
     method : ``"auto"``, ``"push-relabel"`` (CPU: HIPR's highest-label with gap and global relabelling,
         or FIFO with global relabelling: option ``variant``; GPU: Hong's lock-free
         push-relabel with He & Hong's global relabel on the device), ``"boykov-kolmogorov"`` (search
@@ -301,13 +337,87 @@ def max_flow(graph: Any, source: int | None = None, sink: int | None = None, *, 
     opts = check_method_options(TABLE, row, device, options)
     t0 = time.perf_counter()
     check_overflow(net)
-    value, flow, cap, tol, stats = (row.gpu if device == "gpu" else row.cpu)(net, **opts)
-    side = residual_reach_kernel(net.n, net.source, net.indptr, net.head, cap, tol)
-    cut = np.flatnonzero(side[net.tails] & ~side[net.heads] & (net.tails != net.heads))
+    solve = row.gpu if device == "gpu" else row.cpu
+    value, flow, side, cut, tol, stats = _solve_and_cut(net, solve, opts)
     dt = net.capacities.dtype
+    if dt.kind == "f":
+        value, flow, side, cut, stats = _certify_float(net, row.cpu or _solve_pseudoflow,
+                                                       opts if device == "cpu" else {}, value, flow, side, cut, stats)
     value = value.item() if dt.kind == "f" else int(value)
     return FlowResult(flow_value=value, flow=flow.astype(dt, copy=False), source_side=side, cut_edges=cut,
                       method=row.name, backend=device, seconds=time.perf_counter() - t0, tol=tol, stats=stats)
+
+
+def _solve_and_cut(net: FlowNetwork, solve: Any, opts: dict) -> tuple:
+    """``(value, per-arc flow, source side, cut arcs, tol, stats)`` of one solve."""
+    value, flow, cap, tol, stats = solve(net, **opts)
+    side = residual_reach_kernel(net.n, net.source, net.indptr, net.head, cap, tol)
+    loop = net.tails == net.heads
+    cut = np.flatnonzero(side[net.tails] & ~side[net.heads] & ~loop)
+    if flow.dtype.kind == "f":
+        value = _sink_inflow(net, flow)
+    return value, flow, side, cut, tol, stats
+
+
+def _sink_inflow(net: FlowNetwork, flow: np.ndarray) -> np.float64:
+    """The sink's net inflow, correctly rounded (floats: not the solver's running sum)."""
+    loop = net.tails == net.heads
+    return np.float64(math.fsum(flow[(net.heads == net.sink) & ~loop]) -
+                      math.fsum(flow[(net.tails == net.sink) & ~loop]))
+
+
+def _return_roundoff(net: FlowNetwork, flow: np.ndarray) -> np.ndarray | None:
+    """Floats: the flow with the round-off left at inner vertices carried to the terminals
+    (``return_roundoff_kernel``); None where the walk was cut short."""
+    f = flow.astype(np.float64)  # a copy (the solvers' float flows are float64)
+    out, _, tol = vertex_balance(net, f, 2.0**-53)
+    inner = np.ones(net.n, dtype=bool)
+    inner[[net.source, net.sink]] = False
+    bad = np.flatnonzero(inner & (np.abs(out) > tol / 4))
+    slack = np.where(inner, np.maximum(tol / 4 - np.abs(out), 0.0), 0.0)
+    ok = return_roundoff_kernel(net.source, net.sink, net.tails, net.heads, f, net.indptr, net.rev, net.arc, bad,
+                                -out[bad], slack, 8 * (net.n + len(net.head)) + 64)
+    return f if ok else None
+
+
+def _certify_float(net: FlowNetwork, cpu_solve: Any, opts: dict, value: Any, flow: np.ndarray, side: np.ndarray,
+                   cut: np.ndarray, stats: dict) -> tuple:
+    """Float answers pass the sound certificate (``stats["float_bound"]``: a proved bound on the distance of
+    ``flow_value`` from the maximum) or are re-solved exactly (``stats["exact_resolve"]``): in scaled int64
+    where the capacities' binary exponents span at most 62 bits (and the sums fit), else in Python integers
+    up to ``EXACT_MAX_ARCS`` arcs; beyond, the answer comes with its bound and a RuntimeWarning."""
+    dt = net.capacities.dtype
+    problems, bound = flow_certificate(net, flow.astype(dt), value, side, cut)
+    repaired = _return_roundoff(net, flow) if problems else None
+    if repaired is not None:
+        fixed = flow_certificate(net, repaired.astype(dt), _sink_inflow(net, repaired), side, cut)
+        if not fixed[0]:
+            flow, value, (problems, bound) = repaired, _sink_inflow(net, repaired), fixed
+            stats["roundoff_returned"] = True
+    scale = binary_scale(net) if problems else None
+    if scale is not None:
+        e, top = scale
+        inet = scaled_int64(net, e) if top - e <= 62 else None
+        try:
+            check_overflow(inet) if inet is not None else None
+        except OverflowError:
+            inet = None
+        if inet is not None:
+            ivalue, iflow, side, cut, _, _ = _solve_and_cut(inet, cpu_solve, opts)
+            value, flow = np.float64(to_float(int(ivalue), e)), np.ldexp(iflow.astype(np.float64), e)
+            stats["exact_resolve"] = "int64"
+        elif net.m <= EXACT_MAX_ARCS:
+            value, flow, side = python_int_max_flow(net, e)
+            value = np.float64(value)
+            cut = np.flatnonzero(side[net.tails] & ~side[net.heads] & (net.tails != net.heads))
+            stats["exact_resolve"] = "python-int"
+        if "exact_resolve" in stats:
+            problems, bound = flow_certificate(net, flow.astype(dt), value, side, cut)
+    stats["float_bound"] = bound
+    if problems:
+        warnings.warn(f"max_flow: the float answer is not proved to rounding ({problems[0]}); flow_value is "
+                      f"within {bound:.3g} of the maximum (stats['float_bound'])", RuntimeWarning, stacklevel=3)
+    return value, flow, side, cut, stats
 
 
 class MaximumFlowResult:
@@ -326,7 +436,8 @@ def maximum_flow(csgraph: Any, source: int, sink: int, *, method: str = "dinic")
 
     ``csgraph`` must be a square CSR matrix/array of capacities (SciPy's errors otherwise; float
     capacities are accepted here, unlike SciPy). ``method``: SciPy's ``"dinic"``/``"edmonds_karp"``
-    (both run our ``method="auto"``: the value is the same, the flow may differ) or ours.
+    (both run our ``method="auto"``: the value is the same, the flow may differ) or ours. The flow matrix
+    has the capacities' dtype; unsigned ones give the smallest signed dtype that holds them (uint8 -> int16).
 
     Examples
     --------
@@ -365,8 +476,16 @@ def maximum_flow(csgraph: Any, source: int, sink: int, *, method: str = "dinic")
         raise ValueError("graph capacities must be non-negative")  # matchflow: refused, not ignored
     net = FlowNetwork.from_scipy(csgraph, int(source), int(sink))
     res = max_flow(net, method="auto" if method in SCIPY_METHODS else method)
-    f = res.flow
+    f = res.flow.astype(_signed(csgraph.dtype))
     flow = sp.csr_array((np.concatenate([f, -f]), (np.concatenate([net.tails, net.heads]),
                                                     np.concatenate([net.heads, net.tails]))), shape=(n, n))
     flow.sum_duplicates()
-    return MaximumFlowResult(res.flow_value, flow.astype(csgraph.dtype))
+    return MaximumFlowResult(res.flow_value, flow)
+
+
+def _signed(dt: np.dtype) -> np.dtype:
+    """The drop-in's flow matrix dtype: the capacities' own, or for unsigned ones the smallest signed type
+    that holds them (the matrix is antisymmetric; uint64 capacities are below 2**62 here)."""
+    if dt.kind != "u":
+        return dt
+    return np.dtype(np.int64) if dt.itemsize >= 4 else np.promote_types(dt, np.int8)

@@ -308,12 +308,12 @@ def _phase1_dev(n, s, t, indptr, head, rev, cap, excess, tol, highest, lifo, bfs
     return True
 
 @numba.njit(cache=True, nogil=True)
-def pseudoflow_kernel(n, s, t, indptr, head, rev, cap, excess, cap0, tol, highest, lifo, init, relabel_freq):
+def pseudoflow_kernel(n, s, t, indptr, head, rev, cap, excess, cap0, tol, highest, lifo, init, relabel_freq, exact):
     """HPF on residual capacities ``cap`` (modified in place; ``cap0`` the capacities at zero flow).
 
     Returns ``(status, value_phase1, counters)``: status 0: ``excess`` is a maximum flow's (only ``s``
     and ``t`` hold nonzero excess, ``excess[t]`` the value); 1: a deficit was left after phase 1, 2: a
-    push-relabel label passed 2n (bug guards). ``value_phase1``: the flow into ``t`` when phase 1 ended
+    push-relabel label passed 2n (bug guards; ``exact``: integer capacities, see ``_fifo_dev``). ``value_phase1``: the flow into ``t`` when phase 1 ended
     (the minimum cut's capacity: phase 2 only returns excess to ``s``). ``counters``: pushes, mergers,
     relabels, gaps, arc scans (phase 1), then phase 2's pushes, relabels, global relabels.
     """
@@ -350,11 +350,11 @@ def pseudoflow_kernel(n, s, t, indptr, head, rev, cap, excess, cap0, tol, highes
                 excess[u] += d
                 excess[t] -= d
     for v in range(n):
-        if v != s and v != t and excess[v] < -tol:
+        if exact and v != s and v != t and excess[v] < 0:  # floats: a deficit left is round-off (certified)
             return 1, excess[t], counters
     value1 = excess[t]
     c2 = np.zeros(4, dtype=np.int64)
-    status = _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, c2, True)
+    status = _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, c2, True, exact)
     counters[6] = c2[0]
     counters[7] = c2[1]
     counters[8] = c2[2]

@@ -93,10 +93,12 @@ def saturate_source_dev(s, indptr, head, rev, cap, excess):
 
 
 @numba.njit(cache=True, nogil=True)
-def _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counters, from_t):
+def _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counters, from_t, exact):
     """FIFO push-relabel from the current preflow until only s and t hold excess (labels up to 2n).
     ``from_t`` False: no vertex with excess can reach t (after phase 1), the global relabel searches
-    from s only. ``counters``: pushes, relabels, global relabels, gaps (added to). Returns the status."""
+    from s only. ``counters``: pushes, relabels, global relabels, gaps (added to). ``exact`` (integers): a
+    vertex with excess and no residual arc is a bug (status 1); floats: its excess is the round-off of the
+    sums into it and is left there (the certificate bounds it). Returns the status."""
     m = len(head)
     label = np.empty(n, dtype=np.int64)
     cur = np.empty(n, dtype=np.int64)
@@ -124,7 +126,7 @@ def _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counte
         fcount -= 1
         active[u] = False
         if label[u] >= 2 * n:
-            continue  # cannot reach s or t: its excess is below tol (floats) — drop it
+            continue  # cannot reach s or t: its excess is round-off (floats) — left there
         end = indptr[u + 1]
         while excess[u] > tol:  # discharge u
             a = cur[u]
@@ -136,9 +138,9 @@ def _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counte
                 work += 12 + (end - indptr[u])
                 counters[1] += 1
                 if dmin >= 2 * n:
-                    if tol == 0:
+                    if exact:
                         return 1
-                    label[u] = 2 * n  # floats: no residual arc above tol left; the excess is round-off
+                    label[u] = 2 * n  # floats: no residual arc left; the excess is round-off
                     break
                 label[u] = dmin + 1
                 cur[u] = indptr[u]
@@ -295,9 +297,9 @@ def _highest_label_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, to
 
 
 @numba.njit(cache=True, nogil=True)
-def push_relabel_kernel(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, variant):
+def push_relabel_kernel(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, variant, exact):
     """Push-relabel on residual capacities ``cap`` (modified in place) from the saturating preflow;
-    ``variant``: FIFO (0) or HIGHEST (1, HIPR's two phases).
+    ``variant``: FIFO (0) or HIGHEST (1, HIPR's two phases); ``exact``: integer capacities (see ``_fifo_dev``).
 
     Returns ``(status, pushes, relabels, global_relabels, gaps)``; status 0: ``excess`` is a maximum
     flow's (only ``s`` and ``t`` hold nonzero excess), 1: a label passed 2n (a bug guard).
@@ -306,7 +308,7 @@ def push_relabel_kernel(n, s, t, indptr, head, rev, cap, excess, relabel_freq, t
     saturate_source_dev(s, indptr, head, rev, cap, excess)
     if variant == 1:
         _highest_label_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counters)
-    status = _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counters, variant != 1)
+    status = _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counters, variant != 1, exact)
     return status, counters[0], counters[1], counters[2], counters[3]
 
 
@@ -333,9 +335,67 @@ def residual_reach_kernel(n, s, indptr, head, cap, tol):
 
 @numba.njit(cache=True, nogil=True)
 def arc_flow_kernel(arc, cap0, cap, m):
-    """Flow on each of the ``m`` input arcs: original minus residual capacity of its forward slot."""
+    """Flow on each of the ``m`` input arcs: original minus residual capacity of its forward slot, clipped
+    to ``[0, capacity]`` (floats: a residual that drifted by round-off past either end). ``cap0`` must have
+    ``cap``'s dtype (uint64 with int64 would compute in float64)."""
     flow = np.zeros(m, dtype=cap.dtype)
     for i in range(len(arc)):
         if arc[i] >= 0:
-            flow[arc[i]] = cap0[i] - cap[i]
+            f = cap0[i] - cap[i]
+            flow[arc[i]] = min(max(f, 0), cap0[i])
     return flow
+
+
+@numba.njit(cache=True, nogil=True)
+def return_roundoff_kernel(s, t, tails, heads, flow, indptr, rev, arc, start, amount, slack, max_steps):
+    """Floats: move each imbalance ``amount[i]`` (inflow - outflow) of vertex ``start[i]`` to a terminal
+    along the flow: an excess lowers the flow of arcs into the vertex (it moves to their tails), a deficit
+    the flow of arcs out of it (it moves to their heads), until ``s`` or ``t`` takes it or a vertex whose
+    ``slack`` (a share of its own rounding tolerance, used up as it absorbs) covers it. Each step leaves
+    at most the rounding of the arc it changes. ``flow`` (float64, per input arc) is modified in place; the
+    residual CSR (``indptr``, ``rev``, ``arc``) lists each vertex's input arcs: out (forward slots) and in
+    (reverse slots).
+    Returns False once ``max_steps`` vertex visits did not suffice."""
+    stack_v = np.empty(max_steps, dtype=np.int64)
+    stack_e = np.empty(max_steps, dtype=np.float64)
+    steps = 0
+    for i in range(len(start)):
+        stack_v[0] = start[i]
+        stack_e[0] = amount[i]
+        top = 1
+        while top > 0:
+            top -= 1
+            x = stack_v[top]
+            e = stack_e[top]
+            if x == s or x == t or e == 0:
+                continue
+            if top > 0 or x != start[i]:
+                if abs(e) <= slack[x]:
+                    slack[x] -= abs(e)
+                    continue
+            steps += 1
+            if steps > max_steps:
+                return False
+            back = e > 0
+            need = abs(e)
+            for p in range(indptr[x], indptr[x + 1]):
+                if (arc[p] < 0) != back:
+                    continue
+                a = arc[rev[p]] if back else arc[p]
+                fa = flow[a]
+                if fa <= 0:
+                    continue
+                new = fa - need if need < fa else 0.0
+                moved = fa - new
+                if moved == 0:
+                    continue
+                flow[a] = new
+                need -= moved
+                if top == max_steps:
+                    return False
+                stack_v[top] = tails[a] if back else heads[a]
+                stack_e[top] = moved if back else -moved
+                top += 1
+                if need <= 0:
+                    break
+    return True

@@ -294,6 +294,6 @@ class _CSRRun:
             if len(bad) or (cap.size and cap.min() < 0):
                 raise RuntimeError(f"GPU push-relabel left excess at node {int(bad[0]) if len(bad) else -1} or a "
                                    "negative residual: please report this input")
-        flow = arc_flow_kernel(net.arc, net.cap, cap, net.m)
+        flow = arc_flow_kernel(net.arc, net.cap.astype(cap.dtype, copy=False), cap, net.m)
         R.stats["seconds_total"] = time.perf_counter() - self.t0
         return excess[net.sink], flow, cap, float(self.tol), R.stats
