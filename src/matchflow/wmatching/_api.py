@@ -101,10 +101,10 @@ def _symmetric_kernel(ptr, ind, data, parts):
     i >= its first row, only the lower entries that point into its slice: O(nnz) random reads in all,
     plus a streaming read of the lower entries per part. The answer does not depend on ``parts``."""
     cur = np.empty(len(ptr) - 1, dtype=ptr.dtype)
-    bad = 0
-    for p in nb.prange(parts):
-        bad += _symmetric_part_dev(ptr, ind, data, cur, p, parts)
-    return bad == 0
+    bad = np.zeros(parts, dtype=np.int64)  # one count per part, summed after the loop: no scalar reduction in
+    for p in nb.prange(parts):              # prange (numba 0.68 on Python 3.12+ fails to compile one)
+        bad[p] = _symmetric_part_dev(ptr, ind, data, cur, p, parts)
+    return bad.sum() == 0
 
 
 @nb.njit(cache=True)

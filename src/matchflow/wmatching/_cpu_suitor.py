@@ -228,29 +228,25 @@ def improve_kernel(ptr, ind, w, mate, max_passes):
 
 @nb.njit(cache=True, inline="always")
 def _matched_weight_dev(ptr, ind, w, mate, out, u):
-    """out[u] = the weight of the matched edge {u, mate[u]} when u < mate[u]; 1 if set, else 0."""
+    """out[u] = the weight of the matched edge {u, mate[u]} when u < mate[u] (else out[u] is left alone)."""
     m = mate[u]
     if m > u:
         for k in range(ptr[u], ptr[u + 1]):
             if ind[k] == m:
                 out[u] = w[k]
-                return 1
-    return 0
+                return
 
 
 @nb.njit(parallel=True, cache=True)
 def matched_weights_kernel(ptr, ind, w, mate, out):
-    """out[u] = weight of the matched edge {u, mate[u]} for u < mate[u], else 0. Returns the count."""
-    count = 0
+    """out[u] = weight of the matched edge {u, mate[u]} for u < mate[u], else 0 (``out`` zeroed by the
+    caller). No scalar reduction in the ``prange``: numba 0.68 on Python 3.12+ fails to compile one."""
     for u in nb.prange(len(ptr) - 1):
-        count += _matched_weight_dev(ptr, ind, w, mate, out, u)
-    return count
+        _matched_weight_dev(ptr, ind, w, mate, out, u)
 
 
 @nb.njit(cache=True)
 def matched_weights_serial_kernel(ptr, ind, w, mate, out):
     """:func:`matched_weights_kernel` on the calling thread (small graphs: no parallel region to start)."""
-    count = 0
     for u in range(len(ptr) - 1):
-        count += _matched_weight_dev(ptr, ind, w, mate, out, u)
-    return count
+        _matched_weight_dev(ptr, ind, w, mate, out, u)
