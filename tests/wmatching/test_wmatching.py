@@ -121,10 +121,13 @@ def test_ties_use_the_documented_order():
     assert res.edges.tolist() == [[1, 2]]
 
 
-def test_duplicates_keep_the_heaviest_and_edge_ids_point_at_it():
+def test_duplicates_are_summed_like_scipy_and_edge_ids_point_at_the_first_copy():
+    # (u, v, w) is coo_array((w, (u, v))): A[0, 1] = 1 + 3 = 4, A[1, 0] = 5, the edge weighs max = 5; (2, 2) dropped
     u, v, w = np.array([0, 1, 0, 2]), np.array([1, 0, 1, 2]), np.array([1, 5, 3, 100])
     res = mf.weighted_matching((u, v, w))
-    assert res.weight == 5.0 and res.edge_ids.tolist() == [1] and res.mate.tolist() == [1, 0, -1]
+    assert res.weight == 5.0 and res.edge_ids.tolist() == [0] and res.mate.tolist() == [1, 0, -1]
+    u, v, w = np.array([0, 0, 1]), np.array([1, 1, 2]), np.array([3, 3, 5])  # A[0, 1] = 6 beats {1, 2} = 5
+    assert mf.weighted_matching((u, v, w)).edges.tolist() == [[0, 1]]
 
 
 def test_integer_weights_summed_exactly():
