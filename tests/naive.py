@@ -181,6 +181,25 @@ def greedy_weighted_matching(n: int, edges) -> dict:
     return mate
 
 
+def matrix_edges(entries) -> list:
+    """The undirected edges of a matrix given by its stored entries ``(i, j, x)``, read as SciPy reads a COO
+    matrix, slowly and exactly: duplicates summed (Python ints, or ``Fraction`` for floats, rounded once),
+    zeros and the diagonal dropped, edge {i, j} = the larger of A[i, j] and A[j, i]. Returns (i, j, w)."""
+    from fractions import Fraction
+
+    a = {}
+    for i, j, x in entries:
+        x = int(x) if isinstance(x, (int, np.integer)) else Fraction(float(x))
+        a[int(i), int(j)] = a.get((int(i), int(j)), 0) + x
+    best = {}
+    for (i, j), x in a.items():
+        x = x if isinstance(x, int) else float(x)
+        if i != j and x != 0:
+            key = (min(i, j), max(i, j))
+            best[key] = max(best[key], x) if key in best else x
+    return [(i, j, x) for (i, j), x in best.items()]
+
+
 def exact_weighted_matching_weight(n: int, edges) -> float:
     """Maximum matching weight by brute force over edge subsets (tiny graphs only)."""
     best = {}

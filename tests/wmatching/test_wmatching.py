@@ -121,10 +121,13 @@ def test_ties_use_the_documented_order():
     assert res.edges.tolist() == [[1, 2]]
 
 
-def test_duplicates_keep_the_heaviest_and_edge_ids_point_at_it():
+def test_duplicates_are_summed_like_scipy_and_edge_ids_point_at_the_first_copy():
+    # (u, v, w) is coo_array((w, (u, v))): A[0, 1] = 1 + 3 = 4, A[1, 0] = 5, the edge weighs max = 5; (2, 2) dropped
     u, v, w = np.array([0, 1, 0, 2]), np.array([1, 0, 1, 2]), np.array([1, 5, 3, 100])
     res = mf.weighted_matching((u, v, w))
-    assert res.weight == 5.0 and res.edge_ids.tolist() == [1] and res.mate.tolist() == [1, 0, -1]
+    assert res.weight == 5.0 and res.edge_ids.tolist() == [0] and res.mate.tolist() == [1, 0, -1]
+    u, v, w = np.array([0, 0, 1]), np.array([1, 1, 2]), np.array([3, 3, 5])  # A[0, 1] = 6 beats {1, 2} = 5
+    assert mf.weighted_matching((u, v, w)).edges.tolist() == [[0, 1]]
 
 
 def test_integer_weights_summed_exactly():
@@ -254,3 +257,39 @@ def test_rmat_weighted_is_a_canonical_symmetric_weighted_graph_independent_of_th
         generators.rmat_weighted(4, max_weight=0)
     res = mf.weighted_matching(a, backend="cpu")
     assert "seconds_check" in res.stats and verify_weighted_matching(a, res)
+
+
+def _circulant(n, offsets):
+    """A canonical symmetric CSR: vertex i joined to i +- d (mod n) for d in ``offsets``, symmetric int32 weights."""
+    d = np.concatenate([-np.asarray(offsets)[::-1], np.asarray(offsets)])
+    ind = np.sort((np.arange(n)[:, None] + d[None, :]) % n, axis=1)
+    row = np.repeat(np.arange(n), len(d))
+    lo, hi = np.minimum(row, ind.ravel()), np.maximum(row, ind.ravel())
+    w = (1 + (lo * 7 + hi * 13) % 1000).astype(np.int32)
+    return sp.csr_array((w, ind.ravel().astype(np.int32), np.arange(0, n * len(d) + 1, len(d), dtype=np.int32)),
+                        shape=(n, n))
+
+
+def test_parallel_host_passes_at_the_real_threshold():
+    """Issue 21 (9): on Python 3.12 a canonical CSR of >= 4,194,304 entries raised numba's "unexpected cycle in
+    lookup()" (a scalar += reduction in the prange symmetry check). The public call at exactly 2 x
+    SYMMETRY_PART_EDGES entries takes the parallel check and the parallel matched-weight pass."""
+    import numba
+
+    from matchflow.wmatching._api import SYMMETRY_PART_EDGES, _symmetric_kernel
+
+    a = _circulant(1 << 19, [1, 2, 3, 4])
+    assert a.nnz == 4_194_304 == 2 * SYMMETRY_PART_EDGES and a.has_canonical_format
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))  # 2 parts where 2 threads exist
+        res = mf.weighted_matching(a, backend="cpu")
+        ref = mf.weighted_matching(a, backend="cpu", method="greedy")
+    finally:
+        numba.set_num_threads(before)
+    np.testing.assert_array_equal(res.mate, ref.mate)
+    assert verify_weighted_matching(a, res)
+    b = a.copy()
+    b.data[b.indptr[1000] + 2] += 1  # one value that differs from its mirror: the check must see it
+    assert bool(_symmetric_kernel(a.indptr, a.indices, a.data.astype(np.int64), 2))
+    assert not bool(_symmetric_kernel(b.indptr, b.indices, b.data.astype(np.int64), 2))

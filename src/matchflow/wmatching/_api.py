@@ -10,7 +10,6 @@ general path (symmetrised) only when that check fails. Device-resident inputs: `
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Any
 
@@ -20,11 +19,13 @@ import scipy.sparse as sp
 
 from .._cuda import is_device_graph
 from .._graph import Graph, as_graph, index_dtype
+from .._graph._common import check_index_array, check_weights
 from .._methods import check_method_options, place, resolve
 from .._validation import check_bool, to_host_array, type_name
 from ._cpu_suitor import improve_kernel, matched_weights_kernel, matched_weights_serial_kernel
 from ._methods import TABLE
 from ._result import WeightedMatchingResult
+from ._weights import exact_sum, int64_ranks, sum_duplicates
 
 __all__ = ["weighted_matching", "max_weight_matching_approx", "as_weighted_graph", "METHODS"]
 
@@ -32,13 +33,29 @@ METHODS = TABLE.names  # ("auto", "suitor", "ld", "greedy")
 IMPROVE_PASSES = 50
 
 def _edge_arrays(graph: tuple | list) -> tuple[Graph, tuple]:
+    """Edge arrays read as the matrix ``coo_array((w, (u, v)))``: duplicates summed (:func:`_from_coo`)."""
     if len(graph) not in (2, 3):
         raise ValueError(f"graph as edge arrays must be (u, v) or (u, v, weights), got {len(graph)} arrays")
-    u = to_host_array(graph[0], "u")
-    v = to_host_array(graph[1], "v")
+    u = np.asarray(to_host_array(graph[0], "u"))
+    v = np.asarray(to_host_array(graph[1], "v"))
+    if u.shape != v.shape:
+        raise ValueError(f"u and v must have the same shape, got {u.shape} and {v.shape}")
     w = to_host_array(graph[2], "weights") if len(graph) == 3 else np.ones(u.shape)
-    g = Graph.from_edges(u, v, w)
-    return g, (np.asarray(u, dtype=np.int64), np.asarray(v, dtype=np.int64), np.asarray(w))
+    n = int(max(u.max(initial=-1), v.max(initial=-1))) + 1 if u.size else 0
+    u, v = (check_index_array(x, a, n, "n").astype(np.int64) for x, a in (("u", u), ("v", v)))
+    w = np.asarray(w)
+    if w.shape != u.shape:
+        raise ValueError(f"weights must have the same shape as u, got {w.shape} and {u.shape}")
+    g = _from_coo(u, v, check_weights("weights", w, u.size), n, n, "weights")
+    return g, (u, v, w)
+
+
+def _from_coo(r: np.ndarray, c: np.ndarray, w: np.ndarray, m: int, n: int, name: str, offset: int = 0) -> Graph:
+    """The graph of the m x n matrix with entries ``(r, c, w)``: duplicates summed exactly (SciPy's rule),
+    zeros dropped, then symmetrised (the larger of A[i, j] and A[j, i]); columns shifted by ``offset``."""
+    r, c, w = sum_duplicates(r, c, w, n, name)
+    keep = w != 0
+    return Graph.from_edges(r[keep], c[keep] + offset, w[keep], n=max(m, n + offset))
 
 def _networkx(G: Any, weight: str) -> Graph:
     nodes = list(G.nodes)
@@ -101,10 +118,10 @@ def _symmetric_kernel(ptr, ind, data, parts):
     i >= its first row, only the lower entries that point into its slice: O(nnz) random reads in all,
     plus a streaming read of the lower entries per part. The answer does not depend on ``parts``."""
     cur = np.empty(len(ptr) - 1, dtype=ptr.dtype)
-    bad = 0
-    for p in nb.prange(parts):
-        bad += _symmetric_part_dev(ptr, ind, data, cur, p, parts)
-    return bad == 0
+    bad = np.zeros(parts, dtype=np.int64)  # one count per part, summed after the loop: no scalar reduction in
+    for p in nb.prange(parts):              # prange (numba 0.68 on Python 3.12+ fails to compile one)
+        bad[p] = _symmetric_part_dev(ptr, ind, data, cur, p, parts)
+    return bad.sum() == 0
 
 
 @nb.njit(cache=True)
@@ -143,8 +160,8 @@ def _canonical_square(a: Any) -> Graph | None:
 
 
 def _widen(g: Graph) -> Graph:
-    """int64 / float64 weights (one copy of int32 / float32 ones), as every host kernel and result take."""
-    if g.weights.dtype in (np.int64, np.float64):
+    """int64 / float64 / uint64 weights (one copy of int32 / float32 ones), as every host kernel and result take."""
+    if g.weights.dtype in (np.int64, np.float64, np.uint64):
         return g
     w = g.weights.astype(np.float64 if g.weights.dtype.kind == "f" else np.int64)
     return _trusted(g.n, g.indptr, g.indices, w)
@@ -164,9 +181,20 @@ def _bipartite(a: Any) -> Graph:
     """Rows 0..m-1 and columns m..m+n-1 of a (rectangular) matrix as one general graph."""
     coo = sp.coo_array(a) if sp.issparse(a) else sp.coo_array(np.asarray(to_host_array(a, "graph")))
     m, n = coo.shape
-    keep = coo.data != 0
-    return Graph.from_edges(coo.coords[0][keep].astype(np.int64), coo.coords[1][keep].astype(np.int64) + m,
-                            np.asarray(coo.data[keep]), n=m + n)
+    return _from_coo(coo.coords[0].astype(np.int64), coo.coords[1].astype(np.int64),
+                     check_weights("graph's weights", np.asarray(coo.data), coo.nnz), m, n, "graph", offset=m)
+
+
+def _summed(a: Any) -> Graph:
+    """A square scipy.sparse matrix that is not a canonical CSR/CSC (COO, duplicates, unsorted): its
+    duplicates summed exactly, then symmetrised like any matrix."""
+    if a.ndim != 2 or a.shape[0] != a.shape[1]:
+        return as_graph(a, "graph")  # its error message
+    coo = sp.coo_array(a)
+    if coo.dtype == np.bool_:
+        return as_graph(coo, "graph")
+    return _from_coo(coo.coords[0].astype(np.int64), coo.coords[1].astype(np.int64),
+                     check_weights("graph's weights", np.asarray(coo.data), coo.nnz), a.shape[0], a.shape[1], "graph")
 
 def as_weighted_graph(graph: Any, *, weight: str = "weight", bipartite: bool = False) -> tuple[Graph, tuple | None]:
     """User input -> a :class:`Graph` with int64 or float64 weights (and the edge arrays, if given)."""
@@ -205,19 +233,19 @@ def _prepare(graph: Any, weight: str, bipartite: bool) -> tuple[Graph, tuple | N
             g = _canonical_square(graph) if sp.issparse(graph) else None
             if g is not None:
                 return g, None, graph
-            g = as_graph(graph, "graph")
+            g = _summed(graph) if sp.issparse(graph) else as_graph(graph, "graph")
     return _normalise(g), edges, None
 
 
 def _normalise(g: Graph) -> Graph:
-    """int64 or float64 weights (all 1 for an unweighted graph); non-finite weights raise."""
+    """int64, uint64 (beyond int64) or float64 weights (all 1 for an unweighted graph); non-finite weights raise."""
     w = np.ones(len(g.indices)) if g.weights is None else g.weights
     if w.dtype.kind == "f":
         w = w.astype(np.float64, copy=False)
         if not np.all(np.isfinite(w)):
             raise ValueError(f"graph's weights must be finite, got {w[~np.isfinite(w)][0]}")
     elif w.dtype.kind == "u" and w.dtype.itemsize == 8 and w.size and int(w.max()) > np.iinfo(np.int64).max:
-        w = w.astype(np.float64)
+        w = w.astype(np.uint64, copy=False)  # kept exactly: every kernel compares in the weights' own dtype
     else:
         w = w.astype(np.int64, copy=False)
     if w is not g.weights:
@@ -225,25 +253,13 @@ def _normalise(g: Graph) -> Graph:
     return g
 
 def _matched_edge_ids(edges: tuple, pairs: np.ndarray, n: int) -> np.ndarray:
-    u, v, w = edges
-    lo, hi = np.minimum(u, v), np.maximum(u, v)
-    key = lo * n + hi
-    order = np.lexsort((np.arange(len(key)), -w.astype(np.float64), key))  # heaviest copy, then first
+    """The index of the first input edge joining each matched pair (either orientation)."""
+    u, v, _ = edges
+    key = np.minimum(u, v) * n + np.maximum(u, v)
+    order = np.argsort(key, kind="stable")
     ks = key[order]
-    first = np.ones(len(ks), dtype=bool)
-    first[1:] = ks[1:] != ks[:-1]
-    ks, ids = ks[first], order[first]
     want = pairs[:, 0].astype(np.int64) * n + pairs[:, 1]
-    return ids[np.searchsorted(ks, want)]
-
-def _exact_sum(w: np.ndarray) -> float:
-    """The exact sum of the matched weights, rounded once: integers in int64 where no overflow is
-    possible, else as Python ints; floats by ``math.fsum``."""
-    if w.dtype.kind in "iub":
-        if len(w) == 0 or int(np.abs(w).max()) < (2**62) // len(w):
-            return float(int(w.sum(dtype=np.int64)))
-        return float(sum(w.tolist()))  # Python ints: exact, then one rounding
-    return math.fsum(w.tolist())
+    return order[np.searchsorted(ks, want)]
 
 
 def _total(g: Graph, mate: np.ndarray) -> tuple[float, np.ndarray]:
@@ -253,7 +269,7 @@ def _total(g: Graph, mate: np.ndarray) -> tuple[float, np.ndarray]:
     per = np.zeros(g.n, dtype=g.weights.dtype)
     big = len(g.indices) >= 2 * SYMMETRY_PART_EDGES and nb.get_num_threads() > 1
     (matched_weights_kernel if big else matched_weights_serial_kernel)(g.indptr, g.indices, g.weights, mate, per)
-    return _exact_sum(per[u]), pairs
+    return exact_sum(per[u]), pairs
 
 
 def weighted_matching(
@@ -271,7 +287,11 @@ def weighted_matching(
     equal weights the edge with the larger larger-endpoint id, then the larger smaller-endpoint id.
     Its weight is at least half the optimum (:func:`matchflow.verify.verify_weighted_matching`
     proves a bound). Only edges of positive weight are matched (zero and negative edges never
-    improve a matching). Self-loops are dropped; duplicate edges keep the heaviest copy.
+    improve a matching). Self-loops are dropped. Every input is read as a matrix ``A`` the way SciPy
+    canonicalises it: duplicate entries (COO, a CSR with duplicates, edge arrays = ``coo_array((w, (u, v)))``)
+    are SUMMED, exactly (integers without overflow, else a ValueError; floats rounded once); the edge
+    ``{i, j}`` then weighs the larger of ``A[i, j]`` and ``A[j, i]``. Integer weights (uint64 and int64
+    near 2^63 included) are compared exactly in their own dtype, never through float64.
 
     Parameters
     ----------
@@ -395,9 +415,11 @@ def _solve_gpu(row: Any, g: Graph, pending: Any, opts: dict, improve: bool
     from ._gpu_suitor import solve_device  # noqa: PLC0415
 
     require_gpu(f"weighted_matching(method={row.name!r})")
+    ranks = g.weights is not None and g.weights.dtype == np.uint64  # the device keys read int64: uint64 weights
+    g_dev = _trusted(g.n, g.indptr, g.indices, int64_ranks(g.weights)) if ranks else g  # go as ranks, summed here
     with quiet():
         try:
-            dg = to_device(g, check=pending is not None)
+            dg = to_device(g_dev if ranks else g, check=pending is not None)
         except NotOnDevice:
             if pending is None:
                 raise
@@ -407,10 +429,10 @@ def _solve_gpu(row: Any, g: Graph, pending: Any, opts: dict, improve: bool
         t0 = time.perf_counter()
         mate = mate_d.copy_to_host()[:g.n].astype(g.indices.dtype, copy=False)
         done = None
-        if not improve:
+        if not (improve or ranks):
             pairs_d, per_d = device_pairs(dg, mate_d[:g.n])
             pairs = pairs_d.copy_to_host().astype(g.indices.dtype, copy=False).reshape(-1, 2)
-            done = (_exact_sum(per_d.copy_to_host()), pairs)
+            done = (exact_sum(per_d.copy_to_host()), pairs)
     stats.update(seconds_h2d=dg.seconds_h2d, seconds_keys=dg.seconds_keys, seconds_check=0.0,
                  seconds_solve=stats["seconds_solve"] + time.perf_counter() - t0)
     if dg.ranked:

@@ -38,7 +38,7 @@ def greedy_kernel(ptr, ind, w, order_u, order_v, mate):
 def _best_eligible_dev(ptr, ind, w, s, ws, u):
     """Heaviest neighbour v of u (positive weight) whose current offer (ws[v], s[v]) u beats."""
     best = -1
-    bw = w[0] if len(w) else 0
+    bw = ws[u]  # any value of w's dtype (read only once best >= 0): a literal 0 would make uint64 float64
     for k in range(ptr[u], ptr[u + 1]):
         v = ind[k]
         wk = w[k]
@@ -121,7 +121,9 @@ def suitor_parallel_kernel(ptr, ind, w, s, ws):
 def _candidate_dev(ptr, ind, w, mate, u):
     """Heaviest unmatched neighbour of u over positive edges (-1: none)."""
     best = -1
-    bw = w[0] if len(w) else 0
+    if ptr[u] == ptr[u + 1]:
+        return best
+    bw = w[ptr[u]]  # w's dtype (read only once best >= 0): a literal 0 would make uint64 float64
     for k in range(ptr[u], ptr[u + 1]):
         v = ind[k]
         if mate[v] < 0 and w[k] > 0 and (best < 0 or _beats_dev(w[k], v, bw, best)):
@@ -171,10 +173,21 @@ def ld_kernel(ptr, ind, w, mate, cand):
     return rounds
 
 
+@nb.njit(inline="always", cache=True)
+def _pair_gt_dev(a1, b1, a2, b2):
+    """a1 + b1 > a2 + b2 for weights >= 0 without forming a sum: exact for int64 and uint64 (no overflow);
+    for floats it compares one rounded difference with a weight, and rounding is monotone, so a True is true
+    of the exact values whenever b2 = 0 (the test that an augmentation gains)."""
+    if a1 >= a2:
+        return b1 > b2 or a1 - a2 > b2 - b1
+    return b1 > b2 and b1 - b2 > a2 - a1
+
+
 @nb.njit(cache=True)
 def improve_kernel(ptr, ind, w, mate, max_passes):
     """Local search by length-3 augmentations x - a = b - y (x, y free): replace the matched edge
-    {a, b} by {x, a} and {b, y} when that is strictly heavier. Never lowers the weight.
+    {a, b} by {x, a} and {b, y} when that is strictly heavier (exactly: :func:`_pair_gt_dev`). Never lowers
+    the weight.
     Returns the number of augmentations."""
     n = len(ptr) - 1
     count = 0
@@ -204,15 +217,18 @@ def improve_kernel(ptr, ind, w, mate, max_passes):
             if xa1 < 0:
                 continue
             bx = -1
-            bwx = wa1 - wa1
+            zero = wa1 - wa1
+            bwa = zero
+            bwy = zero
             for k in range(ptr[b], ptr[b + 1]):
                 y = ind[k]
                 if mate[y] < 0 and w[k] > 0:
                     xa = xa1 if y != xa1 else xa2
                     wa = wa1 if y != xa1 else wa2
-                    if xa >= 0 and wa + w[k] > wab and (bx < 0 or wa + w[k] > bwx):
+                    if xa >= 0 and _pair_gt_dev(wa, w[k], wab, zero) and (bx < 0 or _pair_gt_dev(wa, w[k], bwa, bwy)):
                         bx = y
-                        bwx = wa + w[k]
+                        bwa = wa
+                        bwy = w[k]
             if bx >= 0:
                 x = xa1 if bx != xa1 else xa2
                 mate[x] = a
@@ -228,29 +244,25 @@ def improve_kernel(ptr, ind, w, mate, max_passes):
 
 @nb.njit(cache=True, inline="always")
 def _matched_weight_dev(ptr, ind, w, mate, out, u):
-    """out[u] = the weight of the matched edge {u, mate[u]} when u < mate[u]; 1 if set, else 0."""
+    """out[u] = the weight of the matched edge {u, mate[u]} when u < mate[u] (else out[u] is left alone)."""
     m = mate[u]
     if m > u:
         for k in range(ptr[u], ptr[u + 1]):
             if ind[k] == m:
                 out[u] = w[k]
-                return 1
-    return 0
+                return
 
 
 @nb.njit(parallel=True, cache=True)
 def matched_weights_kernel(ptr, ind, w, mate, out):
-    """out[u] = weight of the matched edge {u, mate[u]} for u < mate[u], else 0. Returns the count."""
-    count = 0
+    """out[u] = weight of the matched edge {u, mate[u]} for u < mate[u], else 0 (``out`` zeroed by the
+    caller). No scalar reduction in the ``prange``: numba 0.68 on Python 3.12+ fails to compile one."""
     for u in nb.prange(len(ptr) - 1):
-        count += _matched_weight_dev(ptr, ind, w, mate, out, u)
-    return count
+        _matched_weight_dev(ptr, ind, w, mate, out, u)
 
 
 @nb.njit(cache=True)
 def matched_weights_serial_kernel(ptr, ind, w, mate, out):
     """:func:`matched_weights_kernel` on the calling thread (small graphs: no parallel region to start)."""
-    count = 0
     for u in range(len(ptr) - 1):
-        count += _matched_weight_dev(ptr, ind, w, mate, out, u)
-    return count
+        _matched_weight_dev(ptr, ind, w, mate, out, u)

@@ -239,7 +239,7 @@ def device_pairs(dg: DeviceWeightedGraph, mate: Any) -> tuple[Any, Any]:
 
 def host_copy(x: Any) -> Any:
     """A device-resident matrix on the host, for the host path: a scipy.sparse matrix for sparse inputs
-    (a torch COO keeps its duplicates: the host path keeps the heaviest copy), else a NumPy array."""
+    (a torch COO keeps its duplicates: the host path sums them, as torch's coalesce does), else a NumPy array."""
     import scipy.sparse as sp  # noqa: PLC0415
 
     mod = type(x).__module__

@@ -223,9 +223,9 @@ def weighted_matching_device(graph: Any, method: str, improve: bool, options: di
     int/float entries: the caller then takes the host path (one copy; symmetrised there) and reports the
     reason as ``stats["device_fallback"]``."""
     from .._cuda._graph import wrap_like  # noqa: PLC0415
-    from ._api import _exact_sum  # noqa: PLC0415
     from ._gpu_graph import NotOnDevice, device_pairs, from_device_input  # noqa: PLC0415
     from ._result import WeightedMatchingResult  # noqa: PLC0415
+    from ._weights import exact_sum  # noqa: PLC0415
 
     require_gpu(f"weighted_matching(method={method!r}) of a device-resident graph")
     if improve:
@@ -241,7 +241,7 @@ def weighted_matching_device(graph: Any, method: str, improve: bool, options: di
         t0 = time.perf_counter()
         mate = mate[:dg.n]
         pairs, per = device_pairs(dg, mate)
-        weight = _exact_sum(per.copy_to_host())
+        weight = exact_sum(per.copy_to_host())
         stats.update(seconds_h2d=0.0, seconds_keys=dg.seconds_keys, seconds_weight=time.perf_counter() - t0,
                      input_library=lib)
         if dg.ranked:

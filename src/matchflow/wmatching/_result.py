@@ -15,10 +15,10 @@ class WeightedMatchingResult:
     """A ½-approximate maximum-weight matching (the greedy matching of the fixed edge order).
 
     ``mate[v]``: the vertex matched to ``v`` (-1 unmatched); ``weight``: the exact sum of the matched
-    edge weights (float64; integer weights summed in int64 first); ``edges``: the matched pairs
-    ``(u, v)`` with ``u < v``, shape ``(cardinality, 2)``, sorted by ``u``; ``edge_ids``: for an
-    edge-array input, the index of each matched edge in the input arrays (the heaviest copy of a
-    duplicate, the first on ties), else None.
+    edge weights rounded once to float64 (inf where it is beyond float64's range); ``edges``: the matched
+    pairs ``(u, v)`` with ``u < v``, shape ``(cardinality, 2)``, sorted by ``u``; ``edge_ids``: for an
+    edge-array input, the index of the first input edge joining each matched pair (duplicates are summed
+    into one edge), else None.
     """
 
     mate: np.ndarray

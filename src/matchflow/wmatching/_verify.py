@@ -1,11 +1,14 @@
 """The ½-approximation certificate of a weighted matching (independent of the solvers).
 
-*Valid*: ``mate`` is symmetric, in range, and every matched pair is an edge of positive weight.
-*Certified ½*: every positive edge not in the matching weighs no more than the matched edge at one
-of its endpoints. Then ``y[v]`` = weight of the matched edge at ``v`` (0 if free) is a fractional
-vertex cover (``y[u] + y[v] >= w(u, v)`` on every edge), so every matching, fractional ones too,
-weighs at most ``sum(y) = 2 w(M)``. The cover is then tightened vertex by vertex (each ``y[v]``
-lowered to the least value that still covers its edges), giving ``upper_bound <= 2 w(M)``.
+*Valid*: ``mate`` is symmetric, in range, and every matched pair is an edge of positive weight (and a
+result's ``weight`` is the matching's). *Certified ½*: every positive edge not in the matching weighs no
+more than the matched edge at one of its endpoints (compared exactly, in the weights' own dtype). Then
+``y[v]`` = weight of the matched edge at ``v`` (0 if free) is a fractional vertex cover (``y[u] + y[v] >=
+w(u, v)`` on every edge), so every matching, fractional ones too, weighs at most ``sum(y) = 2 w(M)``. The
+cover is then tightened vertex by vertex (each ``y[v]`` lowered to the least value that still covers its
+edges: exact for integers; for floats each difference is rounded UP, so ``y`` stays a cover), and
+``upper_bound`` is ``sum(y)`` rounded up (exact sums, one rounding): a float >= the optimum, +inf only
+where the optimum may exceed float64's range. No tolerance enters: nothing depends on the largest weight.
 """
 
 from __future__ import annotations
@@ -18,14 +21,16 @@ import numba as nb
 import numpy as np
 
 from ._api import as_weighted_graph
+from ._weights import exact_sum, sum_up
 
 __all__ = ["WeightedMatchingReport", "verify_weighted_matching"]
 
 
 @dataclass
 class WeightedMatchingReport:
-    """Outcome of :func:`verify_weighted_matching`: ``weight`` (recomputed), ``upper_bound`` (on the
-    optimum, from the tightened cover) and ``ratio`` = weight / upper_bound (1.0 for an empty bound)."""
+    """Outcome of :func:`verify_weighted_matching`: ``weight`` (recomputed exactly, rounded once),
+    ``upper_bound`` (on the optimum, from the tightened cover, rounded up) and ``ratio`` = weight /
+    upper_bound (1.0 for an empty bound; 0.5, the proven guarantee, where the bound overflowed)."""
 
     valid: bool
     half_approximate: bool
@@ -35,20 +40,44 @@ class WeightedMatchingReport:
 
     @property
     def ratio(self) -> float:
-        return 1.0 if self.upper_bound <= 0 else self.weight / self.upper_bound
+        if self.upper_bound <= 0:
+            return 1.0
+        if math.isinf(self.upper_bound):
+            return 0.5 if self.half_approximate else 0.0
+        return self.weight / self.upper_bound
 
     def __bool__(self) -> bool:
         return self.valid and self.half_approximate
 
 
 @nb.njit(cache=True)
-def _tighten_cover_kernel(ptr, ind, w, y):
-    """Lower each y[v] to max(0, max_e (w(e) - y[x])) over the positive edges e = {v, x}."""
+def _tighten_int_kernel(ptr, ind, w, y):
+    """Lower each y[v] to max(0, max_e (w(e) - y[x])) over the positive edges e = {v, x}, in the integers'
+    own dtype (the difference is taken only where w(e) > y[x] >= 0: exact, no overflow, uint64 too)."""
+    for v in range(len(ptr) - 1):
+        need = y[v] - y[v]
+        for k in range(ptr[v], ptr[v + 1]):
+            if w[k] > 0 and w[k] > y[ind[k]]:
+                r = w[k] - y[ind[k]]
+                if r > need:
+                    need = r
+        if need < y[v]:
+            y[v] = need
+
+
+@nb.njit(cache=True)
+def _tighten_float_kernel(ptr, ind, w, y):
+    """:func:`_tighten_int_kernel` for float64: each difference w(e) - y[x] rounded UP (Fast2Sum: w(e) > y[x]
+    >= 0, so ``-y[x] - (s - w(e))`` is the exact error of ``s``), so every edge stays covered."""
     for v in range(len(ptr) - 1):
         need = 0.0
         for k in range(ptr[v], ptr[v + 1]):
-            if w[k] > 0:
-                r = w[k] - y[ind[k]]
+            wk = w[k]
+            yx = y[ind[k]]
+            if wk > 0 and wk > yx:
+                r = wk - yx
+                if -yx - (r - wk) > 0:
+                    r = np.nextafter(r, np.inf)
                 if r > need:
                     need = r
         if need < y[v]:
@@ -86,9 +115,9 @@ def verify_weighted_matching(graph: Any, result: Any, *, weight: str = "weight",
     if asym.size:
         problems.append(f"mate is not symmetric at vertex {asym[0]}: mate[{asym[0]}] = {mate[asym[0]]}")
     rows = np.repeat(np.arange(g.n), np.diff(g.indptr))
-    w = g.weights.astype(np.float64)
+    w = g.weights  # int64, uint64 or float64: every comparison below is exact
     on = g.indices == mate[rows]
-    wm = np.zeros(g.n)
+    wm = np.zeros(g.n, dtype=w.dtype)
     wm[rows[on]] = w[on]
     has = np.zeros(g.n, dtype=bool)
     has[rows[on]] = True
@@ -96,19 +125,21 @@ def verify_weighted_matching(graph: Any, result: Any, *, weight: str = "weight",
     if missing.size:
         v = missing[0]
         problems.append(f"matched pair ({v}, {mate[v]}) is not an edge of positive weight")
+    sel = on & (rows < g.indices)
+    total = exact_sum(w[sel])
+    claimed = getattr(result, "weight", None)
+    if claimed is not None and not problems and float(claimed) != total:
+        problems.append(f"result.weight = {claimed!r} is not the matching's weight {total!r}")
     valid = not problems
-    pos = (w > 0) & ~on
-    viol = np.flatnonzero(pos & (w > wm[rows]) & (w > wm[g.indices]))
+    viol = np.flatnonzero((w > 0) & ~on & (w > wm[rows]) & (w > wm[g.indices]))
     half = valid and viol.size == 0
     if viol.size:
         k = viol[0]
         problems.append(f"edge ({rows[k]}, {g.indices[k]}) of weight {w[k]} is heavier than the matched edges at both "
                         f"endpoints ({wm[rows[k]]}, {wm[g.indices[k]]}): no 1/2 certificate")
-    sel = on & (rows < g.indices)
-    total = math.fsum(w[sel].tolist()) if g.weights.dtype.kind == "f" else float(sum(map(int, g.weights[sel])))
     bound = math.inf
     if half:
         y = wm.copy()
-        _tighten_cover_kernel(g.indptr, g.indices, w, y)
-        bound = min(math.fsum(y.tolist()), 2.0 * total)
+        (_tighten_float_kernel if w.dtype.kind == "f" else _tighten_int_kernel)(g.indptr, g.indices, w, y)
+        bound = min(sum_up(y), sum_up(np.concatenate([w[sel], w[sel]])))
     return WeightedMatchingReport(valid, half, total, bound, problems)
