@@ -48,7 +48,11 @@ class Graph:
 
     @classmethod
     def from_edges(cls, u: Any, v: Any, weights: Any = None, n: int | None = None) -> Graph:
-        """Build from edge lists ``u[k] -- v[k]`` (``weights[k]``); ``n`` defaults to max id + 1."""
+        """Build from edge lists ``u[k] -- v[k]`` (``weights[k]``); ``n`` defaults to max id + 1.
+
+        The lists are an edge *set*: repeated edges (either direction) keep their heaviest copy. Matrices and
+        ``(u, v, w)`` arrays given to ``weighted_matching`` are read as SciPy reads a matrix instead (repeated
+        entries summed, then the larger of ``A[i, j]`` and ``A[j, i]``); pass a ``Graph`` to keep the set meaning."""
         u = np.asarray(u)
         v = np.asarray(v)
         if u.shape != v.shape:
