@@ -165,7 +165,7 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
 def min_weight_full_bipartite_matching(biadjacency, maximize=False, *, backend: str = "cpu"
                                        ) -> tuple[np.ndarray, np.ndarray]:
     """Drop-in for ``scipy.sparse.csgraph.min_weight_full_bipartite_matching``: same arguments, same
-    ``(row_ind, col_ind)`` (the smaller side's indices in order), same errors ("graph must be
+    ``(row_ind, col_ind)`` (pairs in row order, SciPy's dtypes), same errors ("graph must be
     sparse", "no full matching exists") and SciPy's explicit-zero rule (removed, with its warning).
     Beyond SciPy: keyword-only ``backend`` ("cpu" or "gpu": the lock-free GPU refine), and a device-resident
     ``biadjacency`` (CuPy sparse, PyTorch sparse CUDA tensor): copied to the host once (:data:`DEVICE_FALLBACK`),
@@ -190,11 +190,9 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False, *, backend: 
         raise ValueError("no full matching exists") from None
     nr, nc = A.shape
     ri, ci = _on_host(res.row_ind), _on_host(res.col_ind)
-    if nr <= nc:
-        out = np.arange(nr), ci.astype(np.int32)
-    else:
-        o = np.argsort(ci)
-        out = ri[o].astype(np.int32), np.arange(nc)
+    # SciPy's order: a wide matrix's pairs by row (row_ind = arange), a tall one's by row too (row_ind int32, the
+    # matched rows ascending; col_ind int64)
+    out = (np.arange(nr), ci.astype(np.int32)) if nr <= nc else (ri.astype(np.int32), ci.astype(np.int64))
     if lib is None:
         return out
     from ..wmatching._gpu_graph import to_library  # a device-resident input: the answer in its library

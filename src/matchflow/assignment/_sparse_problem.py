@@ -141,17 +141,14 @@ def extended(A: sp.csr_array, partial: bool) -> tuple[sp.csr_array, bool, float,
 
 
 def _feasible(E: sp.csr_array) -> bool:
-    from scipy.sparse.csgraph import maximum_bipartite_matching
-
-    if E.shape[0] == 0:
-        return True
-    S = sp.csr_array((np.ones(E.nnz, dtype=np.int8), E.indices, E.indptr), shape=E.shape)
-    return bool((maximum_bipartite_matching(S, perm_type="column") >= 0).all())
+    """Whether the square E has a perfect matching (:func:`_max_matching`)."""
+    return E.shape[0] == 0 or bool((_max_matching(E) >= 0).all())
 
 
 def _max_matching(A: sp.csr_array) -> np.ndarray:
-    """A maximum matching (Hopcroft-Karp, SciPy): each row's column or -1."""
-    from scipy.sparse.csgraph import maximum_bipartite_matching
+    """A maximum matching by the matching family (its Hopcroft-Karp with the PF+ finish; SciPy's matcher is
+    exponential on the Hopcroft-Karp ladder, :func:`matchflow.generators.hk_ladder`): each row's column or -1."""
+    from ..matching import maximum_bipartite_matching
 
     if min(A.shape) == 0:
         return np.full(A.shape[0], -1, dtype=np.int64)
