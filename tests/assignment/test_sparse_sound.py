@@ -48,3 +48,55 @@ def test_dropin_orders_a_tall_answer_by_row_like_scipy():
     r, c = matchflow.min_weight_full_bipartite_matching(A)
     assert r.tolist() == r0.tolist() == [0, 2] and c.tolist() == c0.tolist() == [1, 0]
     assert r.dtype == r0.dtype and c.dtype == c0.dtype
+
+
+# ---------------------------------------------------------------- defect 1: mixed magnitudes, subnormal forgery
+
+def _mixed(seed: int, n: int) -> sp.csr_array:
+    """The issue's kind: every entry stored, 80 % in [0, 1) and 20 % in [1e14, 1e15]."""
+    rng = np.random.default_rng(seed)
+    return sp.csr_array(np.where(rng.random((n, n)) < 0.8, rng.random((n, n)), rng.uniform(1e14, 1e15, (n, n))))
+
+
+def test_mixed_magnitudes_60x60_solved_right_and_the_rounded_answer_rejected():
+    """Reproducer (the issue's 60 x 60, seed 0 here): cost scaling's integer rounding is set by the large entries
+    (scale 2**-5: every small entry rounds to 0) and its matching costs 31.9 where the optimum is 1.85; the old
+    verifier accepted it (gap bound 42 under a tolerance of 757 made of the duals' magnitudes ~1e14)."""
+    from matchflow.assignment._sparse_routes import _solve_square
+
+    A = _mixed(0, 60)
+    r0, c0 = scipy_mwfbm(A)
+    opt = A.toarray()[r0, c0].sum()
+    for res in (matchflow.assignment(A), matchflow.assignment(A, method="cost-scaling")):
+        assert verify_sparse_assignment(A, res) == [] and res.cost == pytest.approx(opt, rel=1e-12)
+    r, c = matchflow.min_weight_full_bipartite_matching(A)
+    assert A.toarray()[r, c].sum() == pytest.approx(opt, rel=1e-12)
+    x, U, V, stats = _solve_square(A)  # cost scaling on the rounded costs alone
+    forged = matchflow.assignment(A)
+    forged.col_ind, forged.stats["U"], forged.stats["V"] = x, U, V
+    assert A.toarray()[np.arange(60), x].sum() > opt + 20
+    problems = verify_sparse_assignment(A, forged, raise_on_error=False)
+    assert len(problems) == 1 and problems[0].startswith("the duals leave a gap bound of")
+
+
+def test_mixed_magnitudes_8x8_no_answer_worse_than_scipy():
+    """The issue's 200 8 x 8 matrices (182 came back worse than SciPy): 40 of them, each route."""
+    for seed in range(40):
+        A = _mixed(seed, 8)
+        r0, c0 = scipy_mwfbm(A)
+        opt = A.toarray()[r0, c0].sum()
+        for method in ("auto", "cost-scaling", "jv"):
+            res = matchflow.assignment(A, method=method)
+            assert verify_sparse_assignment(A, res) == [] and res.cost <= opt * (1 + 2**-40)
+
+
+def test_subnormal_forgery_rejected():
+    """Reproducer: optimum 2e-323 (the diagonal), the anti-diagonal 1e-322 with zero duals was accepted (the
+    bound's absolute terms, 2**-1068 each, hid it): the certificate now scales the entries up by 2**k (exact)."""
+    A = sp.csr_array(np.array([[1e-323, 5e-323], [5e-323, 1e-323]]))
+    res = matchflow.assignment(A)
+    assert res.cost == 2e-323 and verify_sparse_assignment(A, res) == []
+    for U in (np.zeros(2), np.array([5e-323, 5e-323])):
+        res.col_ind, res.stats["U"], res.stats["V"] = np.array([1, 0]), U, np.zeros(2)
+        problems = verify_sparse_assignment(A, res, raise_on_error=False)
+        assert len(problems) == 1 and problems[0].startswith("the duals leave a gap bound of")

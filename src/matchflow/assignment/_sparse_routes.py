@@ -49,7 +49,9 @@ def _solve_square(E: sp.csr_array, known_feasible: bool = True, solve=cost_scali
         return x, u + lo, v, stats
     # floats: the matching solves the rounded costs exactly; prove it on the true costs
     stats["scale"] = float(scale)
-    uf, vf, _ = _float_duals(E, x, shifted, lo, v.astype(np.float64) / scale, u.astype(np.float64) / scale, stats)
+    # duals from zero first (bounded by the assigned entries), then from the scaled prices (a warm start)
+    uf, vf, _ = _float_duals(E, x, [np.zeros(n), v.astype(np.float64) / scale], u.astype(np.float64) / scale + lo,
+                             stats)
     return x, uf, vf, stats
 
 
@@ -74,8 +76,7 @@ def _solve_ssp(A: sp.csr_array, E: sp.csr_array, tr: bool):
     v0[:R.shape[1]] = v  # the real columns' potentials; the dummies start at 0 (lowered by the pass)
     stats["sparse_path"] = "ssp"
     if E.dtype.kind == "f":
-        loE = E.data.min() if E.nnz else 0.0
-        uf, vf, proved = _float_duals(E, x, E.data - loE, loE, v0, None, stats)
+        uf, vf, proved = _float_duals(E, x, [np.zeros(n), v0], None, stats)
         return (x, uf, vf, stats) if proved else None  # what the verifier accepts
     ic, loE = shifted_integer_costs(E)
     u = _int_duals(E, x, ic, v0)
@@ -121,8 +122,7 @@ def _solve_ssp_partial(A: sp.csr_array, E: sp.csr_array, big, col4row: np.ndarra
     x = _perfect_extension(E, A, np.concatenate(r), np.concatenate(c), False, True)
     stats = {"sparse_path": "ssp", "ssp_scanned_columns": scans, "deficient_rows": int(rh.sum())}
     if E.dtype.kind == "f":
-        loE = E.data.min()
-        uf, vf, proved = _float_duals(E, x, E.data - loE, loE, v0, None, stats)
+        uf, vf, proved = _float_duals(E, x, [np.zeros(n), v0], None, stats)
         return (x, uf, vf, stats) if proved else None
     u = _int_duals(E, x, E.data, v0)
     return None if u is None else (x, u, v0, stats)
