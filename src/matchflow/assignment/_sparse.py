@@ -22,6 +22,7 @@ from .._methods import mark_gpu_warm
 from .._results import AssignmentResult
 from ._cpu_cost_scaling import cost_scaling_solve
 from ._prepare import InfeasibleError
+from ._sparse_bigint import ssp_exact
 from ._sparse_certificate import _float_accepted
 from ._sparse_problem import DEVICE_FALLBACK, _from_device, _max_matching, _on_host, as_sparse_cost, extended
 from ._sparse_routes import _solve_square, _solve_ssp, _solve_ssp_partial
@@ -120,8 +121,13 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
     def paths():
         return _solve_ssp_partial(A, E, big, col4row) if partial else _solve_ssp(A, E, tr)
 
-    found = paths() if ssp else None
-    x, U, V, stats = found if found is not None else _solve_square(E, known_feasible=partial, solve=solve)
+    try:
+        found = paths() if ssp else None
+        x, U, V, stats = found if found is not None else _solve_square(E, known_feasible=partial, solve=solve)
+    except OverflowError:  # an integer range beyond the int64 solvers: exact shortest paths on Python integers
+        if E.dtype.kind != "i":
+            raise
+        found = x, U, V, stats = ssp_exact(E)
     if found is None and E.dtype.kind == "f" and not _float_accepted(stats):
         # cost scaling solved the rounded costs, and the true costs do not prove its matching (a coarse rounding:
         # partial mode's big M sets the scale; Netlib GREENBEA |values|: 1e-4 above the optimum, bound 0.27):
