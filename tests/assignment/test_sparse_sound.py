@@ -4,10 +4,15 @@ Hopcroft-Karp ladder), SciPy's drop-in order; property tests against SciPy on ex
 
 from __future__ import annotations
 
+import itertools
+from fractions import Fraction
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
 import scipy.sparse.csgraph
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.sparse.csgraph import min_weight_full_bipartite_matching as scipy_mwfbm
 
 import matchflow
@@ -100,3 +105,85 @@ def test_subnormal_forgery_rejected():
         res.col_ind, res.stats["U"], res.stats["V"] = np.array([1, 0]), U, np.zeros(2)
         problems = verify_sparse_assignment(A, res, raise_on_error=False)
         assert len(problems) == 1 and problems[0].startswith("the duals leave a gap bound of")
+
+
+# ---------------------------------------------------------------- property tests over extreme magnitudes
+
+_INT_DTYPES = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)
+
+
+@st.composite
+def extreme(draw):
+    """A small sparse matrix (1-5 rows and columns, either orientation, maybe infeasible) of one extreme kind:
+    mixed 1e-5 / 1e15, subnormal, huge 1e300, ties, or integers of every dtype up to int64's ends."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    nr, nc = draw(st.integers(1, 5)), draw(st.integers(1, 5))
+    mask = rng.random((nr, nc)) < draw(st.sampled_from([0.4, 0.7, 1.0]))
+    kind = draw(st.sampled_from(["mixed", "subnormal", "huge", "ties", "int"]))
+    if kind == "mixed":
+        vals = np.where(rng.random((nr, nc)) < 0.7, rng.uniform(1e-5, 2e-5, (nr, nc)), rng.uniform(1e14, 1e15, (nr, nc)))
+    elif kind == "subnormal":
+        vals = rng.integers(1, 40, (nr, nc)) * 5e-324
+    elif kind == "huge":
+        vals = rng.uniform(-1e300, 1e300, (nr, nc))
+    elif kind == "ties":
+        vals = rng.integers(1, 4, (nr, nc)) * 0.1
+    else:
+        dt = np.dtype(draw(st.sampled_from(_INT_DTYPES)))
+        lo, hi = max(int(np.iinfo(dt).min), -(2**63) + 1), min(int(np.iinfo(dt).max), 2**63 - 1)
+        vals = np.array([[int(rng.choice([lo, hi, lo + 1, hi - 1, 1, int(rng.integers(lo // 2, hi // 2 + 1))]))
+                          for _ in range(nc)] for _ in range(nr)], dtype=dt)
+        vals[vals == 0] = 1
+    r, c = np.nonzero(mask)
+    return sp.csr_array((vals[r, c], (r, c)), shape=(nr, nc))
+
+
+def _exact_best(A, maximize: bool):
+    """Exact optimum (Fraction) over the stored entries by enumeration; None when no full matching exists."""
+    co = A.tocoo()
+    d = {(int(i), int(j)): Fraction(int(x) if A.dtype.kind in "iu" else float(x))
+         for i, j, x in zip(co.row, co.col, co.data.tolist(), strict=True)}
+    nr, nc = A.shape
+    best = None
+    for cols in itertools.permutations(range(nc), nr) if nr <= nc else itertools.permutations(range(nr), nc):
+        pairs = list(enumerate(cols)) if nr <= nc else [(i, j) for j, i in enumerate(cols)]
+        if all(p in d for p in pairs):
+            t = sum(d[p] for p in pairs)
+            best = t if best is None or (t > best if maximize else t < best) else best
+    return best
+
+
+def _total(A, r, c) -> Fraction:
+    vals = A[r, c] if r.size else np.zeros(0)
+    return sum((Fraction(int(x) if A.dtype.kind in "iu" else float(x)) for x in np.asarray(vals).tolist()),
+               Fraction(0))
+
+
+@settings(deadline=None)
+@given(extreme(), st.booleans(), st.sampled_from(["auto", "cost-scaling", "jv"]))
+def test_extreme_magnitudes_exact_oracle_scipy_and_tampering(A, maximize, method):
+    """Against an exact enumeration (and SciPy's min_weight_full_bipartite_matching on floats): integers exactly
+    optimal, floats within the certificate's own claimed tolerance; infeasible raises like SciPy; a tampered
+    dual or answer is rejected."""
+    best = _exact_best(A, maximize)
+    if best is None:
+        with pytest.raises(ValueError, match="^cost matrix is infeasible$"):
+            matchflow.assignment(A, maximize=maximize, method=method)
+        with pytest.raises(ValueError, match="no full matching exists"):
+            scipy_mwfbm(A, maximize=maximize)
+        return
+    res = matchflow.assignment(A, maximize=maximize, method=method)
+    assert verify_sparse_assignment(A, res) == []
+    got, sg = _total(A, res.row_ind, res.col_ind), -1 if maximize else 1
+    if A.dtype.kind in "iu":
+        assert got == best and res.cost == best
+    else:  # the certificate's claim: cost - optimum <= gap_tol (or exactly optimal)
+        claim = 0 if res.stats["exact"] else Fraction(res.stats["gap_tol"])
+        assert 0 <= sg * (got - best) <= claim
+        r0, c0 = scipy_mwfbm(A, maximize=maximize)
+        assert sg * (got - _total(A, r0, c0)) <= claim
+    U = np.array(res.stats["U"], dtype=object if A.dtype.kind in "iu" else np.float64)
+    m = float(np.abs(np.asarray(A.data, dtype=np.float64)).max())
+    U[0] += 1 if A.dtype.kind in "iu" else (m * 2.0**-20 if m * 2.0**-20 > 2.0**-1000 else m)
+    res.stats["U"] = U
+    assert verify_sparse_assignment(A, res, raise_on_error=False)
