@@ -25,7 +25,7 @@ from ._prepare import InfeasibleError
 from ._sparse_bigint import ssp_exact
 from ._sparse_certificate import _float_accepted
 from ._sparse_problem import DEVICE_FALLBACK, _from_device, _max_matching, _on_host, as_sparse_cost, extended
-from ._sparse_routes import _solve_square, _solve_ssp, _solve_ssp_partial
+from ._sparse_routes import _solve_square, _solve_ssp, _solve_ssp_partial, add_exact
 
 __all__ = ["sparse_assignment", "min_weight_full_bipartite_matching"]
 
@@ -150,7 +150,7 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
         r, c = c, r
     order = np.argsort(r)
     r, c = r[order].astype(np.int64), c[order].astype(np.int64)
-    u, v = (V[:nr], U[:nc]) if tr else (U[:nr] + shift, V[:nc])
+    u, v = (V[:nr], U[:nc]) if tr else (add_exact(U[:nr], shift) if U.dtype.kind == "i" else U[:nr] + shift, V[:nc])
     stats.update(n=E.shape[0], extended=E.shape != A.shape, transposed=tr, dummy_cost=big, U=U, V=V, partial=partial)
     if rule is not None:
         stats["auto_rule"] = rule
