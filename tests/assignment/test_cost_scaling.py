@@ -165,10 +165,13 @@ def test_plus_inf_entries_are_missing_arcs():
     assert res.col_ind.tolist() == [0, 1] and res.cost == 3.0
 
 
-def test_huge_integer_costs_overflow_is_detected_not_wrapped():
+def test_huge_integer_costs_are_solved_exactly_not_wrapped():
+    """Issue 21 item 6c, reproducer: a 2 x 2 with 2**62 was refused with OverflowError where SciPy solves; now
+    exact (Python integers beyond the int64 solvers' ranges) and certified exactly."""
     A = sp.csr_array(np.array([[2**62, 0], [0, 2**61]], dtype=np.int64))
-    with pytest.raises(OverflowError, match="overflows int64"):
-        matchflow.assignment(A)
+    res = matchflow.assignment(A)
+    assert res.cost == 2**62 + 2**61 and res.col_ind.tolist() == [0, 1] and res.stats["sparse_path"] == "ssp-bigint"
+    assert verify_sparse_assignment(A, res) == []
 
 
 def test_dense_method_cost_scaling_equals_jv():
@@ -310,13 +313,20 @@ def test_sparse_jv_method_square_and_its_errors():
         matchflow.assignment(A, method="hungarian")
 
 
-def test_integer_ranges_beyond_int64_are_refused_with_the_true_range():
-    """A range of 2^63 + 5 (int64 entries at both ends) is named exactly, never wrapped into a small range or
-    a false "infeasible"; partial=True's dummy cost (range times rows) is checked the same way."""
+def test_integer_ranges_beyond_int64_are_exact_and_wide_partial_dummies_refused():
+    """A range of 2^63 + 5 (int64 entries at both ends) is solved exactly, never wrapped into a small range or a
+    false "infeasible"; partial=True's dummy cost (range times rows) must fit int64, else it is refused naming
+    it; maximize=True cannot negate int64's least value (refused naming it)."""
     A = sp.csr_array(np.array([[2**62, -(2**62), 5], [1, 2, 3]], dtype=np.int64))
-    for kw in ({}, {"partial": True}, {"method": "jv"}):
-        with pytest.raises(OverflowError, match=r"^integer cost range 9223372036854775808 times \(n\+1\)\^2"):
-            matchflow.assignment(A, **kw)
+    for kw in ({}, {"partial": True}, {"method": "jv"}, {"method": "cost-scaling"}):
+        res = matchflow.assignment(A, **kw)
+        assert res.cost == 1 - 2**62 and verify_sparse_assignment(A, res) == []
     B = sp.csr_array(np.array([[2**61, 0, 0], [5, 0, 0]], dtype=np.int64))  # no full matching: big-M dummies
-    with pytest.raises(OverflowError, match=r"^integer cost range 2305843009213693947 times 2 \(partial=True's dummy "):
+    res = matchflow.assignment(B, partial=True)
+    assert res.cost == 5 and res.row_ind.tolist() == [1] and verify_sparse_assignment(B, res) == []
+    B = sp.csr_array(np.array([[2**62, 0, 0], [5, 0, 0]], dtype=np.int64))
+    with pytest.raises(OverflowError, match=r"^integer cost range 4611686018427387899 times 2 \(partial=True's dummy "):
         matchflow.assignment(B, partial=True)
+    C = sp.csr_array(np.array([[-(2**63), 0], [0, 5]], dtype=np.int64))
+    with pytest.raises(ValueError, match="^cost entry -9223372036854775808 cannot be negated in int64 for maximize"):
+        matchflow.assignment(C, maximize=True)

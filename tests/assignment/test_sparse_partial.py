@@ -139,17 +139,21 @@ def test_empty_rows_and_columns_and_all_ties():
 
 def test_integer_range_beyond_cost_scaling_is_solved_exactly():
     """partial=True's big M times the extended size squared overflows cost scaling's int64 prices (it refuses);
-    shortest paths only need M times the size, so the answer is exact and certified. Larger still: both refuse."""
+    shortest paths only need M times the size, so the answer is exact and certified; larger still, Python integers
+    (issue 21); a dummy cost beyond int64 is refused."""
     A = sp.csr_array(np.array([[10**15, 0, 0, 0, 0], [3, 0, 0, 0, 0], [7, 5, -(10**14), 9, 0]], dtype=np.int64))
     A.eliminate_zeros()
     res = matchflow.assignment(A, partial=True)
     assert res.method == "jv" and verify_sparse_assignment(A, res) == []
     assert (res.row_ind.size, res.cost) == partial_assignment_bruteforce(_dense_inf(A)) == (2, 3 - 10**14)
-    with pytest.raises(OverflowError, match=r"^integer cost range \d+ times \(n\+1\)\^2 with n=8 overflows int64"):
-        matchflow.assignment(A, partial=True, method="cost-scaling")
+    res = matchflow.assignment(A, partial=True, method="cost-scaling")  # beyond its int64 prices: exact paths
+    assert res.stats["sparse_path"] == "ssp-bigint" and res.cost == 3 - 10**14 and verify_sparse_assignment(A, res) == []
     B = A.copy()
-    B.data[0] = 10**16  # M * 4 (n + 1) reaches 2^59: the paths' duals could leave int64, cost scaling refuses
-    with pytest.raises(OverflowError, match=r"^integer cost range \d+ times \(n\+1\)\^2 with n=8 overflows int64"):
+    B.data[0] = 10**16  # M * 4 (n + 1) reaches 2^59: the int64 paths' duals could leave int64 (issue 21: exact)
+    res = matchflow.assignment(B, partial=True)
+    assert res.stats["sparse_path"] == "ssp-bigint" and res.cost == 3 - 10**14 and verify_sparse_assignment(B, res) == []
+    B.data[0] = 2**61  # M = range * 3 + 1 >= 2^62: the extended problem's costs leave int64, refused naming it
+    with pytest.raises(OverflowError, match=r"^integer cost range \d+ times 3 \(partial=True's dummy cost\)"):
         matchflow.assignment(B, partial=True)
 
 

@@ -22,9 +22,10 @@ from .._methods import mark_gpu_warm
 from .._results import AssignmentResult
 from ._cpu_cost_scaling import cost_scaling_solve
 from ._prepare import InfeasibleError
+from ._sparse_bigint import ssp_exact
 from ._sparse_certificate import _float_accepted
 from ._sparse_problem import DEVICE_FALLBACK, _from_device, _max_matching, _on_host, as_sparse_cost, extended
-from ._sparse_routes import _solve_square, _solve_ssp, _solve_ssp_partial
+from ._sparse_routes import _solve_square, _solve_ssp, _solve_ssp_partial, add_exact
 
 __all__ = ["sparse_assignment", "min_weight_full_bipartite_matching"]
 
@@ -120,8 +121,13 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
     def paths():
         return _solve_ssp_partial(A, E, big, col4row) if partial else _solve_ssp(A, E, tr)
 
-    found = paths() if ssp else None
-    x, U, V, stats = found if found is not None else _solve_square(E, known_feasible=partial, solve=solve)
+    try:
+        found = paths() if ssp else None
+        x, U, V, stats = found if found is not None else _solve_square(E, known_feasible=partial, solve=solve)
+    except OverflowError:  # an integer range beyond the int64 solvers: exact shortest paths on Python integers
+        if E.dtype.kind != "i":
+            raise
+        found = x, U, V, stats = ssp_exact(E)
     if found is None and E.dtype.kind == "f" and not _float_accepted(stats):
         # cost scaling solved the rounded costs, and the true costs do not prove its matching (a coarse rounding:
         # partial mode's big M sets the scale; Netlib GREENBEA |values|: 1e-4 above the optimum, bound 0.27):
@@ -144,7 +150,7 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
         r, c = c, r
     order = np.argsort(r)
     r, c = r[order].astype(np.int64), c[order].astype(np.int64)
-    u, v = (V[:nr], U[:nc]) if tr else (U[:nr] + shift, V[:nc])
+    u, v = (V[:nr], U[:nc]) if tr else (add_exact(U[:nr], shift) if U.dtype.kind == "i" else U[:nr] + shift, V[:nc])
     stats.update(n=E.shape[0], extended=E.shape != A.shape, transposed=tr, dummy_cost=big, U=U, V=V, partial=partial)
     if rule is not None:
         stats["auto_rule"] = rule
@@ -165,7 +171,7 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
 def min_weight_full_bipartite_matching(biadjacency, maximize=False, *, backend: str = "cpu"
                                        ) -> tuple[np.ndarray, np.ndarray]:
     """Drop-in for ``scipy.sparse.csgraph.min_weight_full_bipartite_matching``: same arguments, same
-    ``(row_ind, col_ind)`` (the smaller side's indices in order), same errors ("graph must be
+    ``(row_ind, col_ind)`` (pairs in row order, SciPy's dtypes), same errors ("graph must be
     sparse", "no full matching exists") and SciPy's explicit-zero rule (removed, with its warning).
     Beyond SciPy: keyword-only ``backend`` ("cpu" or "gpu": the lock-free GPU refine), and a device-resident
     ``biadjacency`` (CuPy sparse, PyTorch sparse CUDA tensor): copied to the host once (:data:`DEVICE_FALLBACK`),
@@ -208,11 +214,9 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False, *, backend: 
         raise ValueError("no full matching exists") from None
     nr, nc = A.shape
     ri, ci = _on_host(res.row_ind), _on_host(res.col_ind)
-    if nr <= nc:
-        out = np.arange(nr), ci.astype(np.int32)
-    else:
-        o = np.argsort(ci)
-        out = ri[o].astype(np.int32), np.arange(nc)
+    # SciPy's order: a wide matrix's pairs by row (row_ind = arange), a tall one's by row too (row_ind int32, the
+    # matched rows ascending; col_ind int64)
+    out = (np.arange(nr), ci.astype(np.int32)) if nr <= nc else (ri.astype(np.int32), ci.astype(np.int64))
     if lib is None:
         return out
     from ..wmatching._gpu_graph import to_library  # a device-resident input: the answer in its library

@@ -89,6 +89,8 @@ def as_sparse_cost(C, maximize: bool = False) -> sp.csr_array:
     else:
         raise TypeError(f"C must have a real dtype (bool, integer or float), got {A.dtype}")
     if maximize:
+        if A.dtype.kind == "i" and A.nnz and int(A.data.min()) == np.iinfo(np.int64).min:
+            raise ValueError(f"cost entry {np.iinfo(np.int64).min} cannot be negated in int64 for maximize=True")
         A.data = -A.data
     if kind == "f":
         if np.isneginf(A.data).any():
@@ -117,9 +119,9 @@ def extended(A: sp.csr_array, partial: bool) -> tuple[sp.csr_array, bool, float,
         if A.dtype.kind == "i":  # exact Python integers: a wrapped big M would be a wrong answer, not an error
             lo = int(lo)
             big = ((int(A.data.max()) - lo) if A.nnz else 0) * min(nr, nc) + 1
-            if big >= _LIMIT:
+            if big >= 2**62:  # E's costs must fit int64 (the exact solve beyond the int64 solvers needs it too)
                 raise OverflowError(f"integer cost range {big // max(min(nr, nc), 1)} times {min(nr, nc)} (partial=True's "
-                                    "dummy cost) overflows int64; the cost-scaling solver refuses it")
+                                    "dummy cost) overflows int64; sparse partial=True refuses it")
         else:
             big = ((A.data.max() - lo) if A.nnz else 0) * min(nr, nc) + 1
     if partial:
@@ -141,17 +143,14 @@ def extended(A: sp.csr_array, partial: bool) -> tuple[sp.csr_array, bool, float,
 
 
 def _feasible(E: sp.csr_array) -> bool:
-    from scipy.sparse.csgraph import maximum_bipartite_matching
-
-    if E.shape[0] == 0:
-        return True
-    S = sp.csr_array((np.ones(E.nnz, dtype=np.int8), E.indices, E.indptr), shape=E.shape)
-    return bool((maximum_bipartite_matching(S, perm_type="column") >= 0).all())
+    """Whether the square E has a perfect matching (:func:`_max_matching`)."""
+    return E.shape[0] == 0 or bool((_max_matching(E) >= 0).all())
 
 
 def _max_matching(A: sp.csr_array) -> np.ndarray:
-    """A maximum matching (Hopcroft-Karp, SciPy): each row's column or -1."""
-    from scipy.sparse.csgraph import maximum_bipartite_matching
+    """A maximum matching by the matching family (its Hopcroft-Karp with the PF+ finish; SciPy's matcher is
+    exponential on the Hopcroft-Karp ladder, :func:`matchflow.generators.hk_ladder`): each row's column or -1."""
+    from ..matching import maximum_bipartite_matching
 
     if min(A.shape) == 0:
         return np.full(A.shape[0], -1, dtype=np.int64)

@@ -20,6 +20,13 @@ from ._sparse_certificate import _float_duals, _int_duals
 from ._sparse_problem import _LIMIT, _feasible, _perfect_extension, shifted_integer_costs
 
 
+def add_exact(u: np.ndarray, lo) -> np.ndarray:
+    """``u + lo`` for integer duals without wrapping: int64 where it fits, else Python integers (an object array)."""
+    if u.dtype.kind != "i" or not u.size or max(-int(u.min()), int(u.max())) + abs(int(lo)) < 2**62:
+        return u + lo
+    return np.array([int(t) + int(lo) for t in u.tolist()], dtype=object)
+
+
 def _solve_square(E: sp.csr_array, known_feasible: bool = True, solve=cost_scaling_solve):
     """Solve the square problem E (a perfect matching exists, or ``known_feasible=False``: proved by
     Hopcroft-Karp only when the pushes exceed 16 (nnz + n), else InfeasibleError); returns (col4row, u, v, stats), u and v exact on E (ints) or
@@ -46,10 +53,12 @@ def _solve_square(E: sp.csr_array, known_feasible: bool = True, solve=cost_scali
     if st != OK:
         raise RuntimeError(f"cost scaling failed with status {st} (a bug: the instance was checked feasible)")
     if data.dtype.kind == "i":
-        return x, u + lo, v, stats
+        return x, add_exact(u, lo), v, stats
     # floats: the matching solves the rounded costs exactly; prove it on the true costs
     stats["scale"] = float(scale)
-    uf, vf, _ = _float_duals(E, x, shifted, lo, v.astype(np.float64) / scale, u.astype(np.float64) / scale, stats)
+    # duals from zero first (bounded by the assigned entries), then from the scaled prices (a warm start)
+    uf, vf, _ = _float_duals(E, x, [np.zeros(n), v.astype(np.float64) / scale], u.astype(np.float64) / scale + lo,
+                             stats)
     return x, uf, vf, stats
 
 
@@ -74,12 +83,11 @@ def _solve_ssp(A: sp.csr_array, E: sp.csr_array, tr: bool):
     v0[:R.shape[1]] = v  # the real columns' potentials; the dummies start at 0 (lowered by the pass)
     stats["sparse_path"] = "ssp"
     if E.dtype.kind == "f":
-        loE = E.data.min() if E.nnz else 0.0
-        uf, vf, proved = _float_duals(E, x, E.data - loE, loE, v0, None, stats)
+        uf, vf, proved = _float_duals(E, x, [np.zeros(n), v0], None, stats)
         return (x, uf, vf, stats) if proved else None  # what the verifier accepts
     ic, loE = shifted_integer_costs(E)
     u = _int_duals(E, x, ic, v0)
-    return None if u is None else (x, u + loE, v0, stats)
+    return None if u is None else (x, add_exact(u, loE), v0, stats)
 
 
 def _solve_ssp_partial(A: sp.csr_array, E: sp.csr_array, big, col4row: np.ndarray):
@@ -121,8 +129,7 @@ def _solve_ssp_partial(A: sp.csr_array, E: sp.csr_array, big, col4row: np.ndarra
     x = _perfect_extension(E, A, np.concatenate(r), np.concatenate(c), False, True)
     stats = {"sparse_path": "ssp", "ssp_scanned_columns": scans, "deficient_rows": int(rh.sum())}
     if E.dtype.kind == "f":
-        loE = E.data.min()
-        uf, vf, proved = _float_duals(E, x, E.data - loE, loE, v0, None, stats)
+        uf, vf, proved = _float_duals(E, x, [np.zeros(n), v0], None, stats)
         return (x, uf, vf, stats) if proved else None
     u = _int_duals(E, x, E.data, v0)
     return None if u is None else (x, u, v0, stats)
