@@ -11,11 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from matchflow.flow import grid_cut, grid_energy
+from matchflow.flow import grid_cut, grid_energy, grid_network, offsets
 from matchflow.flow._api import TABLE
 from matchflow.flow._cpu_bk import IN_S, bk_flow_kernel
 from matchflow.flow._cpu_grid import certify_grid, grid_cut_energy, grid_residual
-from matchflow.flow._grid import grid_network, offsets
 
 CPU_METHODS = [m.name for m in TABLE.methods if m.cpu is not None]
 # float inputs of extreme magnitudes: the grid path's own solver (the general network's solvers, reached

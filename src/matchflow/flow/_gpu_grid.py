@@ -32,6 +32,7 @@ from .._backend import require_gpu
 from .._cuda import c_contiguous_device, is_device_array, quiet
 from .._validation import check_choice, check_int
 from ._gpu_push_relabel import Rounds, validate_flow_gpu_options
+from ._grid_layout import INT_LIMIT, offsets
 
 __all__ = ["grid_cut_gpu"]
 
@@ -120,8 +121,6 @@ def _device_input(name: str, x: Any, shape: tuple[int, ...]) -> tuple[Any, np.dt
 
 def _table(ndim: int, connectivity: int, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Offsets as (k, 3) rows (2-D: depth 1), flat deltas and the reverse arc of each neighbour."""
-    from ._grid import offsets  # noqa: PLC0415
-
     off = offsets(ndim, connectivity)
     off3 = np.zeros((len(off), 3), np.int32)
     off3[:, 3 - ndim:] = off
@@ -136,8 +135,6 @@ def grid_cut_gpu(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivi
     """``(labels, flow_value, stats)`` of the minimum cut of a 2-D or 3-D grid on the GPU (labels True on
     the source side: the pixels that cannot reach the sink in the residual graph of a maximum preflow).
     ``batch``: B independent grids (a leading axis of every input); the flow value is then a NumPy array."""
-    from ._grid import INT_LIMIT  # noqa: PLC0415
-
     full = tuple(int(d) for d in getattr(source_caps, "shape", np.shape(source_caps)))
     shape = full if batch is None else full[1:]
     if len(shape) not in (2, 3):
