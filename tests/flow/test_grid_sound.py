@@ -15,6 +15,7 @@ from matchflow.flow import grid_cut, grid_energy, grid_network, offsets
 from matchflow.flow._api import TABLE
 from matchflow.flow._cpu_bk import IN_S, bk_flow_kernel
 from matchflow.flow._cpu_grid import certify_grid, grid_arrays, grid_cut_energy, grid_flows, grid_residual
+from matchflow.flow._grid_certified import fold
 
 CPU_METHODS = [m.name for m in TABLE.methods if m.cpu is not None]
 # every method's extreme-float answer is certified (or solved again by the CPU grid path); the methods listed
@@ -179,3 +180,52 @@ def test_tampered_labels_or_value_fail_the_certificate(g):
         tampered = [a.copy() for a in flow]
         tampered[i][at] = np.inf
         assert certify_grid(grid, tuple(tampered), labels, value, wsum)[0][0] == np.inf
+
+
+# ----------------------------------------------------------------------------- the GPU's float answers (no GPU here)
+
+
+def _fake_gpu(uploads, flip=False):
+    """A stand-in for ``grid_cut_gpu`` (same signature): BK on the uploaded arrays, its flow handed back as the GPU's
+    residuals ``(rc (K, N), rt (N,))`` (the negative offsets' half unused by the host certificate); ``flip``: the
+    labels inverted, a wrong answer."""
+
+    def run(src, snk, edg, *, connectivity, batch=None, flows=False, **options):
+        uploads.append((src, snk, edg))
+        shape = src.shape if batch is None else src.shape[1:]
+        off = offsets(len(shape), connectivity)
+        grid = grid_arrays(src, snk, edg, off) if batch is None else grid_arrays(*fold(shape, batch, off, src, snk,
+                                                                                        edg))
+        net, _ = grid_residual(grid)
+        g, tree, n = np.zeros_like(net[3]), np.zeros(src.size + 2, np.int8), src.size
+        bk_flow_kernel(n + 2, n, n + 1, *net, g, 0.0, tree, np.zeros(1), n + 2)
+        fs, ft, fe = grid_flows(grid, net, g)
+        labels = (tree[:n] == IN_S).reshape(src.shape)
+        return labels ^ flip, None, {"certified": "device"}, (grid.edg - fe, grid.snk - ft)
+
+    return run
+
+
+def test_gpu_float_answers_are_clamped_and_certified_on_the_host(monkeypatch):
+    from matchflow.flow import _gpu_grid
+    from matchflow.flow._grid import _inputs
+    from matchflow.flow._grid_certified import gpu_cut
+
+    items = [_issue_1x4(seed) for seed in (1e11, 1e300, 1.0)]
+    best = [_exact_min(*it, 4) for it in items]
+    for b, (src, snk, edg) in enumerate(items):
+        ups = []
+        monkeypatch.setattr(_gpu_grid, "grid_cut_gpu", _fake_gpu(ups))
+        labels, value, stats, where = gpu_cut(src, snk, edg, lambda a=(src, snk, edg): _inputs(*a, 4), 4, None, {})
+        assert where == "gpu" and stats["certified"] == "host" and stats["gap_bound"] <= stats["tol"]
+        assert value == _exact_energy(labels, src, snk, edg, 4) == best[b]
+        assert ups[0][0].max() <= 2 * 1.2  # the hard seed clamped to twice what can leave pixel 0 (0.6 + 0.6)
+    src, snk, edg = (np.stack(a) for a in zip(*items, strict=True))  # a batch: each item certified on its own
+    monkeypatch.setattr(_gpu_grid, "grid_cut_gpu", _fake_gpu([]))
+    labels, value, stats, where = gpu_cut(src, snk, edg, lambda: _inputs(src, snk, edg, 4), 4, 3, {})
+    assert where == "gpu" and stats["certified"] == "host" and value.tolist() == best
+    # a wrong GPU answer (labels flipped) is never returned: the CPU grid path solves it again
+    monkeypatch.setattr(_gpu_grid, "grid_cut_gpu", _fake_gpu([], flip=True))
+    labels, value, stats, where = gpu_cut(src, snk, edg, lambda: _inputs(src, snk, edg, 4), 4, 3, {})
+    assert where == "cpu" and stats["fallback"].startswith("the GPU push-relabel's float answer was not certified")
+    assert value.tolist() == best and stats["certified"]

@@ -367,7 +367,7 @@ def _solve_certified(grid: Grid, cg: Grid, net: tuple, items: int | None) -> tup
     tree = np.zeros(n, dtype=np.int8)
     wsum = np.zeros(b)
     augs, orphans, scans = bk_flow_kernel(n, npix, npix + 1, indptr, head, rev, c, g, c.dtype.type(0), tree, wsum,
-                                          max(npix // b, 1))
+                                          max(npix // max(b, 1), 1))
     labels = tree[:npix] == IN_S  # the vertices reachable from s in the residual graph
     value, stats = certified(grid, grid_flows(grid, net, g), labels, items, wsum)
     stats.update(augmentations=int(augs), orphans=int(orphans), growth_scans=int(scans), residual_arcs=int(indptr[-1]))

@@ -129,7 +129,11 @@ def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: 
     ``(k, *grid)`` for all) solves the B independent grids in one call: ``labels`` ``(B, *grid)`` and
     ``flow_value`` a NumPy array of B values (each the item's :func:`grid_energy`).
     Returns ``labels`` (True: source side), ``flow_value`` (= :func:`grid_energy` of ``labels``) and
-    ``stats`` (``build_seconds`` too).
+    ``stats`` (``build_seconds`` too). Every answer is certified before it is returned (issue 21,
+    :mod:`._grid_certified`): ``stats["certified"]`` (True, or ``"device"`` / ``"host"`` on the GPU),
+    ``"gap_bound"`` and ``"tol"``; a float answer of push-relabel, pseudoflow or the GPU that the certificate
+    does not prove is solved again by the CPU grid path (``result.method``/``backend`` then say so, and
+    ``stats["fallback"]`` why).
     CPU, method ``"auto"`` (BK when the unaries touch half the points, as :func:`max_flow`'s rule) or
     ``"boykov-kolmogorov"``: the residual CSR is built straight from the arrays in Numba (one arc pair
     per neighbour pair, :mod:`._cpu_grid`; a batch is one graph with no arc across items) and the labels
