@@ -11,16 +11,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from matchflow.flow import grid_cut, grid_energy
+from matchflow.flow import grid_cut, grid_energy, grid_network, offsets
 from matchflow.flow._api import TABLE
 from matchflow.flow._cpu_bk import IN_S, bk_flow_kernel
-from matchflow.flow._cpu_grid import certify_grid, grid_cut_energy, grid_residual
-from matchflow.flow._grid import grid_network, offsets
+from matchflow.flow._cpu_grid import certify_grid, grid_arrays, grid_cut_energy, grid_flows, grid_residual
+from matchflow.flow._grid_certified import fold
 
 CPU_METHODS = [m.name for m in TABLE.methods if m.cpu is not None]
-# float inputs of extreme magnitudes: the grid path's own solver (the general network's solvers, reached
-# through max_flow, are issue 21's flow part; integers run on every method below)
-EXTREME_METHODS = ["boykov-kolmogorov"]
+# every method's extreme-float answer is certified (or solved again by the CPU grid path); the methods listed
+# here must certify their OWN answers (no stats["fallback"]): the general network's solvers join this list once
+# max_flow is sound on extreme floats (issue 21's flow part) -- a one-line change
+EXTREME_METHODS = ["boykov-kolmogorov", "push-relabel", "pseudoflow"]
 SHAPES = {4: [(1, 4), (2, 3), (3, 3)], 8: [(2, 3), (3, 3)], 6: [(2, 2, 2), (1, 2, 5)], 26: [(2, 2, 2)]}
 
 
@@ -64,10 +65,13 @@ def _issue_1x4(seed):
     return src, snk, edg
 
 
+@pytest.mark.parametrize("method", CPU_METHODS)
 @pytest.mark.parametrize("seed", [1e6, 1e9, 1e11, 1e15, 1e100, 1e300])
-def test_issue_1x4_hard_seed_gives_the_minimum(seed):
+def test_issue_1x4_hard_seed_gives_the_minimum(seed, method):
     src, snk, edg = _issue_1x4(seed)
-    r = grid_cut(src, snk, edg, connectivity=4)  # before: 1e11 -> labels of energy 1.2, the minimum is 1.1
+    # before: 1e11 -> labels of energy 1.2 (BK; push-relabel and pseudoflow too), the minimum is 1.1
+    r = grid_cut(src, snk, edg, connectivity=4, method=method)
+    assert (method in EXTREME_METHODS) <= ("fallback" not in r.stats)
     assert _exact_energy(r.labels, src, snk, edg, 4) == _exact_min(src, snk, edg, 4) == pytest.approx(1.1)
     assert r.flow_value == _exact_energy(r.labels, src, snk, edg, 4)
     assert r.stats["certified"] and r.stats["gap_bound"] <= r.stats["tol"] < 1e-14
@@ -118,11 +122,12 @@ def extreme_grids(draw, integers=False):
     return conn, src, snk, np.where(zero, 0.0, edg)
 
 
-@pytest.mark.parametrize("method", EXTREME_METHODS)
+@pytest.mark.parametrize("method", CPU_METHODS)
 @given(g=extreme_grids())
 def test_extreme_floats_give_minimal_labellings(g, method):
     conn, src, snk, edg = g
     r = grid_cut(src, snk, edg, connectivity=conn, method=method)
+    assert r.stats["certified"] and (method in EXTREME_METHODS) <= ("fallback" not in r.stats)
     e, best = _exact_energy(r.labels, src, snk, edg, conn), _exact_min(src, snk, edg, conn)
     assert e - best <= 8 * 2.0**-53 * best  # minimal up to the rounding of the energies' sums
     assert abs(r.flow_value - e) <= 2.0**-52 * e
@@ -144,31 +149,83 @@ def test_integer_dtypes_are_exact_on_every_method(g, method):
 
 
 def _solved(src, snk, edg, conn):
-    net = grid_residual(src, snk, edg, offsets(src.ndim, conn))
-    indptr, head, rev, c, _ = net
+    """BK on the grid's residual CSR: (the grid, its flow as (fs, ft, fe), the labels, the rounding budget)."""
+    grid = grid_arrays(src, snk, edg, offsets(src.ndim, conn))
+    net, _ = grid_residual(grid)
+    indptr, head, rev, c = net
     g = np.zeros_like(c)
     tree = np.zeros(src.size + 2, np.int8)
-    wsum = bk_flow_kernel(src.size + 2, src.size, src.size + 1, indptr, head, rev, c, g, c.dtype.type(0), tree)[3]
-    return net, g, tree[: src.size] == IN_S, wsum
+    wsum = np.zeros(1)
+    bk_flow_kernel(src.size + 2, src.size, src.size + 1, indptr, head, rev, c, g, c.dtype.type(0), tree, wsum, src.size)
+    return grid, grid_flows(grid, net, g), tree[: src.size] == IN_S, wsum
 
 
 @given(g=extreme_grids())
 def test_tampered_labels_or_value_fail_the_certificate(g):
     conn, src, snk, edg = g
-    net, flow, labels, wsum = _solved(src, snk, edg, conn)
-    value = grid_cut_energy(net, labels)
-    gap, tol = certify_grid(net, flow, labels, value, wsum)
+    grid, flow, labels, wsum = _solved(src, snk, edg, conn)
+    value = grid_cut_energy(grid, labels)
+    gap, tol = certify_grid(grid, flow, labels, value, wsum)
     assert gap[0] <= tol[0]
     for p in range(src.size):  # a flipped pixel that costs more than the rounding fails
         bad = labels.copy()
         bad[p] = ~bad[p]
         worse = _exact_energy(bad.reshape(src.shape), src, snk, edg, conn) - value[0]
         if worse > 4 * tol[0]:
-            gap2, tol2 = certify_grid(net, flow, bad, grid_cut_energy(net, bad), wsum)
+            gap2, tol2 = certify_grid(grid, flow, bad, grid_cut_energy(grid, bad), wsum)
             assert gap2[0] > tol2[0]
     off = value + max(abs(value[0]) * 2.0**-40, 16 * 2.0**-1074)  # a value off its labels' energy
-    assert certify_grid(net, flow, labels, off, wsum)[0][0] == np.inf
-    tampered = flow.copy()
-    if tampered.size:
-        tampered[0] = np.inf
-        assert certify_grid(net, tampered, labels, value, wsum)[0][0] == np.inf
+    assert certify_grid(grid, flow, labels, off, wsum)[0][0] == np.inf
+    for i, at in ((0, 0), (1, 0), (2, (len(flow[2]) // 2, 0))):  # a non-finite flow: s -> 0, 0 -> t, 0 -> (0.., 1)
+        tampered = [a.copy() for a in flow]
+        tampered[i][at] = np.inf
+        assert certify_grid(grid, tuple(tampered), labels, value, wsum)[0][0] == np.inf
+
+
+# ----------------------------------------------------------------------------- the GPU's float answers (no GPU here)
+
+
+def _fake_gpu(uploads, flip=False):
+    """A stand-in for ``grid_cut_gpu`` (same signature): BK on the uploaded arrays, its flow handed back as the GPU's
+    residuals ``(rc (K, N), rt (N,))`` (the negative offsets' half unused by the host certificate); ``flip``: the
+    labels inverted, a wrong answer."""
+
+    def run(src, snk, edg, *, connectivity, batch=None, flows=False, **options):
+        uploads.append((src, snk, edg))
+        shape = src.shape if batch is None else src.shape[1:]
+        off = offsets(len(shape), connectivity)
+        grid = grid_arrays(src, snk, edg, off) if batch is None else grid_arrays(*fold(shape, batch, off, src, snk,
+                                                                                        edg))
+        net, _ = grid_residual(grid)
+        g, tree, n = np.zeros_like(net[3]), np.zeros(src.size + 2, np.int8), src.size
+        bk_flow_kernel(n + 2, n, n + 1, *net, g, 0.0, tree, np.zeros(1), n + 2)
+        fs, ft, fe = grid_flows(grid, net, g)
+        labels = (tree[:n] == IN_S).reshape(src.shape)
+        return labels ^ flip, None, {"certified": "device"}, (grid.edg - fe, grid.snk - ft)
+
+    return run
+
+
+def test_gpu_float_answers_are_clamped_and_certified_on_the_host(monkeypatch):
+    from matchflow.flow import _gpu_grid
+    from matchflow.flow._grid import _inputs
+    from matchflow.flow._grid_certified import gpu_cut
+
+    items = [_issue_1x4(seed) for seed in (1e11, 1e300, 1.0)]
+    best = [_exact_min(*it, 4) for it in items]
+    for b, (src, snk, edg) in enumerate(items):
+        ups = []
+        monkeypatch.setattr(_gpu_grid, "grid_cut_gpu", _fake_gpu(ups))
+        labels, value, stats, where = gpu_cut(src, snk, edg, lambda a=(src, snk, edg): _inputs(*a, 4), 4, None, {})
+        assert where == "gpu" and stats["certified"] == "host" and stats["gap_bound"] <= stats["tol"]
+        assert value == _exact_energy(labels, src, snk, edg, 4) == best[b]
+        assert ups[0][0].max() <= 2 * 1.2  # the hard seed clamped to twice what can leave pixel 0 (0.6 + 0.6)
+    src, snk, edg = (np.stack(a) for a in zip(*items, strict=True))  # a batch: each item certified on its own
+    monkeypatch.setattr(_gpu_grid, "grid_cut_gpu", _fake_gpu([]))
+    labels, value, stats, where = gpu_cut(src, snk, edg, lambda: _inputs(src, snk, edg, 4), 4, 3, {})
+    assert where == "gpu" and stats["certified"] == "host" and value.tolist() == best
+    # a wrong GPU answer (labels flipped) is never returned: the CPU grid path solves it again
+    monkeypatch.setattr(_gpu_grid, "grid_cut_gpu", _fake_gpu([], flip=True))
+    labels, value, stats, where = gpu_cut(src, snk, edg, lambda: _inputs(src, snk, edg, 4), 4, 3, {})
+    assert where == "cpu" and stats["fallback"].startswith("the GPU push-relabel's float answer was not certified")
+    assert value.tolist() == best and stats["certified"]

@@ -13,7 +13,7 @@ Flow representation: the kernel keeps the flow ``g`` of every arc pair (``g[rev[
 and reads the residual as ``c[a] - g[a]``, so its rounding is that of the flows, never of a large
 untouched capacity (a hard seed). A push that reaches or passes the capacity, or that moves the
 path's bottleneck, sets ``g = c``: a saturated arc's residual is exactly 0. The kernel returns the
-sum of ``|g| + 2 d`` over every flow update: each update rounds by at most ``2**-53`` times that
+sum of ``|g| + 2 d`` over every flow update (per item: :func:`_weigh_dev`): each update rounds by at most ``2**-53`` times that
 (the flow's own rounding, or the clamp of a saturating push), the rounding budget a certificate may
 allow (:func:`._cpu_grid.grid_certify_kernel`).
 
@@ -72,13 +72,21 @@ def _push_dev(b, d, c, g, rev, bottleneck):
     return abs(x) + 2 * d
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _weigh_dev(wsum, per, head, rev, b, w):
+    """Add the rounding weight ``w`` of an update on arc ``b`` to its item: ``wsum[min(tail, head) // per]``."""
+    u, v = head[b], head[rev[b]]
+    wsum[(u if u < v else v) // per] += w
+
+
 @numba.njit(cache=True, nogil=True)
 def bk_kernel(n, s, t, indptr, head, rev, cap, tol, total):
     """Maximum flow on residual capacities ``cap`` (replaced by the final residuals); ``total[0]`` += flow
     value. Returns ``(augmentations, orphans, growth_scans)`` (work counters)."""
     c = cap.copy()
     g = np.zeros_like(cap)
-    augs, orphans, scans, _ = bk_flow_kernel(n, s, t, indptr, head, rev, c, g, tol, np.zeros(n, dtype=np.int8))
+    augs, orphans, scans = bk_flow_kernel(n, s, t, indptr, head, rev, c, g, tol, np.zeros(n, dtype=np.int8),
+                                          np.zeros(1), n)
     for a in range(cap.shape[0]):
         cap[a] = c[a] - g[a]
     for a in range(indptr[s], indptr[s + 1]):
@@ -87,12 +95,12 @@ def bk_kernel(n, s, t, indptr, head, rev, cap, tol, total):
 
 
 @numba.njit(cache=True, nogil=True)
-def bk_flow_kernel(n, s, t, indptr, head, rev, c, g, tol, tree):
+def bk_flow_kernel(n, s, t, indptr, head, rev, c, g, tol, tree, wsum, per):
     """Maximum flow on capacities ``c`` from the flow ``g`` (zeros, or any flow; updated in place), the
     trees left in ``tree`` (zeros on entry): at the end ``tree == IN_S`` is the set of vertices reachable
     from ``s`` in the residual graph (no active vertex is left, so every residual arc out of S ends in S),
-    the minimum cut's source side. Returns ``(augmentations, orphans, growth_scans, rounding weight)``."""
-    wsum = 0.0
+    the minimum cut's source side. Returns ``(augmentations, orphans, growth_scans)``; the rounding weight of
+    the flow updates is added to ``wsum[item]``, an arc's item its lower end // ``per`` (one item: ``per = n``)."""
     parent = np.full(n, NONE, dtype=head.dtype)
     ts = np.zeros(n, dtype=np.int64)
     dist = np.zeros(n, dtype=np.int32)
@@ -114,7 +122,7 @@ def bk_flow_kernel(n, s, t, indptr, head, rev, c, g, tol, tree):
             ra, rb = c[a] - g[a], c[b] - g[b]
             if head[b] == t and ra > tol and rb > tol:
                 d = ra if ra < rb else rb
-                wsum += _push_dev(a, d, c, g, rev, d == ra) + _push_dev(b, d, c, g, rev, d == rb)
+                _weigh_dev(wsum, per, head, rev, a, _push_dev(a, d, c, g, rev, d == ra) + _push_dev(b, d, c, g, rev, d == rb))
                 augmentations += 1
     tree[s] = IN_S
     tree[t] = IN_T
@@ -178,7 +186,7 @@ def bk_flow_kernel(n, s, t, indptr, head, rev, c, g, tol, tree):
                 if c[b] - g[b] < d:
                     d = c[b] - g[b]
                 v = head[b]
-            wsum += _push_dev(e, d, c, g, rev, c[e] - g[e] == d)
+            _weigh_dev(wsum, per, head, rev, e, _push_dev(e, d, c, g, rev, c[e] - g[e] == d))
             augmentations += 1
             oh = 0
             ocount = 0
@@ -186,7 +194,7 @@ def bk_flow_kernel(n, s, t, indptr, head, rev, c, g, tol, tree):
             while v != s:
                 b = parent[v]
                 w = head[b]
-                wsum += _push_dev(rev[b], d, c, g, rev, c[rev[b]] - g[rev[b]] == d)
+                _weigh_dev(wsum, per, head, rev, rev[b], _push_dev(rev[b], d, c, g, rev, c[rev[b]] - g[rev[b]] == d))
                 if c[rev[b]] - g[rev[b]] <= tol:
                     parent[v] = NONE
                     orphans[ocount] = v  # oh == 0 while the path is walked
@@ -196,7 +204,7 @@ def bk_flow_kernel(n, s, t, indptr, head, rev, c, g, tol, tree):
             while v != t:
                 b = parent[v]
                 w = head[b]
-                wsum += _push_dev(b, d, c, g, rev, c[b] - g[b] == d)
+                _weigh_dev(wsum, per, head, rev, b, _push_dev(b, d, c, g, rev, c[b] - g[b] == d))
                 if c[b] - g[b] <= tol:
                     parent[v] = NONE
                     orphans[ocount] = v  # oh == 0 while the path is walked
@@ -248,4 +256,4 @@ def bk_flow_kernel(n, s, t, indptr, head, rev, c, g, tol, tree):
                         ocount += 1
                 tree[o] = FREE
             # p may have left its tree (loop ends); else rescan arc a (it may still be residual)
-    return augmentations, norphans, scans, wsum
+    return augmentations, norphans, scans

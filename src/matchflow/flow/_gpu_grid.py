@@ -32,13 +32,15 @@ from .._backend import require_gpu
 from .._cuda import c_contiguous_device, is_device_array, quiet
 from .._validation import check_choice, check_int
 from ._gpu_push_relabel import Rounds, validate_flow_gpu_options
+from ._grid_layout import INT_LIMIT, offsets
 
 __all__ = ["grid_cut_gpu"]
 
 FINISH_ITEMS = 64  # pixels per thread in the labels + flow-value + certificate kernel
 FINISH_BLOCK = 128  # threads per block of the finish kernel (H100: out of resources at 1024)
-# floats: the device push-relabel still counts residuals below GPU_RTOL x the largest capacity as zero (issue 21:
-# not yet the CPU grid path's exact rule; the CPU path's own constant is gone, so the GPU keeps its own)
+# floats: the device push-relabel still counts residuals below GPU_RTOL x the largest capacity as zero and its device
+# check allows CERT_RTOL; neither is what certifies a float answer: _grid_certified.gpu_cut clamps hard seeds before
+# the upload and certifies the returned residuals on the host (else the CPU grid path solves it again)
 GPU_RTOL = 1e-12
 CERT_RTOL = 1e-9  # float certificate: relative slack on sums of capacities (atomics round)
 _NAMES = ("source_caps", "sink_caps", "edge_caps")
@@ -120,8 +122,6 @@ def _device_input(name: str, x: Any, shape: tuple[int, ...]) -> tuple[Any, np.dt
 
 def _table(ndim: int, connectivity: int, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Offsets as (k, 3) rows (2-D: depth 1), flat deltas and the reverse arc of each neighbour."""
-    from ._grid import offsets  # noqa: PLC0415
-
     off = offsets(ndim, connectivity)
     off3 = np.zeros((len(off), 3), np.int32)
     off3[:, 3 - ndim:] = off
@@ -132,12 +132,12 @@ def _table(ndim: int, connectivity: int, shape: tuple[int, ...]) -> tuple[np.nda
 
 
 def grid_cut_gpu(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: int, batch: int | None = None,
-                 **options: Any) -> tuple[Any, Any, dict[str, Any]]:
+                 flows: bool = False, **options: Any) -> tuple:
     """``(labels, flow_value, stats)`` of the minimum cut of a 2-D or 3-D grid on the GPU (labels True on
     the source side: the pixels that cannot reach the sink in the residual graph of a maximum preflow).
-    ``batch``: B independent grids (a leading axis of every input); the flow value is then a NumPy array."""
-    from ._grid import INT_LIMIT  # noqa: PLC0415
-
+    ``batch``: B independent grids (a leading axis of every input); the flow value is then a NumPy array.
+    ``flows``: a fourth element, the final residuals on the host (:meth:`_GridRun.host_flows`), for the host
+    certificate of a float solve (:func:`._grid_certified.gpu_cut`)."""
     full = tuple(int(d) for d in getattr(source_caps, "shape", np.shape(source_caps)))
     shape = full if batch is None else full[1:]
     if len(shape) not in (2, 3):
@@ -150,8 +150,9 @@ def grid_cut_gpu(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivi
     off3, delta, kinv = _table(len(shape), connectivity, shape)
     require_gpu("grid_cut(backend='gpu')")
     with quiet():
-        return _GridRun(shape, batch, off3, delta, kinv, o, GPU_RTOL, INT_LIMIT).go(source_caps, sink_caps,
-                                                                                     edge_caps)
+        run = _GridRun(shape, batch, off3, delta, kinv, o, GPU_RTOL, INT_LIMIT)
+        out = run.go(source_caps, sink_caps, edge_caps)
+        return (*out, run.host_flows()) if flows else out
 
 
 class _GridRun:
@@ -343,6 +344,14 @@ class _GridRun:
             self.R.run(self._push, self._relabel, "grid_cut (GPU)")
         cuda.synchronize()
         self.R.stats["seconds_solve"] = time.perf_counter() - t0
+
+    def host_flows(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(rc (K, N), rt (N,))``: the residuals of the neighbour arcs and of the sink arcs, on the host."""
+        t0 = time.perf_counter()
+        rc = self.rc.copy_to_host()[: self.K * self.N].reshape(self.K, self.N)
+        rt = self.rt.copy_to_host()[: self.N]
+        self.R.stats["seconds_d2h_flows"] = time.perf_counter() - t0
+        return rc, rt
 
     def finish(self) -> tuple[Any, Any, dict[str, Any]]:
         from numba import cuda  # noqa: PLC0415

@@ -11,7 +11,6 @@ sink is cut), one on the sink side pays ``source_caps``, and a pair ``p`` (sourc
 
 from __future__ import annotations
 
-import itertools
 import time
 from typing import Any
 
@@ -22,56 +21,11 @@ from .._graph import FlowNetwork
 from .._methods import mark_gpu_warm, place, resolve
 from .._validation import check_real, to_host_array
 from ._api import TABLE, GridProblem, max_flow
-from ._cpu_grid import grid_bk
+from ._grid_certified import certify_network, gpu_cut, solve_bk
+from ._grid_layout import INT64_MAX, grid_layout, offsets
 from ._result import GridCutResult
 
 __all__ = ["grid_cut", "grid_energy", "grid_network", "offsets", "potts_weights", "unary_from_intensity"]
-
-CONNECTIVITY = {2: (4, 8), 3: (6, 26)}
-INT_LIMIT = 2**62  # integer capacity sums must stay below this (int64 flows never wrap)
-INT64_MAX = 2**63 - 1
-
-
-def offsets(ndim: int, connectivity: int) -> np.ndarray:
-    """Neighbour offsets (k, ndim), lexicographic: the 2*ndim axis neighbours (4, 6) or all (8, 26).
-
-    Examples
-    --------
-    >>> from matchflow.flow import offsets
-    >>> offsets(2, 4).tolist()
-    [[-1, 0], [0, -1], [0, 1], [1, 0]]
-    >>> offsets(3, 26).shape
-    (26, 3)
-    """
-    if ndim not in CONNECTIVITY:
-        raise ValueError(f"grids must be 2-D or 3-D, got {ndim} dimensions")
-    if connectivity not in CONNECTIVITY[ndim]:
-        raise ValueError(f"connectivity must be one of {CONNECTIVITY[ndim]} for a {ndim}-D grid, got {connectivity!r}")
-    full = connectivity in (8, 26)
-    return np.array([o for o in itertools.product((-1, 0, 1), repeat=ndim)
-                     if any(o) and (full or sum(map(abs, o)) == 1)], dtype=np.int64)
-
-
-GRID_NDIM = {4: 2, 8: 2, 6: 3, 26: 3}
-
-
-def grid_layout(shape: tuple[int, ...], connectivity: int | None) -> tuple[tuple[int, ...], int | None, int]:
-    """``(grid shape, batch size or None, connectivity)`` of ``source_caps``' shape: the connectivity names
-    the grid's dimension (4, 8: 2-D; 6, 26: 3-D), one more leading axis is a batch of independent grids.
-    ``None``: 4 for a 2-D array, 6 for a 3-D array (a batch needs an explicit connectivity, but a 4-D
-    array can only be a batch of 3-D grids: 6)."""
-    nd = len(shape)
-    if nd not in (2, 3, 4):
-        raise ValueError(f"source_caps must be a 2-D or 3-D grid (or a batch of them), got shape {shape}")
-    if connectivity is None:
-        connectivity = 4 if nd == 2 else 6
-    if connectivity not in GRID_NDIM or nd == 2 or (nd == 4 and GRID_NDIM[connectivity] == 2):
-        if nd == 4:
-            raise ValueError(f"connectivity must be one of (6, 26) for a batch of 3-D grids, got {connectivity!r}")
-        offsets(nd, connectivity)  # raises: the allowed values for this dimension
-    gnd = GRID_NDIM[connectivity]
-    return (shape, None, connectivity) if nd == gnd else (shape[1:], shape[0], connectivity)
-
 
 def _caps(name: str, a: Any, shape: tuple[int, ...]) -> np.ndarray:
     if isinstance(a, int) and not isinstance(a, bool):  # a Python int: exact, never through float64
@@ -134,6 +88,12 @@ def grid_network(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivi
     shape, batch, off, src, snk, edg = _inputs(source_caps, sink_caps, edge_caps, connectivity)
     if batch is not None:
         raise ValueError(f"grid_network takes one grid, got a batch of {batch} (source_caps of shape {src.shape})")
+    return _network(shape, off, src, snk, edg)[0]
+
+
+def _network(shape, off, src, snk, edg) -> tuple[FlowNetwork, np.ndarray]:
+    """:func:`grid_network` of validated arrays and the mask of its arcs among all (``s -> p``, ``p -> t``,
+    then each offset's in-grid pairs)."""
     n = int(np.prod(shape))
     idx = np.arange(n, dtype=np.int64).reshape(shape)
     tails, heads, caps = [np.full(n, n, np.int64), idx.ravel()], [idx.ravel(), np.full(n, n + 1, np.int64)], \
@@ -145,7 +105,7 @@ def grid_network(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivi
         caps.append(edg[k][sl].ravel())
     t, h, c = np.concatenate(tails), np.concatenate(heads), np.concatenate(caps)
     keep = c != 0
-    return FlowNetwork(n + 2, n, n + 1, t[keep], h[keep], c[keep])
+    return FlowNetwork(n + 2, n, n + 1, t[keep], h[keep], c[keep]), keep
 
 
 def grid_energy(labels: Any, source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: int | None = None
@@ -178,27 +138,6 @@ def grid_energy(labels: Any, source_caps: Any, sink_caps: Any, edge_caps: Any, *
     return e if batch is not None else e.item()
 
 
-def _fold(shape: tuple[int, ...], batch: int, off: np.ndarray, src: np.ndarray, snk: np.ndarray, edg: np.ndarray
-          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """A batch as ONE 3-D grid (the items stacked along the first axis) with no arc across items: 2-D
-    items are its depth slices (offsets with no depth step); 3-D items are stacked depth blocks, the arcs
-    that would cross a block border zeroed (a pair with both directions zero is no arc). Returns
-    ``(src, snk, edg (k, *grid3), off3 (k, 3))``."""
-    d0 = shape[0] if len(shape) == 3 else 1
-    g3 = (batch * d0,) + tuple(shape[-2:])
-    off3 = np.zeros((len(off), 3), dtype=np.int64)
-    off3[:, 3 - len(shape):] = off
-    e = np.moveaxis(edg, 1, 0)
-    e = (np.array(e) if len(shape) == 3 else np.ascontiguousarray(e)).reshape((len(off), batch) + shape)
-    if len(shape) == 3:  # a copy (never the caller's array): zero the arcs across item borders
-        for k, o in enumerate(off):
-            if o[0] > 0:
-                e[k, :, d0 - 1] = 0
-            elif o[0] < 0:
-                e[k, :, 0] = 0
-    return src.reshape(g3), snk.reshape(g3), e.reshape((len(off),) + g3), off3
-
-
 def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: int | None = None,
              method: str = "auto", backend: str = "auto", **options: Any) -> GridCutResult:
     """Minimum s-t cut of a 2-D (connectivity 4 or 8) or 3-D (6 or 26) grid, or of a batch of them.
@@ -213,7 +152,11 @@ def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: 
     ``(k, *grid)`` for all) solves the B independent grids in one call: ``labels`` ``(B, *grid)`` and
     ``flow_value`` a NumPy array of B values (each the item's :func:`grid_energy`).
     Returns ``labels`` (True: source side), ``flow_value`` (= :func:`grid_energy` of ``labels``) and
-    ``stats`` (``build_seconds`` too).
+    ``stats`` (``build_seconds`` too). Every answer is certified before it is returned (issue 21,
+    :mod:`._grid_certified`): ``stats["certified"]`` (True, or ``"device"`` / ``"host"`` on the GPU),
+    ``"gap_bound"`` and ``"tol"``; a float answer of push-relabel, pseudoflow or the GPU that the certificate
+    does not prove is solved again by the CPU grid path (``result.method``/``backend`` then say so, and
+    ``stats["fallback"]`` why).
     CPU, method ``"auto"`` (BK when the unaries touch half the points, as :func:`max_flow`'s rule) or
     ``"boykov-kolmogorov"``: the residual CSR is built straight from the arrays in Numba (one arc pair
     per neighbour pair, :mod:`._cpu_grid`; a batch is one graph with no arc across items) and the labels
@@ -266,46 +209,42 @@ def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: 
         conn = grid_layout(full, connectivity)[2] if len(full) in (2, 3, 4) else connectivity
         row, device = place(TABLE, row, device, lambda: GridProblem(full, conn), options)
     if device == "gpu":
-        from ._gpu_grid import grid_cut_gpu  # noqa: PLC0415
-
-        shape, batch, connectivity = grid_layout(full, connectivity)
-        labels, value, stats = grid_cut_gpu(source_caps, sink_caps, edge_caps, connectivity=connectivity,
-                                            batch=batch, **options)
-        return GridCutResult(labels=labels, flow_value=value, connectivity=connectivity, method=row.name,
-                             backend="gpu", seconds=time.perf_counter() - t0, stats=stats)
+        shape, batch, conn = grid_layout(full, connectivity)
+        labels, value, stats, where = gpu_cut(source_caps, sink_caps, edge_caps,
+                                              lambda: _inputs(source_caps, sink_caps, edge_caps, conn), conn, batch,
+                                              options)
+        return GridCutResult(labels=labels, flow_value=value, connectivity=conn,
+                             method=row.name if where == "gpu" else "boykov-kolmogorov", backend=where,
+                             seconds=time.perf_counter() - t0, stats=stats)
     shape, batch, off, src, snk, edg = _inputs(source_caps, sink_caps, edge_caps, connectivity)
     connectivity = grid_layout(src.shape, connectivity)[2]
     if not options and method in ("auto", "boykov-kolmogorov"):
         # the CPU rule of max_flow on this grid's network: BK when s and t touch half the points
         if method == "boykov-kolmogorov" or np.count_nonzero(src) + np.count_nonzero(snk) >= src.size / 2:
             t_in = time.perf_counter()
-            if batch is None:
-                labels, value, stats = grid_bk(src, snk, edg, off, INT_LIMIT)
-                value = value.item() if src.dtype.kind == "f" else int(value)
-            else:
-                s3, t3, e3, off3 = _fold(shape, batch, off, src, snk, edg)
-                labels, value, stats = grid_bk(s3, t3, e3, off3, INT_LIMIT, items=batch)
-                labels = labels.reshape(src.shape)
-                stats["batch"] = batch
+            labels, value, stats = solve_bk(shape, batch, off, src, snk, edg)
             t1 = time.perf_counter()
             stats["build_seconds"] += t_in - t0  # validation + residual CSR; solve: BK + the cut
             stats["solve_seconds"] = t1 - t0 - stats["build_seconds"]
             return GridCutResult(labels=labels, flow_value=value, connectivity=connectivity,
                                  method="boykov-kolmogorov", backend="cpu", seconds=t1 - t0, stats=stats)
-    if batch is not None:  # the general network, item by item
+    if batch is not None:  # the general network, item by item (each certified)
         items = [grid_cut(src[b], snk[b], edg[b], connectivity=connectivity, method=method, backend="cpu",
                           **options) for b in range(batch)]
         values = np.array([r.flow_value for r in items], dtype=np.float64 if src.dtype.kind == "f" else np.int64)
-        return GridCutResult(labels=np.stack([r.labels for r in items]) if items else np.zeros(src.shape, bool), flow_value=values,
-                             connectivity=connectivity, method=items[0].method if items else row.name,
-                             backend="cpu", seconds=time.perf_counter() - t0, stats={"batch": batch})
-    net = grid_network(src, snk, edg, connectivity=connectivity)
+        used = sorted({r.method for r in items}) or [row.name]
+        stats = {"batch": batch, "certified": all(r.stats["certified"] for r in items),
+                 "gap_bound": max((r.stats["gap_bound"] for r in items), default=0.0),
+                 "fallback_items": [b for b, r in enumerate(items) if "fallback" in r.stats]}
+        return GridCutResult(labels=np.stack([r.labels for r in items]) if items else np.zeros(src.shape, bool),
+                             flow_value=values, connectivity=connectivity, method=used[0] if len(used) == 1 else
+                             "+".join(used), backend="cpu", seconds=time.perf_counter() - t0, stats=stats)
+    net, keep = _network(shape, off, src, snk, edg)
     t1 = time.perf_counter()
     res = max_flow(net, method=method, backend="cpu", **options)
-    n = net.n - 2
-    stats = dict(res.stats, build_seconds=t1 - t0, solve_seconds=res.seconds)
-    return GridCutResult(labels=res.source_side[:n].reshape(shape), flow_value=res.flow_value,
-                         connectivity=connectivity, method=res.method, backend=res.backend,
+    labels, value, stats, used = certify_network(shape, off, src, snk, edg, res, keep)
+    stats.update(build_seconds=t1 - t0, solve_seconds=res.seconds)
+    return GridCutResult(labels=labels, flow_value=value, connectivity=connectivity, method=used, backend="cpu",
                          seconds=time.perf_counter() - t0, stats=stats)
 
 

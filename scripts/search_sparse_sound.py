@@ -1,4 +1,4 @@
-"""Issue 21 random search (sparse assignment): 7 kinds x N/7 small instances, default and cost-scaling routes, vs SciPy/Fractions; counts [tried, wrong, correct-but-rejected, errors, warned]. Run: PYTHONPATH=src python3 studies/sparse_sound_search.py 2100"""
+"""Issue 21 random search (sparse assignment): 7 kinds x N/7 small instances, default and cost-scaling routes, vs SciPy/Fractions; counts [tried, wrong, correct-but-rejected, errors, warned]. Run: PYTHONPATH=src python3 scripts/search_sparse_sound.py 2100"""
 import sys
 import warnings
 
