@@ -13,7 +13,7 @@ from scipy.sparse.csgraph import maximum_flow as scipy_maximum_flow
 
 from matchflow import FlowNetwork
 from matchflow.flow import max_flow, maximum_flow, verify_flow
-from matchflow.flow._api import TABLE
+from matchflow.flow._methods import TABLE
 from tests.naive import min_cut_bruteforce
 
 LISTED = {"ak-4102": 8207, "gl1": 156545, "gw1": 1202018, "wlm3": 11875108, "netgen-2": 459137}
@@ -331,7 +331,7 @@ def test_first_use_rules_of_the_gpu_families():
     rule, integers from n = 16384; matchings from 64 M stored entries."""
     from matchflow.assignment._methods import GPU_COLD_N, Problem
     from matchflow.assignment._methods import TABLE as ATABLE
-    from matchflow.flow._api import GPU_GRID_COLD, GridProblem
+    from matchflow.flow._methods import GPU_GRID_COLD, GridProblem
     from matchflow.matching._methods import GPU_COLD_NNZ as MATCH_COLD
     from matchflow.matching._methods import TABLE as MTABLE
     from matchflow.wmatching._methods import GPU_COLD_NNZ as WM_COLD
