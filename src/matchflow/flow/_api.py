@@ -163,7 +163,7 @@ def maximum_flow(csgraph: Any, source: int, sink: int, *, method: str = "dinic")
     .. [2] Hochbaum, D. S., "The pseudoflow algorithm: a new algorithm for the maximum-flow problem", Operations
            Research 56(4), 992-1009, 2008.
     """
-    if method not in SCIPY_METHODS + METHODS:
+    if method not in SCIPY_METHODS + TABLE.names:
         raise ValueError(f"{method} method is not supported yet.")
     if not (sp.issparse(csgraph) and csgraph.format == "csr"):
         raise TypeError("graph must be in CSR format")
