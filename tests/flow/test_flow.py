@@ -13,7 +13,7 @@ from scipy.sparse.csgraph import maximum_flow as scipy_maximum_flow
 
 from matchflow import FlowNetwork
 from matchflow.flow import max_flow, maximum_flow, verify_flow
-from matchflow.flow._api import TABLE
+from matchflow.flow._methods import TABLE
 from tests.naive import min_cut_bruteforce
 
 LISTED = {"ak-4102": 8207, "gl1": 156545, "gw1": 1202018, "wlm3": 11875108, "netgen-2": 459137}
@@ -325,13 +325,49 @@ def test_auto_backend_keeps_cpu_options_on_the_cpu(monkeypatch, warm_gpu_process
     assert calls == [{}, {}]
 
 
+def test_a_new_method_is_one_table_row(monkeypatch):
+    """Adding a max-flow method touches no dispatcher: augmenting paths (one file, tests/flow/augmenting_paths.py:
+    its solve and option check) registered by one row in a copy of the table runs through the public max_flow
+    and the SciPy drop-in, its options checked, its name reported, its answers certified by verify_flow."""
+    from matchflow._methods import Method
+    from matchflow.flow import _api
+    from tests.flow.augmenting_paths import check_augmenting_paths_options, solve_augmenting_paths
+
+    row = Method("augmenting-paths", cpu=solve_augmenting_paths, options=("order",), check=check_augmenting_paths_options)
+    monkeypatch.setattr(_api, "TABLE", TABLE.with_method(row))
+    rng = np.random.default_rng(3)
+    n, m = 30, 150
+    net = FlowNetwork(n, 0, n - 1, rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(1, 20, m))
+    csr = sp.csr_array((net.capacities, (net.tails, net.heads)), shape=(n, n)).astype(np.int32)
+    want = scipy_maximum_flow(csr, 0, n - 1).flow_value
+    for order in ("bfs", "dfs"):
+        r = max_flow(net, method="augmenting-paths", order=order)
+        assert (r.method, r.backend, r.stats["order"]) == ("augmenting-paths", "cpu", order)
+        assert r.flow_value == want and r.stats["augmenting_paths"] > 0 and verify_flow(net, None, None, r)
+    fnet = FlowNetwork(n, 0, n - 1, net.tails, net.heads, rng.random(m))  # floats: the door's certificate
+    r = max_flow(fnet, method="augmenting-paths", backend="cpu")
+    assert r.method == "augmenting-paths" and r.stats["float_bound"] < 1e-12 and verify_flow(fnet, None, None, r)
+    assert maximum_flow(csr, 0, n - 1, method="augmenting-paths").flow_value == want
+    with pytest.raises(ValueError, match=r"^order must be one of \('bfs', 'dfs'\), got 'x'$"):
+        max_flow(net, method="augmenting-paths", order="x")
+    with pytest.raises(TypeError, match=r"max_flow\(method='augmenting-paths'\) got unexpected option\(s\) "
+                                        r"'variant'; accepted: order"):
+        max_flow(net, method="augmenting-paths", variant="fifo")
+    with pytest.raises(ValueError, match=r"^backend='gpu' is not available for max_flow\(method='augmenting-paths'\); "
+                                         r"use backend='cpu'$"):
+        max_flow(net, method="augmenting-paths", backend="gpu")
+    with pytest.raises(ValueError, match=r"method must be one of \('auto', 'push-relabel', 'boykov-kolmogorov', "
+                                         r"'pseudoflow', 'augmenting-paths'\), got 'nope'"):
+        max_flow(net, method="nope")
+
+
 def test_first_use_rules_of_the_gpu_families():
     """The ``cold_gpu_rule`` of each table (``backend="auto"`` before a process has used the GPU): grid cuts
     from 4 M points and never a general network; dense assignment: floats by their own (already first-use)
     rule, integers from n = 16384; matchings from 64 M stored entries."""
     from matchflow.assignment._methods import GPU_COLD_N, Problem
     from matchflow.assignment._methods import TABLE as ATABLE
-    from matchflow.flow._api import GPU_GRID_COLD, GridProblem
+    from matchflow.flow._methods import GPU_GRID_COLD, GridProblem
     from matchflow.matching._methods import GPU_COLD_NNZ as MATCH_COLD
     from matchflow.matching._methods import TABLE as MTABLE
     from matchflow.wmatching._methods import GPU_COLD_NNZ as WM_COLD

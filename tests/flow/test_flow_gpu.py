@@ -74,7 +74,7 @@ def test_gpu_options_checked_without_a_gpu():
 
 
 def test_auto_rule_gpu_only_for_large_grids():
-    from matchflow.flow._api import GPU_GRID_MIN, GridProblem, _gpu_rule
+    from matchflow.flow._methods import GPU_GRID_MIN, GridProblem, _gpu_rule
 
     assert _gpu_rule(GridProblem((512, 512), 4)) == "push-relabel" and GPU_GRID_MIN == 512 * 512
     assert _gpu_rule(GridProblem((64, 64, 64), 6)) == "push-relabel"
@@ -83,8 +83,8 @@ def test_auto_rule_gpu_only_for_large_grids():
 
 
 def test_auto_rule_gpu_for_networks_of_1_5m_arcs_not_grid_shaped():
-    from matchflow.flow._api import _gpu_rule
     from matchflow.flow._gpu_push_relabel import GPU_NETWORK_MIN_ARCS
+    from matchflow.flow._methods import _gpu_rule
 
     assert GPU_NETWORK_MIN_ARCS == 1_500_000
     net = _random_network(200_000, GPU_NETWORK_MIN_ARCS)
@@ -99,7 +99,7 @@ def test_auto_rule_gpu_for_networks_of_1_5m_arcs_not_grid_shaped():
 
 
 def test_sink_depth_is_the_backward_bfs_depth():
-    from matchflow.flow._api import GPU_NETWORK_MAX_DEPTH, sink_depth
+    from matchflow.flow._methods import GPU_NETWORK_MAX_DEPTH, sink_depth
 
     assert sink_depth(_layered_network(50, 4, 400)) == 50 and GPU_NETWORK_MAX_DEPTH == 64
     assert sink_depth(FlowNetwork(4, 0, 3, [0, 1, 2], [1, 2, 3], [1, 0, 1])) == 1  # a zero arc is no arc

@@ -261,14 +261,14 @@ def test_unproved_float_answer_resolved_exactly_or_returned_with_its_bound(monke
     """1e300 arcs beside unit and 1e-300 ones: every method's float answer breaks conservation by 1.0 (the
     unit was absorbed by 1e300 of excess), the exponents span ~2000 bits (no int64 scaling): the Python-int
     re-solve gives the exact answer; without it (disabled here) the answer comes with its rigorous bound."""
-    from matchflow.flow import _api
+    from matchflow.flow import _exact
 
     net = FlowNetwork(4, 0, 3, [0, 0, 1, 2, 1], [1, 2, 3, 3, 2], np.array([1e300, 1.0, 1.0, 1e-300, 1e300]))
     truth = exact_value(net)  # 1 + 1e-300
     r = solve_quietly(method, net)
     assert r.stats["exact_resolve"] == "python-int" and r.flow_value == float(truth) == 1.0
     assert certified(net, r) < 2.0**-40
-    monkeypatch.setattr(_api, "EXACT_MAX_ARCS", 0)
+    monkeypatch.setattr(_exact, "EXACT_MAX_ARCS", 0)
     with pytest.warns(RuntimeWarning, match=r"not proved to rounding \(flow is not conserved at node 1"):
         r = run(method, net)
     assert "exact_resolve" not in r.stats and 0.5 < r.stats["float_bound"] < 2

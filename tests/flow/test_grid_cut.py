@@ -8,9 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from matchflow.flow import grid_cut, grid_energy, potts_weights, unary_from_intensity, verify_flow
-from matchflow.flow._api import TABLE
 from matchflow.flow._grid import grid_network
 from matchflow.flow._grid_layout import offsets
+from matchflow.flow._methods import TABLE
 from tests.naive import grid_energy_bruteforce
 
 CPU_METHODS = [m.name for m in TABLE.methods if m.cpu is not None]

@@ -12,10 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from matchflow.flow import grid_cut, grid_energy, grid_network, offsets
-from matchflow.flow._api import TABLE
 from matchflow.flow._cpu_bk import IN_S, bk_flow_kernel
 from matchflow.flow._cpu_grid import certify_grid, grid_arrays, grid_cut_energy, grid_flows, grid_residual
 from matchflow.flow._grid_certified import fold
+from matchflow.flow._methods import TABLE
 
 CPU_METHODS = [m.name for m in TABLE.methods if m.cpu is not None]
 # every method's extreme-float answer is certified (or solved again by the CPU grid path); the methods listed

@@ -4,6 +4,9 @@ Every input arc ``u -> v`` (capacity ``c``) becomes a pair of residual arcs: ``u
 capacity ``c`` and ``v -> u`` with capacity 0, each pointing at the other through ``rev``
 (the usual push-relabel layout, Goldberg & Tarjan 1988; Cherkassky & Goldberg 1997).
 Self-loops carry no flow and get no residual arcs; parallel and antiparallel arcs are kept.
+
+Beside the container: the solvers' residual start (:func:`residual_start`), the overflow limits they rely
+on (:func:`check_overflow`) and :func:`as_flow_network`, which turns user input into a ``FlowNetwork``.
 """
 
 from __future__ import annotations
@@ -16,6 +19,13 @@ import scipy.sparse as sp
 
 from .._validation import native_array, to_host_array, type_name
 from ._common import check_index_array, check_weights, index_dtype
+
+__all__ = ["FlowNetwork", "as_flow_network", "check_overflow", "residual_start", "FLOAT_RTOL", "INT_LIMIT",
+           "FLOAT_LIMIT"]
+
+INT_LIMIT = 2**62  # integer capacity sums must stay below this (int64 excess never wraps)
+FLOAT_LIMIT = 2.0**1022  # float capacity sums at a vertex must stay below this (no excess overflows float64)
+FLOAT_RTOL = 1e-12  # grid cuts only (flow/_grid.py): general networks treat no float residual as zero by a threshold
 
 
 @numba.njit(cache=True)
@@ -162,6 +172,67 @@ class FlowNetwork:
             raise ValueError(f"a must be a square capacity matrix, got shape {arr.shape}")
         r, c = np.nonzero(arr)
         return cls(arr.shape[0], source, sink, r, c, native_array(arr[r, c], "capacities"))
+
+
+def check_overflow(net: FlowNetwork) -> None:
+    """Refuse capacities whose sums into or out of one vertex reach 2**62 (integers: int64 excess and
+    deficits never wrap) or 2**1022 (floats: no excess, deficit or flow value overflows float64)."""
+    c = net.capacities
+    if c.size == 0:
+        return
+    is_int = c.dtype.kind in "iu"
+    cf = c.astype(np.float64) * (1.0 if is_int else 0.5)  # halved: the float sums themselves stay finite
+    loop = net.tails == net.heads
+    into, out = (np.bincount(x[~loop], cf[~loop], net.n) for x in (net.heads, net.tails))
+    sums = into if into.max() >= out.max() else out
+    v = int(sums.argmax())
+    worst = float(sums[v]) * (1.0 if is_int else 2.0)
+    if is_int and worst >= INT_LIMIT:
+        raise OverflowError(f"capacities at node {v} sum to about {worst:.3g}, beyond 2**62: the flow could "
+                            "overflow int64 (scale the capacities down or pass floats)")
+    if not is_int and sums[v] >= FLOAT_LIMIT / 2:
+        raise OverflowError(f"capacities at node {v} sum to about 2 x {sums[v]:.3g}, beyond 2**1022: the flow could "
+                            "overflow float64 (scale the capacities down)")
+
+
+def residual_start(net: FlowNetwork) -> tuple[np.ndarray, Any]:
+    """The CPU solvers' working residual capacities (a copy: int64 for integer capacities, else float64) and
+    the zero they compare residuals with (no threshold: a saturating push leaves exactly 0)."""
+    is_int = net.capacities.dtype.kind in "iu"
+    cap = net.cap.astype(np.int64 if is_int else np.float64, copy=True)
+    return cap, np.int64(0) if is_int else np.float64(0.0)
+
+
+def as_flow_network(graph: Any, source: Any, sink: Any) -> FlowNetwork:
+    """``graph`` as a :class:`FlowNetwork`: a FlowNetwork (``source``/``sink`` None: its own), a scipy.sparse
+    or dense capacity matrix, or a networkx graph."""
+    if isinstance(graph, FlowNetwork):
+        if source is None and sink is None:
+            return graph
+        return FlowNetwork(graph.n, graph.source if source is None else source,
+                           graph.sink if sink is None else sink, graph.tails, graph.heads, graph.capacities)
+    if source is None or sink is None:
+        raise ValueError("source and sink are required unless graph is a FlowNetwork")
+    if hasattr(graph, "edges") and hasattr(graph, "nodes"):  # networkx, attribute "capacity"
+        return _from_networkx(graph, source, sink)
+    if sp.issparse(graph):
+        return FlowNetwork.from_scipy(graph, source, sink)
+    return FlowNetwork.from_dense(graph, source, sink)
+
+
+def _from_networkx(graph: Any, source: Any, sink: Any) -> FlowNetwork:
+    """Arcs of a networkx graph (``capacity`` attribute, default 1); an undirected edge is two arcs, as
+    networkx's own max-flow reads it."""
+    nodes = list(graph.nodes)
+    index = {v: i for i, v in enumerate(nodes)}
+    for what, v in (("source", source), ("sink", sink)):
+        if v not in index:
+            raise ValueError(f"{what} {v!r} is not a node of the graph")
+    e = [(index[u], index[v], d.get("capacity", 1)) for u, v, d in graph.edges(data=True)]
+    if not graph.is_directed():
+        e += [(v, u, c) for u, v, c in e if u != v]
+    t, h, c = (np.array(x) for x in zip(*e, strict=True)) if e else ([], [], np.zeros(0, np.int64))
+    return FlowNetwork(len(nodes), index[source], index[sink], t, h, c)
 
 
 def _node_ids(name: str, a: np.ndarray, n: int) -> np.ndarray:

@@ -20,6 +20,8 @@ allow (:func:`._cpu_grid.grid_certify_kernel`).
 ``parent[v]`` is the arc in v's own adjacency list that leads to its parent (the residual arc
 parent -> v is ``rev[parent[v]]`` in S, v -> parent is ``parent[v]`` in T); ``ROOT`` for ``s``/``t``,
 ``NONE`` for free vertices and orphans.
+
+:func:`solve_bk` is the ``boykov-kolmogorov`` row's CPU solve on a general network (grids: :mod:`._cpu_grid`).
 """
 
 from __future__ import annotations
@@ -27,7 +29,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["bk_kernel", "bk_flow_kernel"]
+from .._graph._flow import FlowNetwork, residual_start
+from ._cpu_push_relabel import arc_flow_kernel
+
+__all__ = ["bk_kernel", "bk_flow_kernel", "solve_bk"]
 
 FREE, IN_S, IN_T = 0, 1, 2
 NONE, ROOT = -1, -2
@@ -257,3 +262,13 @@ def bk_flow_kernel(n, s, t, indptr, head, rev, c, g, tol, tree, wsum, per):
                 tree[o] = FREE
             # p may have left its tree (loop ends); else rescan arc a (it may still be residual)
     return augmentations, norphans, scans
+
+
+def solve_bk(net: FlowNetwork) -> tuple:
+    """CPU Boykov-Kolmogorov; returns (flow_value, per-arc flow, residual caps, tol, stats)."""
+    cap, tol = residual_start(net)
+    total = np.zeros(1, dtype=cap.dtype)
+    augs, orphans, scans = bk_kernel(net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, tol, total)
+    flow = arc_flow_kernel(net.arc, net.cap.astype(cap.dtype, copy=False), cap, net.m)
+    stats = {"augmentations": int(augs), "orphans": int(orphans), "growth_scans": int(scans)}
+    return total[0], flow, cap, tol, stats

@@ -26,6 +26,8 @@ slot ``parc[v]`` from ``v`` to its parent, the direction in which excess moves t
 are kept (the merger scan checks the residual capacity, then the label; ``cur[v]`` resumes it until
 ``v`` is relabelled). Labels never decrease from a tree's root to its leaves, so a node of label
 ``l - 1`` is never in the strong tree being processed (no cycle can form).
+
+:func:`solve_pseudoflow` is the ``pseudoflow`` row's CPU solve (options: :func:`check_pseudoflow_options`).
 """
 
 from __future__ import annotations
@@ -33,9 +35,11 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ._cpu_push_relabel import _fifo_dev, residual_bfs_dev, saturate_source_dev
+from .._graph._flow import FlowNetwork, residual_start
+from .._validation import check_choice
+from ._cpu_push_relabel import _fifo_dev, arc_flow_kernel, residual_bfs_dev, saturate_source_dev
 
-__all__ = ["pseudoflow_kernel", "INIT_AUTO", "INIT_BFS", "INIT_SIMPLE"]
+__all__ = ["pseudoflow_kernel", "INIT_AUTO", "INIT_BFS", "INIT_SIMPLE", "solve_pseudoflow", "check_pseudoflow_options"]
 
 INIT_AUTO, INIT_BFS, INIT_SIMPLE = 0, 1, 2  # pseudoflow_kernel's initial labels
 # INIT_AUTO: BFS labels until phase 1 has done AUTO_RELABELS * (mergers + n) relabels, then phase 1 again from
@@ -44,6 +48,10 @@ INIT_AUTO, INIT_BFS, INIT_SIMPLE = 0, 1, 2  # pseudoflow_kernel's initial labels
 # simple labels on the random and level graphs (random 1.6M arcs: 4k pushes instead of 630k); ak-4102 ends at
 # 410, where exact distances make every unit climb the path (k^2 relabels: 0.5 s against 0.03 s)
 AUTO_RELABELS = 4
+HPF_VARIANTS = ("highest", "lowest")  # the root selection (``variant=``)
+HPF_BUCKETS = ("lifo", "fifo")  # ... and the order within one label (``buckets=``)
+# initial labels: residual distance to a deficit, 1 / 0 by the sign of the excess, or BFS with a fallback
+HPF_INITS = {"auto": INIT_AUTO, "bfs": INIT_BFS, "simple": INIT_SIMPLE}
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -359,3 +367,32 @@ def pseudoflow_kernel(n, s, t, indptr, head, rev, cap, excess, cap0, tol, highes
     counters[7] = c2[1]
     counters[8] = c2[2]
     return (2 if status != 0 else 0), value1, counters
+
+
+def check_pseudoflow_options(opts: dict) -> dict:
+    """``variant`` (``HPF_VARIANTS``), ``buckets`` (``HPF_BUCKETS``) and ``init`` (``HPF_INITS``); defaults first."""
+    opts["variant"] = check_choice("variant", opts.get("variant", HPF_VARIANTS[0]), HPF_VARIANTS)
+    opts["buckets"] = check_choice("buckets", opts.get("buckets", HPF_BUCKETS[0]), HPF_BUCKETS)
+    opts["init"] = check_choice("init", opts.get("init", "auto"), HPF_INITS)
+    return opts
+
+
+def solve_pseudoflow(net: FlowNetwork, variant: str = HPF_VARIANTS[0], buckets: str = HPF_BUCKETS[0],
+                     init: str = "auto") -> tuple:
+    """CPU pseudoflow (HPF); returns (flow_value, per-arc flow, residual caps, tol, stats)."""
+    cap, tol = residual_start(net)
+    cap0 = net.cap.astype(cap.dtype, copy=False)  # the capacities at zero flow (phase 2 reads them)
+    excess = np.zeros(net.n, dtype=cap.dtype)
+    status, value1, c = pseudoflow_kernel(net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, excess,
+                                          cap0, tol, variant == "highest", buckets == "lifo", HPF_INITS[init], 1.0,
+                                          cap.dtype.kind == "i")
+    if status != 0:
+        raise RuntimeError(f"pseudoflow kernel status {status} (phase 2 found no maximum flow): please report "
+                           "this input")
+    flow = arc_flow_kernel(net.arc, net.cap.astype(cap.dtype, copy=False), cap, net.m)
+    stats = {"pushes": int(c[0]), "mergers": int(c[1]), "relabels": int(c[2]), "gaps": int(c[3]),
+             "arc_scans": int(c[4]), "restarts": int(c[5]), "phase2_pushes": int(c[6]),
+             "phase2_relabels": int(c[7]), "phase2_global_relabels": int(c[8]),
+             "phase1_value": int(value1) if cap.dtype.kind == "i" else float(value1), "variant": variant,
+             "buckets": buckets, "init": init}
+    return excess[net.sink], flow, cap, tol, stats

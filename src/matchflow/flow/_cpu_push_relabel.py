@@ -14,7 +14,8 @@ decomposition; both give a flow of the same value).
 
 The global relabel runs at the start and whenever the relabel work since the last one exceeds
 ``relabel_freq * (n + m)`` arc scans (HIPR: ALPHA * n + m). The kernels work on int64 or float64
-residual capacities; callers check integer sums for overflow first.
+residual capacities; callers check integer sums for overflow first. :func:`solve_push_relabel` is the
+``push-relabel`` row's CPU solve (options checked by :func:`check_push_relabel_options`).
 """
 
 from __future__ import annotations
@@ -22,9 +23,37 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["arc_flow_kernel", "push_relabel_kernel", "residual_reach_kernel", "FIFO", "HIGHEST"]
+from .._graph._flow import FlowNetwork, residual_start
+from .._validation import check_choice, check_real
+
+__all__ = ["arc_flow_kernel", "push_relabel_kernel", "residual_reach_kernel", "FIFO", "HIGHEST", "solve_push_relabel",
+           "check_push_relabel_options"]
 
 FIFO, HIGHEST = 0, 1  # push_relabel_kernel's variant codes
+PR_VARIANTS = {"fifo": FIFO, "highest": HIGHEST}  # the vertex selection (``variant=``)
+PR_DEFAULT_VARIANT = "highest"  # measured faster on the general graphs (docs/notes/flow.md)
+
+
+def check_push_relabel_options(opts: dict) -> dict:
+    """``relabel_freq`` (> 0, default 1) and ``variant`` (``PR_VARIANTS``, default ``PR_DEFAULT_VARIANT``)."""
+    opts["relabel_freq"] = check_real("relabel_freq", opts.get("relabel_freq", 1.0), low=0.0, low_inclusive=False)
+    opts["variant"] = check_choice("variant", opts.get("variant", PR_DEFAULT_VARIANT), PR_VARIANTS)
+    return opts
+
+
+def solve_push_relabel(net: FlowNetwork, relabel_freq: float = 1.0, variant: str = PR_DEFAULT_VARIANT) -> tuple:
+    """CPU push-relabel; returns (flow_value, per-arc flow, residual caps, tol, stats)."""
+    cap, tol = residual_start(net)
+    excess = np.zeros(net.n, dtype=cap.dtype)
+    status, pushes, relabels, globals_, gaps = push_relabel_kernel(
+        net.n, net.source, net.sink, net.indptr, net.head, net.rev, cap, excess, relabel_freq, tol,
+        PR_VARIANTS[variant], cap.dtype.kind == "i")
+    if status != 0:
+        raise RuntimeError(f"push-relabel kernel status {status} (a label passed 2n): please report this input")
+    flow = arc_flow_kernel(net.arc, net.cap.astype(cap.dtype, copy=False), cap, net.m)
+    stats = {"pushes": int(pushes), "relabels": int(relabels), "global_relabels": int(globals_), "gaps": int(gaps),
+             "variant": variant}
+    return excess[net.sink], flow, cap, tol, stats
 
 
 @numba.njit(cache=True, nogil=True, inline="always")

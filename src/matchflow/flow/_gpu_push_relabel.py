@@ -33,6 +33,7 @@ import numpy as np
 from .._backend import require_gpu
 from .._cuda import is_simulator, quiet, validate_gpu_options
 from .._graph import FlowNetwork
+from .._graph._flow import FLOAT_RTOL
 from .._validation import check_int, check_options
 
 __all__ = ["validate_flow_gpu_options", "push_relabel_gpu", "CYCLE", "CHECK_EVERY", "RELABEL_FREQ", "GPU_NETWORK_MIN_ARCS"]
@@ -41,7 +42,7 @@ CYCLE = 32  # lock-free passes per round (the paper's CYCLE counts iterations of
 CHECK_EVERY = 8  # BFS levels between host reads of the frontier size
 BFS_BLOCKS = 1024  # blocks of a BFS level launch (grid-stride over the frontier)
 RELABEL_FREQ = 0.5  # loop="persistent" on networks: a global relabel after RELABEL_FREQ * (n + m) arc scans
-GPU_NETWORK_MIN_ARCS = 1_500_000  # max_flow, backend="auto": the GPU from this many arcs on (_api._gpu_rule)
+GPU_NETWORK_MIN_ARCS = 1_500_000  # max_flow, backend="auto": the GPU from this many arcs on (_methods._gpu_rule)
 _OPTIONS = ("cycle", "check_every")
 
 
@@ -130,11 +131,10 @@ class Rounds:
 
 def push_relabel_gpu(net: FlowNetwork, **options: Any) -> tuple:
     """The GPU twin of the ``push-relabel`` row: ``(flow_value, per-arc flow, residual caps, tol, stats)``
-    like the CPU solve (``_api._solve_push_relabel``); options: :func:`validate_flow_gpu_options` and
+    like the CPU solve (``_cpu_push_relabel.solve_push_relabel``); options: :func:`validate_flow_gpu_options` and
     ``relabel_freq`` (``loop="persistent"``: a global relabel after ``relabel_freq * (n + m)`` arc scans of
     pushes and relabels, as the CPU's; default ``RELABEL_FREQ``)."""
     from .._validation import check_real  # noqa: PLC0415
-    from ._api import FLOAT_RTOL  # noqa: PLC0415
 
     options = dict(options)
     freq = check_real("relabel_freq", options.pop("relabel_freq", RELABEL_FREQ), low=0.0, low_inclusive=False)

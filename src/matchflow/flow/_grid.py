@@ -20,9 +20,10 @@ from .._cuda import is_device_array
 from .._graph import FlowNetwork
 from .._methods import mark_gpu_warm, place, resolve
 from .._validation import check_real, to_host_array
-from ._api import TABLE, GridProblem, max_flow
+from ._api import max_flow
 from ._grid_certified import certify_network, gpu_cut, solve_bk
 from ._grid_layout import INT64_MAX, grid_layout, offsets
+from ._methods import TABLE, GridProblem
 from ._result import GridCutResult
 
 __all__ = ["grid_cut", "grid_energy", "grid_network", "offsets", "potts_weights", "unary_from_intensity"]

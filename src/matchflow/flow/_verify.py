@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from .._graph._flow import as_flow_network
+
 __all__ = ["verify_flow", "flow_certificate", "vertex_balance"]
 
 TINY = 2.0**-1074  # the smallest subnormal: the granularity of every float64
@@ -46,9 +48,7 @@ def verify_flow(graph: Any, source: int | None, sink: int | None, result: Any) -
     >>> verify_flow(cap, 0, 3, max_flow(cap, 0, 3, backend="cpu"))
     True
     """
-    from ._api import _as_network
-
-    net = _as_network(graph, source, sink)
+    net = as_flow_network(graph, source, sink)
     problems, _ = flow_certificate(net, result.flow, result.flow_value, result.source_side, result.cut_edges)
     if problems:
         raise AssertionError(problems[0])

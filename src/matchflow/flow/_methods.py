@@ -1,0 +1,105 @@
+"""The max-flow method table (see :mod:`matchflow._methods`).
+
+Every solve takes ``(net: FlowNetwork, **options)`` and returns ``(flow_value, per-arc flow, residual caps,
+tol, stats)``; its policy and option check live beside its kernel (``_cpu_<algo>.py`` / ``_gpu_<algo>.py``).
+The rules read a :class:`~matchflow.FlowNetwork`, or a :class:`GridProblem` for ``grid_cut``.
+
+``method="auto"`` on the CPU (:func:`_grid_cut_shaped`): Boykov-Kolmogorov on grid / vision cuts, pseudoflow
+elsewhere. ``backend="auto"``: the GPU push-relabel where :func:`_gpu_rule` says it was measured faster end
+to end, and in a process that has not used the GPU yet only on grids of ``GPU_GRID_COLD`` points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._graph import FlowNetwork
+from .._methods import Method, MethodTable
+from . import _gpu_push_relabel
+from ._cpu_bk import solve_bk
+from ._cpu_pseudoflow import check_pseudoflow_options, solve_pseudoflow
+from ._cpu_push_relabel import _bfs_dev, check_push_relabel_options, solve_push_relabel
+
+__all__ = ["TABLE", "GridProblem", "sink_depth"]
+
+
+@dataclass(frozen=True)
+class GridProblem:
+    """What the method rules read for ``grid_cut``: the grid's shape and connectivity (no network built)."""
+
+    shape: tuple[int, ...]
+    connectivity: int
+
+
+GPU_GRID_MIN = 512 * 512  # grid_cut, backend="auto": the GPU from this many grid points on
+
+
+def _gpu_rule(problem: FlowNetwork | GridProblem) -> str | None:
+    """``backend="auto"``: the GPU push-relabel only where it was measured faster end to end
+    (H100, the public call from host arrays, against our best CPU method on the same host).
+
+    Grid cuts (or batches of grids) of >= 512² points in all (results/flow/gpu-h100-2026-11-23b.md; CPU: our
+    BK on a 2-core host): 512² image-like 5.5 ms vs 89 ms, 1000² random 37 ms vs 1.7 s, a batch of 256 64²
+    images 15 ms vs 0.98 s, 4-16 MP and 200³ volumes 87-239x; smaller grids were not measured (launch-bound:
+    kept on the CPU). General networks (the persistent loop, results/flow/gpu-general-h100-2026-11-23e.md;
+    CPU: our pseudoflow and push-relabel on the device host's Xeon, the faster of the two): networks of >=
+    ``GPU_NETWORK_MIN_ARCS`` (1.5M) arcs that are not grid-cut shaped: random n=200k m=1.6M 0.21 s vs 0.34 s,
+    n=1.25M m=10M 1.99 s vs 2.61 s (the solve alone 24 / 57 ms: the rest is FlowNetwork's build and the
+    per-arc flow on the host). Below, the CPU: the DIMACS files 4-26 ms vs 0.3-3 ms, ak-4102 0.26 s vs
+    0.064 s, level graphs of 196k-786k arcs 0.27-1.37x (deep ones lose: BFS thousands of levels deep). Deep
+    networks above 1.5M arcs and grid-shaped CSR networks were not measured on the GPU, so the rule also asks
+    for a shallow network: the sink's residual BFS at zero flow at most ``GPU_NETWORK_MAX_DEPTH`` levels deep
+    (one CPU pass over the arcs, a few % of the call; the random networks measured: 8-12 levels per global
+    relabel; the deep ones that lost: ~300 (256x256 level graph) to 3,000 (4096x64) levels per relabel)."""
+    if isinstance(problem, GridProblem):
+        return "push-relabel" if int(np.prod(problem.shape)) >= GPU_GRID_MIN else None
+    if (problem.m >= _gpu_push_relabel.GPU_NETWORK_MIN_ARCS and not _grid_cut_shaped(problem)
+            and sink_depth(problem) <= GPU_NETWORK_MAX_DEPTH):
+        return "push-relabel"
+    return None
+
+
+# a process that has not used the GPU yet (its first call ~1.4 s more: CUDA context, kernels from the cache,
+# results/gpu_e2e/first-call-h100-2026-11-23e.md): grid cuts from 4 M points (4 MP: 1.9-3.5 s on our CPU vs
+# 31-44 ms; 512² images save ~80 ms, 1000² random ~1.7 s on 2 loaded cores but image-like grids of that size
+# less); general networks never (10 M arcs saves 0.6 s: results/flow/gpu-general-h100-2026-11-23e.md)
+GPU_GRID_COLD = 4_000_000
+GPU_NETWORK_MAX_DEPTH = 64  # backend="auto": deeper networks stay on the CPU (the GPU BFS is a grid sync per level)
+
+
+def sink_depth(net: FlowNetwork) -> int:
+    """Levels of the backward BFS from the sink over the arcs with capacity (zero flow; the source skipped)."""
+    n = net.n
+    label = np.full(n, 2 * n, dtype=np.int64)
+    queue = np.empty(n, dtype=np.int64)
+    count = _bfs_dev(net.sink, 0, n, net.source, net.indptr, net.head, net.rev, net.cap, label, queue,
+                     net.cap.dtype.type(0))
+    return int(label[queue[count - 1]])
+
+
+def _grid_cut_shaped(net: FlowNetwork | GridProblem) -> bool:
+    """``method="auto"`` on the CPU: Boykov-Kolmogorov where ``s`` and ``t`` together touch at least half
+    the vertices (the t-links of a vision energy, every ``grid_cut``), pseudoflow elsewhere; measured
+    in docs/notes/flow.md and results/flow/cpu-general-2026-11-23b.md (BK beat our HPF on every grid there,
+    1.1-1.8x on the same arc lists; HPF beat our push-relabel 3-7x on the AK networks and 2x on the wide level
+    graph, and was level with it elsewhere)."""
+    if isinstance(net, GridProblem):
+        return True
+    ip = net.indptr
+    return int(ip[net.source + 1] - ip[net.source] + ip[net.sink + 1] - ip[net.sink]) >= (net.n - 2) / 2
+
+
+TABLE = MethodTable(
+    family="max_flow",
+    methods=(Method("push-relabel", cpu=solve_push_relabel, gpu=_gpu_push_relabel.push_relabel_gpu,
+                    options=("relabel_freq", "variant"), check=check_push_relabel_options,
+                    auto_gpu=lambda p: _gpu_rule(p) is not None),
+             Method("boykov-kolmogorov", cpu=solve_bk),
+             Method("pseudoflow", cpu=solve_pseudoflow, options=("variant", "buckets", "init"),
+                    check=check_pseudoflow_options)),
+    cpu_rule=lambda net: "boykov-kolmogorov" if _grid_cut_shaped(net) else "pseudoflow",
+    gpu_rule=_gpu_rule,
+    cold_gpu_rule=lambda p: isinstance(p, GridProblem) and int(np.prod(p.shape)) >= GPU_GRID_COLD,
+)
