@@ -103,7 +103,8 @@ def _why(who: str, cert: dict) -> str:
 
 
 def _floats(*arrays: Any) -> bool:
-    return any("float" in str(getattr(a, "dtype", np.asarray(a).dtype)) for a in arrays)
+    """Any float array or scalar (a device array's dtype read as it is: never converted through NumPy)."""
+    return any("float" in str(a.dtype if hasattr(a, "dtype") else np.asarray(a).dtype) for a in arrays)
 
 
 def gpu_cut(source_caps, sink_caps, edge_caps, inputs, connectivity: int, batch: int | None, options: dict
