@@ -221,7 +221,7 @@ def test_verifier_never_certifies_a_wrong_or_tampered_matching(case, rnd):
     a certified bound is >= the exact optimum; a result whose weight is off by one ulp is rejected."""
     n, r, c, w = case
     edges, want = _oracle(n, r, c, w)
-    g = (r, c, w)
+    g = sp.coo_array((w, (r, c)), shape=(n, n))  # the shape carries n (an edge triple's n is its largest id + 1)
     opt = _opt(n, edges)
     for _ in range(4):
         mate = want.copy()
