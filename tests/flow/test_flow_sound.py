@@ -280,3 +280,18 @@ def test_to_scipy_sums_small_integer_parallel_arcs_without_wrapping():
     a = net.to_scipy()
     assert a.dtype == np.int64 and a.toarray().tolist() == [[0, 32768], [0, 0]]
     assert FlowNetwork(2, 0, 1, [0, 0], [1, 1], np.array([3, 4], np.int16)).to_scipy().dtype == np.int16
+
+
+def test_binary_scale_is_the_common_power_of_two_of_the_nonzero_values():
+    """The exponent both exact re-solves (general networks and grids) scale by: every nonzero value is an integer
+    times 2**e, the largest below 2**top; zeros ignored, signs too; all zero -> None."""
+    from matchflow.flow._exact import binary_scale
+
+    assert binary_scale(np.array([0.0, 0.0])) is None
+    assert binary_scale(np.array([3.0, 0.0, 0.75, 1e12])) == (-2, 40)
+    assert binary_scale(np.array([5e-324, 1.0])) == (-1074, 1)
+    assert binary_scale(np.array([-6.0, 4.0])) == (1, 3)
+    v = np.array([0.1, 1e15, 2.0**-30])
+    e, top = binary_scale(v)
+    assert all(float(x) * 2.0**-e == int(float(x) * 2.0**-e) for x in v) and v.max() < 2.0**top
+    assert any(int(np.ldexp(x, -e)) % 2 for x in v)  # the smallest such power: some value is odd at that scale

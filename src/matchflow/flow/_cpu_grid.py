@@ -21,6 +21,7 @@ import numpy as np
 
 from .._graph._common import index_dtype
 from ._cpu_bk import IN_S, bk_flow_kernel
+from ._exact import binary_scale
 
 __all__ = ["Grid", "certified", "certify_grid", "clamp_grid", "grid_arrays", "grid_bk", "grid_cut_energy", "grid_flows",
            "grid_residual"]
@@ -379,12 +380,11 @@ def _resolve_scaled(grid: Grid, cg: Grid, items: int | None, int_limit: int, sta
     integers (a common power of two), certified exactly (a minimum cut of the clamped grid never cuts a
     clamped arc: it is one of the input's); None where their sums do not fit int64."""
     caps = np.concatenate([cg.src, cg.snk, cg.edg.reshape(-1)])
-    nz = caps[caps != 0]
-    if not nz.size or not np.all(np.isfinite(nz)):
+    scale = binary_scale(caps) if np.all(np.isfinite(caps)) else None
+    if scale is None:
         return None
-    mant, ex = np.frexp(nz)
-    low = int((ex - 53 + _ctz((mant * 2.0**53).astype(np.int64))).min())
-    if float(np.ldexp(nz.max(), -low)) >= 2.0**63:
+    low = scale[0]
+    if float(np.ldexp(np.abs(caps).max(), -low)) >= 2.0**63:
         return None
     ig = Grid(cg.dims, cg.off, *(np.ldexp(a, -low).astype(np.int64) for a in (cg.src, cg.snk, cg.edg)))
     inet, icg = grid_residual(ig)
@@ -397,7 +397,3 @@ def _resolve_scaled(grid: Grid, cg: Grid, items: int | None, int_limit: int, sta
     st.update(exact_resolve=True, float_gap_bound=stats["gap_bound"])
     return labels, value, st
 
-
-def _ctz(m: np.ndarray) -> np.ndarray:
-    """Trailing zero bits of positive int64 values."""
-    return np.log2((m & -m).astype(np.float64)).astype(np.int64)

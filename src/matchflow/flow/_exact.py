@@ -72,7 +72,7 @@ def certify_float(net: FlowNetwork, cpu_solve: Any, opts: dict, value: Any, flow
         if not fixed[0]:
             flow, value, (problems, bound) = repaired, _sink_inflow(net, repaired), fixed
             stats["roundoff_returned"] = True
-    scale = binary_scale(net) if problems else None
+    scale = binary_scale(net.capacities) if problems else None
     if scale is not None:
         e, top = scale
         inet = scaled_int64(net, e) if top - e <= 62 else None
@@ -98,10 +98,11 @@ def certify_float(net: FlowNetwork, cpu_solve: Any, opts: dict, value: Any, flow
     return value, flow, side, cut, stats
 
 
-def binary_scale(net: FlowNetwork) -> tuple[int, int] | None:
-    """``(e, top)``: every nonzero capacity is an integer times ``2**e`` and below ``2**top``; None if all are 0."""
-    c = net.capacities.astype(np.float64)
-    nz = c[c > 0]
+def binary_scale(values: np.ndarray) -> tuple[int, int] | None:
+    """``(e, top)``: every nonzero of the finite ``values`` (capacities) is an integer times ``2**e`` and below
+    ``2**top`` in magnitude; None if all are 0."""
+    c = np.abs(np.asarray(values, dtype=np.float64))
+    nz = c[c != 0]
     if nz.size == 0:
         return None
     mant, ex = np.frexp(nz)
