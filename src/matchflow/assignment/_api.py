@@ -23,8 +23,16 @@ from .._results import AssignmentResult
 from .._validation import check_bool, check_real
 from ..io import read_cost_matrix  # noqa: F401 - moved to matchflow.io; kept here for old imports
 from ._methods import TABLE, Problem
-from ._prepare import InfeasibleError, Prepared, as_cost_matrix, as_cost_matrix_scanned, prepare  # noqa: F401
-from ._verify import centre_duals, certify, exact_difference, square_certificate, total_cost
+from ._prepare import (  # noqa: F401 - old import paths
+    InfeasibleError,
+    Prepared,
+    as_cost_matrix,
+    as_cost_matrix_scanned,
+    limit_extended,
+    polish_duals_kernel,
+    prepare,
+)
+from ._verify import LimitCertificate, centre_duals, certify, exact_difference, square_certificate, total_cost
 
 __all__ = ["assignment", "linear_sum_assignment", "read_cost_matrix", "METHODS"]
 
@@ -201,8 +209,6 @@ def assignment(
             raise ValueError(f"Square cost array expected, got shape {a.shape}; pass extend_cost=True "
                              "(or leave it out) to solve a rectangular matrix")
     if cost_limit is not None:
-        from ._prepare import limit_extended, limit_result
-
         lim = check_real("cost_limit", cost_limit)
         ext = limit_extended(a, lim, maximize)
         res = assignment(ext, maximize=maximize, method=method, backend=backend, **options)
@@ -331,8 +337,6 @@ def _float_certificate(a: np.ndarray, maximize: bool, prep: Prepared, x, u, v):
     When the caller's duals overflow, on ``cost * prep.scale`` instead -- only if that
     power-of-two scaling is exact for every entry (no underflow of a tiny cost), and with
     ``gap_bound``/``tol`` divided back by the scale (caller's units). Returns (cert, u, v)."""
-    from ._prepare import polish_duals_kernel
-
     r, c, uu, vv = prep.recover(x, u, v, scaled=True)
     s = prep.scale
     with np.errstate(all="ignore"):
@@ -409,6 +413,22 @@ def _to_floats(xs, den: int) -> np.ndarray:
         except OverflowError:
             out.append(math.inf if int(t) > 0 else -math.inf)
     return np.array(out, dtype=np.float64)
+
+
+def limit_result(a: np.ndarray, ext: np.ndarray, res, maximize: bool, lim: float, t0: float):
+    """The user's pairs of a ``cost_limit`` solve; the extended certificate goes to stats."""
+    nr, nc = a.shape
+    keep = (res.row_ind < nr) & (res.col_ind < nc)
+    row_ind, col_ind = res.row_ind[keep], res.col_ind[keep]
+    stats = dict(res.stats)
+    stats["cost_limit"] = lim
+    stats["unassigned_rows"] = int(nr - row_ind.size)
+    stats["limit_certificate"] = LimitCertificate(ext, res.row_ind, res.col_ind, res.u, res.v, maximize)
+    u = res.u[:nr] if res.u is not None else None
+    v = res.v[:nc] if res.v is not None else None
+    return AssignmentResult(row_ind=row_ind, col_ind=col_ind, cost=total_cost(a, row_ind, col_ind), u=u, v=v,
+                            method=res.method, backend=res.backend, seconds=time.perf_counter() - t0,
+                            maximize=maximize, stats=stats)
 
 
 def linear_sum_assignment(cost_matrix, maximize=False) -> tuple[np.ndarray, np.ndarray]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from ..matching._cover import konig_cover_kernel
+from .._graph._alternating import konig_cover_kernel
 from ._cpu_cost_scaling import BUDGET, NO_PERFECT, OK, cost_scaling_solve
 from ._cpu_sparse_ssp import OK as SSP_OK
 from ._cpu_sparse_ssp import ssp_solve
