@@ -129,3 +129,57 @@ def image_batch_segmentation(seed: int, b: int, h: int = 40, w: int = 50):
     src, snk = (np.rint(a * 100).astype(np.int32) for a in unary_from_intensity(imgs, 0.8, 0.2, sigma=0.3))
     edg = np.stack([np.rint(potts_weights(im, connectivity=8, lam=2.0) * 100).astype(np.int32) for im in imgs])
     return src, snk, edg
+
+
+# ----------------------------------------------------------------------------- sparse assignment
+@dataclass(frozen=True)
+class SparseAssignmentCase:
+    """A scipy.sparse cost matrix: its stored entries are the allowed pairs (explicit zeros are zero-cost pairs).
+    ``feasible`` False: no full matching (full mode raises SciPy's message; ``partial=True`` solves it)."""
+
+    name: str
+    make: Callable[[], sp.csr_array]
+    feasible: bool = True
+
+    def cost(self) -> sp.csr_array:
+        return self.make()
+
+
+def _stored(dense: np.ndarray, keep: np.ndarray) -> sp.csr_array:
+    """The entries of ``dense`` where ``keep`` holds, stored (zeros included)."""
+    r, c = np.nonzero(keep)
+    return sp.csr_array((dense[r, c], (r, c)), shape=dense.shape)
+
+
+def _sparse_random(m: int, n: int, density: float, seed: int, floats: bool = False, diagonal: bool = True,
+                   lo: int = -50, hi: int = 50) -> sp.csr_array:
+    rng = np.random.default_rng(seed)
+    keep = rng.random((m, n)) < density
+    if diagonal:
+        keep[np.arange(min(m, n)), np.arange(min(m, n))] = True  # a full matching exists
+    vals = rng.normal(size=(m, n)) * 100 if floats else rng.integers(lo, hi + 1, size=(m, n))
+    return _stored(vals, keep)
+
+
+SPARSE_ASSIGNMENT_CASES = (
+    SparseAssignmentCase("empty_0x3", lambda: sp.csr_array((0, 3), dtype=np.int64)),
+    SparseAssignmentCase("one_by_one", lambda: sp.csr_array(np.array([[7]]))),
+    SparseAssignmentCase("explicit_zeros", lambda: _stored(np.array([[0, 5, 1], [2, 0, 0], [0, 3, 0]]),
+                                                           np.array([[1, 1, 0], [1, 1, 1], [0, 1, 1]], bool))),
+    SparseAssignmentCase("square_int", lambda: _sparse_random(12, 12, 0.3, 0)),
+    SparseAssignmentCase("wide_int", lambda: _sparse_random(6, 11, 0.4, 1)),
+    SparseAssignmentCase("tall_float", lambda: _sparse_random(11, 5, 0.5, 2, floats=True)),
+    SparseAssignmentCase("square_float", lambda: _sparse_random(15, 15, 0.25, 3, floats=True)),
+    SparseAssignmentCase("ties_all_equal", lambda: sp.csr_array(np.full((5, 5), 3))),
+    SparseAssignmentCase("duplicates_summed", lambda: sp.coo_array(
+        (np.array([1, 2, 4, 1, 3]), (np.array([0, 0, 1, 1, 0]), np.array([0, 0, 1, 0, 1]))), shape=(2, 2)).tocsr()),
+    SparseAssignmentCase("wide_range_int", lambda: _sparse_random(8, 8, 0.5, 4, lo=-(2**40), hi=2**40)),
+    SparseAssignmentCase("bool", lambda: sp.csr_array(np.array([[True, False], [False, True], [True, True]]))),
+    SparseAssignmentCase("empty_row", lambda: _stored(np.arange(16).reshape(4, 4) % 7,
+                                                      np.array([[1, 1, 0, 0], [0, 0, 0, 0], [1, 0, 1, 0],
+                                                                [0, 1, 0, 1]], bool)), feasible=False),
+    SparseAssignmentCase("hall_violator", lambda: _stored(np.arange(1.0, 21.0).reshape(4, 5),
+                                                          np.array([[1, 0, 0, 0, 0], [1, 0, 0, 0, 0],
+                                                                    [1, 1, 1, 0, 0], [0, 0, 1, 1, 1]], bool)),
+                         feasible=False),
+)

@@ -254,7 +254,7 @@ def test_auto_backend_rule_for_sparse_costs(monkeypatch):
     in ``stats["auto_rule"]``; the GPU side is tested in test_cost_scaling_gpu.py)."""
     import importlib
 
-    S = importlib.import_module("matchflow.assignment._sparse")
+    S = importlib.import_module("matchflow.assignment._methods")
     M = importlib.import_module("matchflow._methods")
     A = sp.csr_array(np.array([[1, 2], [3, 1]]))
     res = matchflow.assignment(A)

@@ -411,7 +411,7 @@ def test_auto_picks_the_gpu_from_the_measured_size(monkeypatch, warm_gpu_process
     the CPU below it or with options; said in ``stats["auto_rule"]``."""
     import importlib
 
-    S = importlib.import_module("matchflow.assignment._sparse")
+    S = importlib.import_module("matchflow.assignment._methods")
     rng = np.random.default_rng(37)
     A = _random(rng, 300, 300, 0.05, 1, 1000)
     res = matchflow.assignment(A)

@@ -211,7 +211,7 @@ def test_unproved_float_cost_scaling_answer_is_never_silent(monkeypatch):
     are not proved either (stubbed), the caller is warned with the bound (verify_sparse_assignment rejects it)."""
     import importlib
 
-    S = importlib.import_module("matchflow.assignment._sparse")
+    S = importlib.import_module("matchflow.assignment._sparse_routes")
     A = sp.csr_array(np.array([[4.5, 1.25, 0], [2.0, 0, 7.0], [3.0, 0, 1.5]]))
     A.eliminate_zeros()
     real = S._solve_square

@@ -14,17 +14,32 @@ from __future__ import annotations
 import math
 import time
 import warnings
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._cuda import c_contiguous_device, device_library, is_device_array, on_device_like
-from .._methods import Method, check_method_options, place, resolve
+from .._methods import Method, MethodTable, check_method_options, resolve
 from .._results import AssignmentResult
 from .._validation import check_bool, check_real
 from ..io import read_cost_matrix  # noqa: F401 - moved to matchflow.io; kept here for old imports
-from ._methods import TABLE, Problem
-from ._prepare import InfeasibleError, Prepared, as_cost_matrix, as_cost_matrix_scanned, prepare  # noqa: F401
-from ._verify import centre_duals, certify, exact_difference, square_certificate, total_cost
+from ._cpu_hungarian import hungarian_bigint, hungarian_exact_float
+from ._methods import FLOAT_REPROVERS, SPARSE_TABLE, TABLE, direct_twin, place_dense, solve_direct
+from ._prepare import (  # noqa: F401 - old import paths
+    InfeasibleError,
+    Prepared,
+    as_cost_matrix,
+    as_cost_matrix_scanned,
+    limit_extended,
+    polish_duals_kernel,
+    prepare,
+)
+from ._sparse import sparse_assignment
+from ._sparse_problem import is_device_sparse
+from ._verify import LimitCertificate, centre_duals, certify, exact_difference, square_certificate, total_cost
 
 __all__ = ["assignment", "linear_sum_assignment", "read_cost_matrix", "METHODS"]
 
@@ -177,152 +192,189 @@ def assignment(
     """
     t0 = time.perf_counter()
     maximize = check_bool("maximize", maximize)
-    row, be = resolve(TABLE, method, backend)  # names checked once, before the matrix is read
+    table, row, be, partial = _route(cost, method, backend, partial, cost_limit)  # before the matrix is read
+    if table is SPARSE_TABLE:
+        return sparse_assignment(cost, table, row, be, maximize=maximize, partial=partial, options=options, t0=t0)
+    if cost_limit is not None:
+        return _limited(cost, maximize, method, backend, cost_limit, extend_cost, options, t0)
+    run = _start(cost, maximize, row, be, extend_cost, options, t0)
+    if isinstance(run, AssignmentResult):
+        return run  # solved and certified on the GPU as it was (the Hungarian's direct path)
+    _solve(run)
+    if not run.prep.is_int:
+        _certify_float(run)
+    return _finish(run)
+
+
+def _route(cost, method, backend, partial, cost_limit) -> tuple[MethodTable, Method | None, str, bool]:
+    """The table of ``cost``'s kind (scipy.sparse or a device-resident sparse matrix: :data:`SPARSE_TABLE`), the
+    row (None: ``"auto"``), the device asked for and ``partial``; what only one kind of cost takes is checked here,
+    before the matrix is read."""
+    sparse = sp.issparse(cost) or is_device_sparse(cost)
+    table = SPARSE_TABLE if sparse and method in SPARSE_TABLE.names else TABLE
+    row, be = resolve(table, method, backend)
     partial = check_bool("partial", partial)
-    if _sparse_door(cost, row, be, partial, cost_limit, options):
-        from ._sparse import sparse_assignment
+    if partial and not sparse:
+        raise ValueError("partial=True needs a scipy.sparse cost matrix (stored entries are the allowed pairs)")
+    if sparse and table is not SPARSE_TABLE:
+        names = ", ".join(repr(m.name) for m in SPARSE_TABLE.methods)
+        raise ValueError(f"method={row.name!r} takes dense costs; a scipy.sparse matrix needs method={names} or 'auto'")
+    if sparse and cost_limit is not None:
+        raise ValueError("sparse costs take no cost_limit")
+    return table, row, be, partial
 
-        return sparse_assignment(cost, maximize=maximize, partial=partial, t0=t0,
-                                 backend=be if be in ("gpu", "auto") else "cpu", options=options,
-                                 method="auto" if row is None else row.name)
-    direct = not maximize and cost_limit is None and (row is None or row.name == "hungarian") and _direct_twin()
-    on_device = is_device_array(cost) and not isinstance(cost, np.ndarray)
-    if direct and be != "cpu" and on_device:
-        # a device-resident integer matrix stays there (GPU Hungarian; float or rectangular: the host path)
-        from ._gpu_munkres import assignment_direct
 
-        res = assignment_direct(cost, check_method_options(TABLE, TABLE.row("hungarian"), "gpu", options), t0)
-        if res is not None:
-            return res
-    a, scan = as_cost_matrix_scanned(cost, maximize)  # the float scan is kept for the preparation
+@dataclass
+class _Run:
+    """A dense solve between its stages: the validated matrix ``a``, the placed row and device, the prepared square
+    problem, the solver's answer on it (``x``, ``u``, ``v``) and on the user's matrix (``pairs``, ``duals``)."""
+
+    cost: Any
+    a: np.ndarray
+    maximize: bool
+    row: Method
+    be: str
+    opts: dict
+    prep: Prepared
+    t0: float
+    stats: dict
+    used: str = ""
+    x: Any = None
+    u: Any = None
+    v: Any = None
+    pairs: tuple = ()
+    duals: tuple = ()
+
+
+def _matrix(cost, maximize: bool, extend_cost) -> tuple[np.ndarray, tuple | None]:
+    """The validated dense matrix and its float scan (kept for the preparation); lapx's ``extend_cost``."""
+    a, scan = as_cost_matrix_scanned(cost, maximize)
     if extend_cost is not None:
         extend_cost = check_bool("extend_cost", extend_cost)
         if not extend_cost and a.shape[0] != a.shape[1]:
             raise ValueError(f"Square cost array expected, got shape {a.shape}; pass extend_cost=True "
                              "(or leave it out) to solve a rectangular matrix")
-    if cost_limit is not None:
-        from ._prepare import limit_extended, limit_result
+    return a, scan
 
-        lim = check_real("cost_limit", cost_limit)
-        ext = limit_extended(a, lim, maximize)
-        res = assignment(ext, maximize=maximize, method=method, backend=backend, **options)
-        return limit_result(a, ext, res, maximize, lim, t0)
-    if row is None and be == "gpu":
-        row = TABLE.row("hungarian")  # dense costs on the GPU: the Hungarian (cost scaling when named); no rule's host pass
-    row, be = place(TABLE, row, be, lambda: Problem.of(a), options)
-    method = row.name
-    opts = check_method_options(TABLE, row, be, options)
-    if direct and be == "gpu" and a.dtype in (np.int32, np.int64):
-        # square integer costs >= 0: uploaded as they are, certified on the device (no int64 copy)
-        from ._gpu_munkres import assignment_direct
 
-        res = assignment_direct(a, opts, t0)
+def _start(cost, maximize: bool, row: Method | None, be: str, extend_cost, options: dict, t0: float
+           ) -> _Run | AssignmentResult:
+    """Validate, place, prepare. A square integer matrix >= 0 that the GPU Hungarian takes as it is (on its device,
+    or uploaded in its dtype; :func:`._methods.direct_twin`) comes back solved and certified."""
+    direct = direct_twin(TABLE, row, maximize)
+    on_device = is_device_array(cost) and not isinstance(cost, np.ndarray)
+    if direct is not None and be != "cpu" and on_device:
+        res = solve_direct(cost, check_method_options(TABLE, direct, "gpu", options), t0)
         if res is not None:
             return res
-    prep = exact_prep = prepare(a, maximize, scan)
-    if on_device and be == "gpu" and prep.C is a:  # (cost_limit returned above: it solves a host matrix)
+    a, scan = _matrix(cost, maximize, extend_cost)
+    row, be = place_dense(TABLE, row, be, a, options)
+    opts = check_method_options(TABLE, row, be, options)
+    if direct is not None and be == "gpu" and a.dtype in (np.int32, np.int64):
+        res = solve_direct(a, opts, t0)  # uploaded as it is, certified on the device (no int64 copy)
+        if res is not None:
+            return res
+    prep = prepare(a, maximize, scan)
+    if on_device and be == "gpu" and prep.C is a:
         src = cost.detach() if hasattr(cost, "detach") else cost  # a PyTorch tensor that requires grad
         prep.device_C = c_contiguous_device(src).reshape(a.size)  # the caller's device matrix: no upload
     stats: dict = {"n": prep.n, "seconds_prepare": time.perf_counter() - t0}  # validation, scan, preparation
-    used = method
-    if prep.bigint is not None:
-        from ._cpu_hungarian import hungarian_bigint
+    return _Run(cost, a, maximize, row, be, opts, prep, t0, stats, used=row.name)
 
+
+def _solve(run: _Run) -> None:
+    """The row's solve on the prepared problem (integers beyond int64: the exact big-integer Hungarian); an integer
+    answer is certified with exact duals, else (an overflow or a solver bug) re-solved exactly."""
+    prep = run.prep
+    if prep.bigint is not None:
         if prep.n > 300:
             warnings.warn(f"integer costs too wide for int64 (n={prep.n}): using the exact but slow "
-                          "big-integer Hungarian", RuntimeWarning, stacklevel=2)
-        x, u, v, st = hungarian_bigint(prep.bigint)
-        used, be = "hungarian-bigint", "cpu"
-        stats.update(st)
+                          "big-integer Hungarian", RuntimeWarning, stacklevel=3)
+        x, u, v, st = _bigint(run, prep.bigint)
     else:
-        x, u, v, st = row.gpu(prep, **opts) if be == "gpu" else row.cpu(prep, **opts)
-        stats.update(st)
+        x, u, v, st = run.row.gpu(prep, **run.opts) if run.be == "gpu" else run.row.cpu(prep, **run.opts)
         if prep.is_int and st.get("certified") != "device" and not square_certificate(prep.C, x, u, v):
-            # only possible through an overflow or a solver bug: redo exactly
-            from ._cpu_hungarian import hungarian_bigint
-
-            warnings.warn(f"method={method!r} on {be} returned no valid integer certificate; "
-                          "re-solving with the exact big-integer Hungarian", RuntimeWarning, stacklevel=2)
-            big = prep.bigint or [[int(t) for t in row] for row in prep.C.tolist()]
-            x, u, v, st = hungarian_bigint(big)
-            used, be = "hungarian-bigint", "cpu"
-            stats.update(st)
-    row_ind, col_ind, uu, vv = prep.recover(x, u, v)
-    if not prep.is_int:
-        t_cert = time.perf_counter()
-        cert, uu, vv = _float_certificate(a, maximize, prep, x, u, v)
-        stats["seconds_certificate"] = time.perf_counter() - t_cert  # the sound float certificate
-        stats["certificate_rows_on"] = "gpu" if prep.device_rows is not None else "cpu"  # where its n^2 passes ran
-        for other in ("jv", "hungarian"):
-            if cert.optimal and cert.gap_bound <= 64.0 * cert.tol_entries:
-                break
-            if other == used:
-                continue
-            # not proved within 64x the rounding of the entries it uses: ask another solver (its
-            # duals grow from zero along paths), keep the exactly cheaper answer, then the proved one
-            x2, u2, v2, st2 = TABLE.row(other).cpu(exact_prep)
-            r2, c2, _, _ = exact_prep.recover(x2, None, None)
-            cert2, uu2, vv2 = _float_certificate(a, maximize, exact_prep, x2, u2, v2)
-            d = exact_difference(a, maximize, (r2, c2), (row_ind, col_ind))
-            if d < 0 or (d == 0 and cert2.optimal and not cert.optimal):
-                stats.update(st2)
-                stats["resolved_by"] = f"{other} (after {used})"
-                used, be = other, "cpu"
-                row_ind, col_ind, uu, vv, cert = r2, c2, uu2, vv2, cert2
-        stats["gap_bound"] = cert.gap_bound
-        stats["exact"] = bool(cert.exact)
-        if not cert.exact and (not cert.optimal or prep.n <= EXACT_FLOAT_N):
-            # not proved exactly optimal (small n), or not proved at all: the exact rational solve
-            if prep.n > 300:
-                warnings.warn(f"method={used!r}: the float certificate failed (gap bound {cert.gap_bound}); "
-                              f"re-solving exactly with the slow rational Hungarian (n={prep.n})",
-                              RuntimeWarning, stacklevel=2)
-            r_ex, c_ex, uu, vv = _exact_float(a, maximize, stats)
-            if _same_pairs((r_ex, c_ex), (row_ind, col_ind)):
-                stats["proved_by"] = "hungarian-exact"  # the solver's own pairs, proved exactly on the CPU
-            else:
-                row_ind, col_ind = r_ex, c_ex
-                stats["resolved_by"] = f"hungarian-exact (after {used})"  # res.method stays the one asked for
-                be = "cpu"
-    total = total_cost(a, row_ind, col_ind)
-    if on_device:  # a device input gets its answer on its device, in its library
-        row_ind, col_ind, uu, vv = (on_device_like(cost, np.ascontiguousarray(x)) for x in (row_ind, col_ind, uu, vv))
-        stats["input_library"] = device_library(cost)
-    return AssignmentResult(row_ind=row_ind, col_ind=col_ind, cost=total, u=uu, v=vv, method=used, backend=be,
-                            seconds=time.perf_counter() - t0, maximize=maximize, stats=stats)
+            warnings.warn(f"method={run.used!r} on {run.be} returned no valid integer certificate; "
+                          "re-solving with the exact big-integer Hungarian", RuntimeWarning, stacklevel=3)
+            run.stats.update(st)
+            x, u, v, st = _bigint(run, prep.bigint or [[int(t) for t in r] for r in prep.C.tolist()])
+    run.stats.update(st)
+    run.x, run.u, run.v = x, u, v
+    r, c, uu, vv = prep.recover(x, u, v)
+    run.pairs, run.duals = (r, c), (uu, vv)
 
 
-def _direct_twin() -> bool:
-    """The table's GPU Hungarian is ``_gpu_munkres``'s (a stand-in twin, as in the placement tests, takes
-    the table's general path): only then may a square integer matrix skip the host preparation."""
-    from ._methods import _hungarian_gpu
-
-    return TABLE.row("hungarian").gpu is _hungarian_gpu
+def _bigint(run: _Run, big: list):
+    run.used, run.be = "hungarian-bigint", "cpu"
+    return hungarian_bigint(big)
 
 
-def _sparse_door(cost, row: Method | None, be: str, partial: bool, cost_limit, options: dict) -> bool:
-    """scipy.sparse ``cost`` goes to cost scaling (issue 12): the CPU twin, or with ``backend="gpu"`` the
-    lock-free GPU refine (its GPU options are checked by the sparse solve); other combinations raise. So does a
-    device-resident sparse ``cost`` (CuPy sparse, PyTorch sparse CUDA: one host copy, the answer on the device).
-    ``backend="auto"``: the GPU from 20M arcs on a real GPU (measured faster end to end, first GPU call included), else the CPU
-    (``_sparse.AUTO_GPU_NNZ``)."""
-    import scipy.sparse as sp
+def _certify_float(run: _Run) -> None:
+    """The sound float certificate on the caller's costs (``stats["gap_bound"]``, ``stats["exact"]``): an answer not
+    proved within 64x the rounding of the entries it uses is compared with :data:`._methods.FLOAT_REPROVERS`'
+    (the exactly cheaper kept, then the better proved); one not proved at all, or not exactly for n <=
+    EXACT_FLOAT_N, is re-solved in exact rationals."""
+    a, maximize, prep, stats = run.a, run.maximize, run.prep, run.stats
+    t_cert = time.perf_counter()
+    cert, uu, vv = _float_certificate(a, maximize, prep, run.x, run.u, run.v)
+    stats["seconds_certificate"] = time.perf_counter() - t_cert  # the sound float certificate
+    stats["certificate_rows_on"] = "gpu" if prep.device_rows is not None else "cpu"  # where its n^2 passes ran
+    (row_ind, col_ind), exact_prep = run.pairs, prep
+    for other in FLOAT_REPROVERS:
+        if cert.optimal and cert.gap_bound <= 64.0 * cert.tol_entries:
+            break
+        if other == run.used:
+            continue
+        # not proved within 64x the rounding of the entries it uses: ask another solver (its
+        # duals grow from zero along paths), keep the exactly cheaper answer, then the proved one
+        x2, u2, v2, st2 = TABLE.row(other).cpu(exact_prep)
+        r2, c2, _, _ = exact_prep.recover(x2, None, None)
+        cert2, uu2, vv2 = _float_certificate(a, maximize, exact_prep, x2, u2, v2)
+        d = exact_difference(a, maximize, (r2, c2), (row_ind, col_ind))
+        if d < 0 or (d == 0 and cert2.optimal and not cert.optimal):
+            stats.update(st2)
+            stats["resolved_by"] = f"{other} (after {run.used})"
+            run.used, run.be = other, "cpu"
+            row_ind, col_ind, uu, vv, cert = r2, c2, uu2, vv2, cert2
+    stats["gap_bound"] = cert.gap_bound
+    stats["exact"] = bool(cert.exact)
+    if not cert.exact and (not cert.optimal or prep.n <= EXACT_FLOAT_N):
+        # not proved exactly optimal (small n), or not proved at all: the exact rational solve
+        if prep.n > 300:
+            warnings.warn(f"method={run.used!r}: the float certificate failed (gap bound {cert.gap_bound}); "
+                          f"re-solving exactly with the slow rational Hungarian (n={prep.n})",
+                          RuntimeWarning, stacklevel=3)
+        r_ex, c_ex, uu, vv = _exact_float(a, maximize, stats)
+        if _same_pairs((r_ex, c_ex), (row_ind, col_ind)):
+            stats["proved_by"] = "hungarian-exact"  # the solver's own pairs, proved exactly on the CPU
+        else:
+            row_ind, col_ind = r_ex, c_ex
+            stats["resolved_by"] = f"hungarian-exact (after {run.used})"  # res.method stays the one asked for
+            run.be = "cpu"
+    run.pairs, run.duals = (row_ind, col_ind), (uu, vv)
 
-    from ._sparse_problem import is_device_sparse
 
-    if not sp.issparse(cost) and not is_device_sparse(cost):
-        if partial:
-            raise ValueError("partial=True needs a scipy.sparse cost matrix (stored entries are the allowed pairs)")
-        return False
-    if row is not None and row.name not in ("cost-scaling", "jv"):
-        raise ValueError(f"method={row.name!r} takes dense costs; a scipy.sparse matrix needs method='cost-scaling', "
-                         "'jv' or 'auto'")
-    if row is not None and row.name == "jv" and options:
-        raise ValueError("method='jv' on sparse costs (shortest augmenting paths) takes no options; the cost-scaling "
-                         "options need method='cost-scaling'")
-    if cost_limit is not None:
-        raise ValueError("sparse costs take no cost_limit")  # options: checked by the CPU or GPU sparse solve
-    return True
+def _finish(run: _Run) -> AssignmentResult:
+    """The result on the user's matrix: the exact total; a device input gets its answer on its device, in its
+    library."""
+    (row_ind, col_ind), (uu, vv) = run.pairs, run.duals
+    total = total_cost(run.a, row_ind, col_ind)
+    if is_device_array(run.cost) and not isinstance(run.cost, np.ndarray):
+        row_ind, col_ind, uu, vv = (on_device_like(run.cost, np.ascontiguousarray(x))
+                                    for x in (row_ind, col_ind, uu, vv))
+        run.stats["input_library"] = device_library(run.cost)
+    return AssignmentResult(row_ind=row_ind, col_ind=col_ind, cost=total, u=uu, v=vv, method=run.used,
+                            backend=run.be, seconds=time.perf_counter() - run.t0, maximize=run.maximize,
+                            stats=run.stats)
+
+
+def _limited(cost, maximize: bool, method, backend, cost_limit, extend_cost, options: dict, t0: float):
+    """``cost_limit``: the extended problem of :func:`._prepare.limit_extended`, solved by :func:`assignment`."""
+    a, _ = _matrix(cost, maximize, extend_cost)
+    lim = check_real("cost_limit", cost_limit)
+    ext = limit_extended(a, lim, maximize)
+    res = assignment(ext, maximize=maximize, method=method, backend=backend, **options)
+    return limit_result(a, ext, res, maximize, lim, t0)
 
 
 def _float_certificate(a: np.ndarray, maximize: bool, prep: Prepared, x, u, v):
@@ -331,8 +383,6 @@ def _float_certificate(a: np.ndarray, maximize: bool, prep: Prepared, x, u, v):
     When the caller's duals overflow, on ``cost * prep.scale`` instead -- only if that
     power-of-two scaling is exact for every entry (no underflow of a tiny cost), and with
     ``gap_bound``/``tol`` divided back by the scale (caller's units). Returns (cert, u, v)."""
-    from ._prepare import polish_duals_kernel
-
     r, c, uu, vv = prep.recover(x, u, v, scaled=True)
     s = prep.scale
     with np.errstate(all="ignore"):
@@ -378,8 +428,6 @@ def _up(t: float) -> float:
 def _exact_float(a: np.ndarray, maximize: bool, stats: dict):
     """The exact rational fallback (:func:`._cpu_hungarian.hungarian_exact_float`): the
     caller's pairs, float duals nearest to the exact ones, and ``gap_bound = 0``."""
-    from ._cpu_hungarian import hungarian_exact_float
-
     nr, nc = a.shape
     x, u, v, den, st = hungarian_exact_float(a, maximize)
     p = Prepared(C=np.zeros((0, 0), dtype=np.int64), n_rows=nr, n_cols=nc, is_int=True, maximize=maximize,
@@ -400,8 +448,6 @@ def _same_pairs(p, q) -> bool:
 
 def _to_floats(xs, den: int) -> np.ndarray:
     """Nearest floats of the exact duals ``x / den`` (+-inf where they overflow)."""
-    from fractions import Fraction
-
     out = []
     for t in xs:
         try:
@@ -409,6 +455,22 @@ def _to_floats(xs, den: int) -> np.ndarray:
         except OverflowError:
             out.append(math.inf if int(t) > 0 else -math.inf)
     return np.array(out, dtype=np.float64)
+
+
+def limit_result(a: np.ndarray, ext: np.ndarray, res, maximize: bool, lim: float, t0: float):
+    """The user's pairs of a ``cost_limit`` solve; the extended certificate goes to stats."""
+    nr, nc = a.shape
+    keep = (res.row_ind < nr) & (res.col_ind < nc)
+    row_ind, col_ind = res.row_ind[keep], res.col_ind[keep]
+    stats = dict(res.stats)
+    stats["cost_limit"] = lim
+    stats["unassigned_rows"] = int(nr - row_ind.size)
+    stats["limit_certificate"] = LimitCertificate(ext, res.row_ind, res.col_ind, res.u, res.v, maximize)
+    u = res.u[:nr] if res.u is not None else None
+    v = res.v[:nc] if res.v is not None else None
+    return AssignmentResult(row_ind=row_ind, col_ind=col_ind, cost=total_cost(a, row_ind, col_ind), u=u, v=v,
+                            method=res.method, backend=res.backend, seconds=time.perf_counter() - t0,
+                            maximize=maximize, stats=stats)
 
 
 def linear_sum_assignment(cost_matrix, maximize=False) -> tuple[np.ndarray, np.ndarray]:

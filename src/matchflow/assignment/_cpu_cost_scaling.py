@@ -372,3 +372,22 @@ def cost_scaling_solve(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray
     st, u, scans = exact_duals_kernel(indptr, indices, cost, n, col4row, row4col, v, np.int64(64) * n * n + 1024)
     stats["dual_scans"] = int(scans)
     return st, col4row, u, v, stats
+
+
+OPTIONS = ("price_update", "update_every", "arc_fixing")
+
+
+def check_cost_scaling_options(options: dict) -> dict:
+    """The CPU options of :func:`cost_scaling_solve` (``price_update``: Alg. 5.3 every ``update_every * n`` pushes;
+    ``arc_fixing``: Section 5.2; both off by default), names included (GPU options are refused naming them)."""
+    bad = sorted(set(options) - set(OPTIONS))
+    if bad:
+        raise ValueError(f"sparse costs on the CPU take the options {list(OPTIONS)}, got {bad}")
+    for k in ("price_update", "arc_fixing"):
+        if k in options and not isinstance(options[k], (bool, np.bool_)):
+            raise ValueError(f"{k} must be True or False, got {options[k]!r}")
+    if "update_every" in options:
+        u = options["update_every"]
+        if isinstance(u, (bool, np.bool_)) or not isinstance(u, (int, float, np.integer, np.floating)) or not u > 0:
+            raise ValueError(f"update_every must be a number > 0, got {u!r}")
+    return options

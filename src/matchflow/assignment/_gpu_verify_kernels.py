@@ -10,7 +10,7 @@ from numba import cuda, types
 
 from .._cuda._device import dense_row_min_dev
 from .._cuda._env import kernel_cache
-from ._verify import _ERR_ABS, _ERR_REL
+from ._float_bound import _ERR_ABS, _ERR_REL
 
 CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 

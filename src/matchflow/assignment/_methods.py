@@ -1,7 +1,9 @@
-"""The assignment method table (see :mod:`matchflow._methods`).
+"""The assignment method tables (see :mod:`matchflow._methods`): :data:`TABLE` for dense costs, :data:`SPARSE_TABLE`
+for scipy.sparse ones (below), and the dense door's rules that name methods (:func:`place_dense`,
+:func:`direct_twin`, :data:`FLOAT_REPROVERS`), so that ``_api`` names none.
 
-Every solve takes the prepared square problem (:class:`._prepare.Prepared`) and the validated
-options and returns ``(col4row, u, v, stats)`` on it; the solver modules are imported on first use.
+Every dense solve takes the prepared square problem (:class:`._prepare.Prepared`) and the validated
+options and returns ``(col4row, u, v, stats)`` on it; the dense solver modules are imported on first use.
 
 ``method="auto"``: Jonker-Volgenant on the CPU. On a GPU (measured on an H200,
 docs/notes/hungarian_gpu.md and results/assignment/table1_h200.md): end to end (H2D copy
@@ -20,12 +22,17 @@ import functools
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 
-from .._methods import Method, MethodTable
+from .._methods import Method, MethodTable, check_method_options, place
 from .._validation import check_int, check_real
+from ._cpu_cost_scaling import OPTIONS as COST_SCALING_OPTIONS
+from ._cpu_cost_scaling import check_cost_scaling_options, cost_scaling_solve
+from ._sparse_problem import SparseProblem
+from ._sparse_routes import _solve_square, solve_cost_scaling, solve_shortest_paths
 
-__all__ = ["TABLE", "Problem", "gpu_measured_faster", "GPU_MIN_N", "GPU_MAX_RANGE_PER_N", "GPU_MIN_N_FLOAT",
-           "GPU_COLD_N_FLOAT"]
+__all__ = ["TABLE", "SPARSE_TABLE", "Problem", "gpu_measured_faster", "GPU_MIN_N", "GPU_MAX_RANGE_PER_N",
+           "GPU_MIN_N_FLOAT", "GPU_COLD_N_FLOAT", "AUTO_GPU_NNZ"]
 
 GPU_MIN_N = 1024
 GPU_MAX_RANGE_PER_N = 10.0
@@ -141,16 +148,10 @@ def _cost_scaling(prep):
 
 def _cost_scaling_gpu(prep, **options):
     """Łupińska's lock-free refine (GPU) on the prepared dense problem, every entry an arc."""
-    from ._sparse import gpu_solver
-
-    return _cost_scaling_dense(prep, gpu_solver(options))
+    return _cost_scaling_dense(prep, gpu_cost_scaling(options))
 
 
 def _cost_scaling_dense(prep, solve):
-    import scipy.sparse as sp
-
-    from ._sparse_routes import _solve_square
-
     C = prep.C
     n = C.shape[0]
     if n == 0:
@@ -200,3 +201,124 @@ TABLE = MethodTable(
     cold_gpu_rule=lambda p: max(p.shape, default=0) >= (GPU_COLD_N_FLOAT if np.dtype(p.dtype).kind == "f"
                                                        else GPU_COLD_N),
 )
+
+
+# ----------------------------------------------------------------------------- sparse costs (issue 12)
+# A scipy.sparse ``cost`` (or a device-resident one) is another problem: the stored entries are the allowed pairs,
+# the rows solve the square extended problem (:class:`._sparse_problem.SparseProblem`) and return
+# ``(method, x, U, V, stats)`` on it (``method``: the algorithm whose answer it is: a row may hand over, e.g. cost
+# scaling's unproved float answer to shortest paths), certified by ``_sparse_certificate``. Its own table: the
+# same names where the algorithm is the same ("cost-scaling"), a different solve signature and auto rules.
+
+# backend="auto" for sparse costs (H100 host, results/cost_scaling/gpu-h100-2026-11-23e.md, public call from host
+# arrays vs the CPU twin on the same host): the GPU is faster end to end from 2M arcs (random n = 1e5, 2.1M arcs:
+# 0.53 vs 0.61 s and 0.90 vs 0.95 s; kNN n = 1e6, 10M arcs: 1.83 vs 2.42 s; random n = 1e6, 21M arcs: 11.5 vs
+# 16.2 s) and slower below (n = 1e4, 0.2M arcs: 0.071 vs 0.048 s). But a GPU call in a fresh process first pays
+# the CUDA context and the kernel-cache load (~1 s, results/gpu_e2e/first-call-h100-2026-11-23b.md), and auto must
+# not cost more than the CPU including that: the savings exceed it only on the 21M-arc input (4.7 s; 0.08 s at
+# 2.1M arcs, 0.6 s at 10M), so the GPU from 20M arcs (the first call counted: no cold rule). Options the CPU twin
+# takes keep it on the CPU (``place``).
+AUTO_GPU_NNZ = 20_000_000
+
+
+def sparse_gpu_measured_faster(p: SparseProblem) -> bool:
+    """Cost scaling's GPU twin was measured faster end to end, first GPU call included: ``nnz >= AUTO_GPU_NNZ``."""
+    return p.nnz >= AUTO_GPU_NNZ
+
+
+def _sparse_cpu_rule(p: SparseProblem) -> str:
+    """Shortest augmenting paths (LAPJVsp's way) where they beat cost scaling on the square extension: rectangular
+    inputs in full mode (Netlib FIT2P, 3000 x 13525, 50k arcs: cost scaling 0.23-0.28 s, SciPy 0.026 s, shortest
+    paths 0.0095 s on the 2-core machine) and ``partial=True`` without a full matching, square or not (the
+    deficient part split off; public call warm, 2-core machine: Netlib GREENBEA 2392 x 5405, 31k arcs: cost
+    scaling 144-197 ms, shortest paths 16 ms; SNAP as-caida, 26k square, 107k arcs, costs 1..1000: 2.4 s vs
+    0.067 s; dense square ones tie: ego-Facebook 0.50 vs 0.49 s, astro-ph 2.2 vs 2.1 s; email-Enron's big M
+    overflows cost scaling's prices, shortest paths 0.5 s); cost scaling elsewhere and whenever options are given
+    (they are cost scaling's)."""
+    return "jv" if (p.partial or p.is_extended) and not p.options else "cost-scaling"
+
+
+def sparse_auto_rule(p: SparseProblem, device: str) -> str:
+    """The words of ``stats["auto_rule"]`` for ``backend="auto"`` on sparse costs (:data:`AUTO_GPU_NNZ`)."""
+    if p.options:
+        return ("options given: the GPU twin (GPU options)" if device == "gpu" else
+                "options given: the CPU (give backend='gpu' for GPU options)")
+    if p.nnz < AUTO_GPU_NNZ:
+        return f"nnz {p.nnz} < {AUTO_GPU_NNZ}: the CPU twin is faster"
+    return f"nnz {p.nnz} >= {AUTO_GPU_NNZ} and a GPU: the GPU is faster end to end" if device == "gpu" else "no GPU"
+
+
+def gpu_cost_scaling(options: dict):
+    """The GPU twin of :func:`cost_scaling_solve` with the caller's GPU options (validated by the GPU module
+    before any work; needs no GPU)."""
+    from ._gpu_cost_scaling import cost_scaling_gpu_solve, validate_cost_scaling_gpu_options
+
+    validate_cost_scaling_gpu_options(**options)
+    return functools.partial(cost_scaling_gpu_solve, **options)
+
+
+def _cost_scaling_sparse(p: SparseProblem, **options):
+    return solve_cost_scaling(p, functools.partial(cost_scaling_solve, **options) if options else cost_scaling_solve)
+
+
+def _cost_scaling_sparse_gpu(p: SparseProblem, **options):
+    return solve_cost_scaling(p, gpu_cost_scaling(options))
+
+
+def _check_sparse_jv(options: dict) -> dict:
+    if options:
+        raise ValueError("method='jv' on sparse costs (shortest augmenting paths) takes no options; the cost-scaling "
+                         "options need method='cost-scaling'")
+    return options
+
+
+SPARSE_TABLE = MethodTable(
+    family="assignment",
+    methods=(
+        Method("cost-scaling", cpu=_cost_scaling_sparse, gpu=_cost_scaling_sparse_gpu, options=COST_SCALING_OPTIONS,
+               check=check_cost_scaling_options, auto_gpu=sparse_gpu_measured_faster),
+        # LAPJVsp: Jonker-Volgenant's shortest augmenting paths on sparse costs (their paper's sparse variant), so
+        # its name stays "jv" (what result.method has always said)
+        Method("jv", cpu=solve_shortest_paths, check=_check_sparse_jv),
+    ),
+    cpu_rule=_sparse_cpu_rule,
+    gpu_rule=lambda p: "cost-scaling" if sparse_gpu_measured_faster(p) else None,
+)
+
+
+def check_sparse_options(table: MethodTable, row: Method, device: str, options: dict) -> dict:
+    """:func:`matchflow._methods.check_method_options` for a sparse row, except that a row's own ``check`` sees
+    every CPU option, names included (cost scaling's and jv's messages list what they take)."""
+    if device == "gpu" or row.check is None:
+        return check_method_options(table, row, device, options)
+    return row.check(dict(options))
+
+
+# ----------------------------------------------------------------------------- the dense door's method rules
+# a float answer not proved within 64x the rounding of the entries it uses is compared with these solvers' (their
+# duals grow from zero along paths), in this order (see assignment()'s Notes)
+FLOAT_REPROVERS = ("jv", "hungarian")
+
+
+def place_dense(table: MethodTable, row: Method | None, backend: str, a: np.ndarray, options: dict):
+    """:func:`matchflow._methods.place` for a dense matrix ``a``; ``method="auto"`` with ``backend="gpu"`` runs the
+    table's first GPU row (the Hungarian; cost scaling only when named) without the rules' O(n^2) range pass."""
+    if row is None and backend == "gpu":
+        row = next(m for m in table.methods if m.gpu is not None)
+    return place(table, row, backend, lambda: Problem.of(a), options)
+
+
+def direct_twin(table: MethodTable, row: Method | None, maximize: bool) -> Method | None:
+    """The Hungarian row when its GPU twin may take a square integer matrix >= 0 as it is (uploaded in its dtype or
+    read on its device, certified there: :func:`solve_direct`): minimising, ``method`` "auto" or the Hungarian, and
+    the table's twin is ``_gpu_munkres``'s (a stand-in twin, as in the placement tests, takes the general path)."""
+    h = table.row("hungarian")
+    return h if not maximize and (row is None or row.name == h.name) and h.gpu is _hungarian_gpu else None
+
+
+def solve_direct(m, options: dict, t0: float):
+    """The GPU Hungarian on the square integer matrix ``m`` as it is (``_gpu_munkres.assignment_direct``): its
+    certified result, or None where it does not apply (floats, rectangular, negative entries)."""
+    from ._gpu_munkres import assignment_direct
+
+    return assignment_direct(m, options, t0)

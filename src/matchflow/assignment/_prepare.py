@@ -43,7 +43,7 @@ import numpy as np
 from .._validation import native_array, to_host_array
 
 __all__ = ["as_cost_matrix", "prepare", "Prepared", "InfeasibleError", "INT_SAFE", "limit_extended",
-           "LimitCertificate", "granularity_exponent_kernel"]
+           "granularity_exponent_kernel"]
 
 INT_SAFE = 2**62
 _FLOAT_SAFE = 2.0**900  # keeps (n + 2) * M far below the float64 overflow threshold
@@ -569,41 +569,3 @@ def limit_extended(a: np.ndarray, cost_limit: float, maximize: bool = False) -> 
     ext[:nr, nc:] = half_v if as_int else half
     ext[nr:, :nc] = half_v if as_int else half
     return ext
-
-
-class LimitCertificate:
-    """The extended problem of a ``cost_limit`` solve: its matrix, solution and duals."""
-
-    def __init__(self, cost, row_ind, col_ind, u, v, maximize):
-        self.cost, self.row_ind, self.col_ind, self.u, self.v = cost, row_ind, col_ind, u, v
-        self.maximize = maximize
-
-    def verify(self, **kw):
-        """:func:`matchflow.verify.verify_assignment` on the extended problem."""
-        from ._verify import verify_assignment
-
-        return verify_assignment(self.cost, self.row_ind, self.col_ind, self.u, self.v, maximize=self.maximize, **kw)
-
-    def __repr__(self) -> str:
-        return f"LimitCertificate(n={self.cost.shape[0]})"
-
-
-def limit_result(a: np.ndarray, ext: np.ndarray, res, maximize: bool, lim: float, t0: float):
-    """The user's pairs of a ``cost_limit`` solve; the extended certificate goes to stats."""
-    import time
-
-    from .._results import AssignmentResult
-    from ._verify import total_cost
-
-    nr, nc = a.shape
-    keep = (res.row_ind < nr) & (res.col_ind < nc)
-    row_ind, col_ind = res.row_ind[keep], res.col_ind[keep]
-    stats = dict(res.stats)
-    stats["cost_limit"] = lim
-    stats["unassigned_rows"] = int(nr - row_ind.size)
-    stats["limit_certificate"] = LimitCertificate(ext, res.row_ind, res.col_ind, res.u, res.v, maximize)
-    u = res.u[:nr] if res.u is not None else None
-    v = res.v[:nc] if res.v is not None else None
-    return AssignmentResult(row_ind=row_ind, col_ind=col_ind, cost=total_cost(a, row_ind, col_ind), u=u, v=v,
-                            method=res.method, backend=res.backend, seconds=time.perf_counter() - t0,
-                            maximize=maximize, stats=stats)

@@ -17,12 +17,13 @@ for integers).
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["as_sparse_cost", "extended", "is_device_sparse", "shifted_integer_costs", "DEVICE_FALLBACK"]
+__all__ = ["as_sparse_cost", "extended", "is_device_sparse", "shifted_integer_costs", "DEVICE_FALLBACK", "SparseProblem"]
 
 _LIMIT = 2**59  # scaled cost * 4(n+1) bounds the price drop of all phases (prices > -2**60)
 # Why a device-resident sparse input is copied to the host once (stats["device_fallback"]): the solve's
@@ -189,3 +190,42 @@ def _perfect_extension(E, A, r, c, tr, partial) -> np.ndarray:
     x[free_c + nr] = free_c
     x[c + nr] = r + nc
     return x
+
+
+@dataclass
+class SparseProblem:
+    """What the sparse rows solve and their placement rules read (:data:`._methods.SPARSE_TABLE`): the caller's
+    host matrix ``C`` (``lib``: the library of a device input copied once, ``t_copy`` seconds), its canonical CSR
+    ``A``, and the square extended problem ``E`` (``tr``: transposed, ``big``: the dummy cost, ``shift``).
+    ``partial`` holds only when no full matching exists (``col4row``: a maximum matching); ``options``: the names
+    the caller gave (the rules read them)."""
+
+    C: Any
+    A: sp.csr_array
+    E: sp.csr_array
+    tr: bool
+    big: Any
+    shift: Any
+    partial: bool
+    col4row: np.ndarray | None
+    options: tuple = ()
+    lib: str | None = None
+    t_copy: float = 0.0
+
+    @classmethod
+    def of(cls, C, maximize: bool, partial: bool, options=()) -> SparseProblem:
+        C, lib, t_copy = _from_device(C)
+        A = as_sparse_cost(C, maximize)
+        col4row = _max_matching(A) if partial else None
+        if partial and int((col4row >= 0).sum()) == min(A.shape):
+            partial = False  # the smaller side can be matched in full: no big-M costs needed (stats say so)
+        E, tr, big, shift = extended(A, partial)
+        return cls(C, A, E, tr, big, shift, partial, col4row, tuple(options), lib, t_copy)
+
+    @property
+    def nnz(self) -> int:
+        return self.A.nnz
+
+    @property
+    def is_extended(self) -> bool:
+        return self.E.shape != self.A.shape

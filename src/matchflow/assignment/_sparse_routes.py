@@ -1,23 +1,27 @@
-"""The solve routes of the sparse door on the extended problem (:mod:`._sparse_problem`): cost scaling on the
-square problem (:func:`_solve_square`: the CPU twin or the GPU refine; floats rounded to integers, proved on the
-true costs), and shortest augmenting paths (:mod:`._cpu_sparse_ssp`, LAPJVsp's way) for full mode
-(:func:`_solve_ssp`) and for ``partial=True`` without a full matching (:func:`_solve_ssp_partial`: the deficient
-part split off by the Konig cover's search). Each returns ``(x, U, V, stats)``: E's perfect matching and its
-duals (:mod:`._sparse_certificate`).
+"""The solves of the sparse rows (:data:`._methods.SPARSE_TABLE`) on the extended problem (:mod:`._sparse_problem`):
+:func:`solve_cost_scaling` (cost scaling on the square problem, :func:`_solve_square`: the CPU twin or the GPU
+refine; floats rounded to integers, proved on the true costs) and :func:`solve_shortest_paths` (LAPJVsp's shortest
+augmenting paths, :mod:`._cpu_sparse_ssp`, for full mode, :func:`_solve_ssp`, and for ``partial=True`` without a
+full matching, :func:`_solve_ssp_partial`: the deficient part split off by the König cover's search). The routes
+return ``(x, U, V, stats)``: E's perfect matching and its duals (:mod:`._sparse_certificate`); the rows add the
+name of the algorithm whose answer it is (a row hands over what it cannot prove).
 """
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import scipy.sparse as sp
 
-from ..matching._cover import konig_cover_kernel
+from .._graph._alternating import konig_cover_kernel
 from ._cpu_cost_scaling import BUDGET, NO_PERFECT, OK, cost_scaling_solve
 from ._cpu_sparse_ssp import OK as SSP_OK
 from ._cpu_sparse_ssp import ssp_solve
 from ._prepare import InfeasibleError
-from ._sparse_certificate import _float_duals, _int_duals
-from ._sparse_problem import _LIMIT, _feasible, _perfect_extension, shifted_integer_costs
+from ._sparse_bigint import ssp_exact
+from ._sparse_certificate import _float_accepted, _float_duals, _int_duals
+from ._sparse_problem import _LIMIT, SparseProblem, _feasible, _perfect_extension, shifted_integer_costs
 
 
 def add_exact(u: np.ndarray, lo) -> np.ndarray:
@@ -133,3 +137,47 @@ def _solve_ssp_partial(A: sp.csr_array, E: sp.csr_array, big, col4row: np.ndarra
         return (x, uf, vf, stats) if proved else None
     u = _int_duals(E, x, E.data, v0)
     return None if u is None else (x, u, v0, stats)
+
+
+def _paths(p: SparseProblem):
+    """Shortest augmenting paths on ``p``'s extended problem (full mode or the partial split); None when the
+    label-correcting pass does not prove them."""
+    return _solve_ssp_partial(p.A, p.E, p.big, p.col4row) if p.partial else _solve_ssp(p.A, p.E, p.tr)
+
+
+def solve_cost_scaling(p: SparseProblem, solve=cost_scaling_solve, paths_ran: bool = False):
+    """Cost scaling (``solve``: the CPU twin or the GPU refine, :func:`_solve_square`) on ``p``'s extended
+    problem. An integer range beyond its int64 bound: exact shortest paths on Python integers
+    (:func:`._sparse_bigint.ssp_exact`). A float answer the true costs do not prove (a coarse rounding: partial
+    mode's big M sets the scale; Netlib GREENBEA |values|: 1e-4 above the optimum, bound 0.27): shortest augmenting
+    paths on the float costs themselves (unless they ran already), kept when proved; else a warning, never
+    silence. Returns ``(method, x, U, V, stats)``, ``method`` the algorithm whose answer it is."""
+    try:
+        x, U, V, stats = _solve_square(p.E, known_feasible=p.partial, solve=solve)
+    except OverflowError:
+        if p.E.dtype.kind != "i":
+            raise
+        return ("jv", *ssp_exact(p.E))
+    if p.E.dtype.kind == "f" and not _float_accepted(stats):
+        alt = None if paths_ran else _paths(p)
+        if alt is not None:
+            alt[3]["float_fallback"] = "jv"
+            return ("jv", *alt)
+        warnings.warn(f"the sparse float assignment could not be proved optimal (gap bound {stats['gap_bound']:.3g}"
+                      f" > tolerance {stats['gap_tol']:.3g}): verify_sparse_assignment will reject it",
+                      RuntimeWarning, stacklevel=5)  # the caller of assignment() / min_weight_full_bipartite_matching
+    return ("cost-scaling", x, U, V, stats)
+
+
+def solve_shortest_paths(p: SparseProblem):
+    """Shortest augmenting paths (LAPJVsp's way, :mod:`._cpu_sparse_ssp`) on ``p``; an integer range beyond the
+    int64 paths: exact ones on Python integers; when the label-correcting pass does not prove the matching, cost
+    scaling (the CPU twin) solves the extension and says so. ``(method, x, U, V, stats)`` as
+    :func:`solve_cost_scaling`."""
+    try:
+        found = _paths(p)
+    except OverflowError:
+        if p.E.dtype.kind != "i":
+            raise
+        return ("jv", *ssp_exact(p.E))
+    return ("jv", *found) if found is not None else solve_cost_scaling(p, paths_ran=True)

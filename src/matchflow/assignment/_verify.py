@@ -56,10 +56,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._results import AssignmentResult
-from ._prepare import granularity_exponent_kernel
+from ._float_bound import float_gap_bound, granularity
+from ._prepare import as_cost_matrix
+from ._sparse_certificate import verify_sparse_assignment
 
 __all__ = ["verify_assignment", "AssignmentCertificate", "min_reduced_cost", "float_gap_bound", "square_certificate",
-           "total_cost", "exact_difference", "centre_duals", "certify", "granularity"]
+           "total_cost", "exact_difference", "centre_duals", "certify", "granularity", "LimitCertificate"]
 
 
 @dataclass
@@ -101,218 +103,6 @@ def _min_reduced_kernel(C, sign, u, v):
                 bi = i
                 bj = j
     return best, bi, bj
-
-
-_ERR_REL = 2.0000001 * 2.0**-53
-_ERR_ABS = 2.0**-1073
-
-
-def _bound_pair_dev(c, ui, vj, aui, avj):
-    """One allowed entry's upper-rounded reduced cost pieces: ``(h, e)`` with ``h = (c - u_i) - v_j`` and ``e``
-    its rounding bound ``REL (|c| + |u_i| + |v_j|) + ABS``; the true reduced cost lies in ``[h - e, h + e]``."""
-    h = (c - ui) - vj
-    e = _ERR_REL * ((abs(c) + aui) + avj) + _ERR_ABS
-    return h, e
-
-
-def _bound_row_result(i, best, ebest, jbest, delta, err_used, row_lb, row_j):
-    """Row i's least lower bound (``best`` at ``jbest``, its rounding bound ``ebest``; ``jbest`` < 0: no allowed
-    entry) into the row arrays, after the assigned pair's terms."""
-    row_lb[i] = best
-    row_j[i] = jbest
-    if jbest >= 0:
-        err_used[i] += ebest
-        delta[i] = -best if best < 0 else 0.0
-    else:
-        delta[i] = 0.0
-
-
-def _float_bound_dense_rows(C, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries, row_lb, row_j):
-    """Per row i of the dense ``C`` (float32 or float64; +-inf forbidden): ``delta[i]`` = max(0, -min_j lower
-    bound of the reduced cost) over allowed entries, ``slack_up[i]`` = upper bound of the assigned pair's reduced
-    cost (0 if unassigned), ``err_used[i]`` = e at the assigned pair + e at the row's minimising entry;
-    ``err_entries[i]``: the rounding of the assigned entry alone (no dual magnitudes); ``row_lb[i]``, ``row_j[i]``:
-    the row's least lower bound and its column (-1: no allowed entry). The assigned pair is handled after the
-    scan, and ``|v|`` once per call: the scan is a tight loop (4-5x faster than one loop for both layouts, same
-    floats). Rows are independent: compiled serial and parallel."""
-    nr, nc = C.shape
-    av = np.abs(v)
-    for i in numba.prange(nr):
-        ui = u[i]
-        aui = abs(ui)
-        best = np.inf
-        ebest = 0.0
-        jbest = -1
-        for j in range(nc):  # written out: helpers inlined here kept the threads from scaling (measured)
-            c = sign * C[i, j]
-            if c - c != 0:
-                continue
-            h = (c - ui) - v[j]
-            e = _ERR_REL * ((abs(c) + aui) + av[j]) + _ERR_ABS  # _bound_pair_dev's bound
-            lb = h - e
-            if jbest < 0 or lb < best:
-                best = lb
-                ebest = e
-                jbest = j
-        ja = col_of_row[i]
-        slack_up[i] = 0.0
-        err_used[i] = 0.0
-        c_a = sign * C[i, ja] if ja >= 0 else 0.0
-        if ja >= 0 and c_a - c_a == 0:  # a non-finite assigned entry (forbidden) is counted nowhere
-            h, e = _bound_pair_dev(c_a, ui, v[ja], aui, av[ja])
-            slack_up[i] = h + e
-            err_used[i] += e
-            err_entries[i] += _ERR_REL * abs(c_a) + _ERR_ABS
-        _bound_row_result(i, best, ebest, jbest, delta, err_used, row_lb, row_j)
-
-
-def _float_bound_csr_rows(indptr, indices, data, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries,
-                          row_lb, row_j):
-    """:func:`_float_bound_dense_rows` on the CSR ``(indptr, indices, data)``: stored entries only (a missing
-    entry is forbidden; a stored duplicate of the assigned column counts as the assigned entry once per copy)."""
-    nr = col_of_row.size
-    for i in numba.prange(nr):
-        ui = u[i]
-        aui = abs(ui)
-        best = np.inf
-        ebest = 0.0
-        jbest = -1
-        ja = col_of_row[i]
-        slack_up[i] = 0.0
-        err_used[i] = 0.0
-        for k in range(indptr[i], indptr[i + 1]):
-            j = indices[k]
-            c = sign * data[k]
-            if c - c != 0:
-                continue
-            h = (c - ui) - v[j]
-            e = _ERR_REL * ((abs(c) + aui) + abs(v[j])) + _ERR_ABS  # _bound_pair_dev's bound, written out
-            lb = h - e
-            if jbest < 0 or lb < best:
-                best = lb
-                ebest = e
-                jbest = j
-            if j == ja:
-                slack_up[i] = h + e
-                err_used[i] += e
-                err_entries[i] += _ERR_REL * abs(c) + _ERR_ABS
-        _bound_row_result(i, best, ebest, jbest, delta, err_used, row_lb, row_j)
-
-
-_bound_pair_dev = numba.njit(cache=True, inline="always")(_bound_pair_dev)
-_bound_row_result = numba.njit(cache=True, inline="always")(_bound_row_result)
-_float_bound_dense_serial = numba.njit(cache=True)(_float_bound_dense_rows)
-_float_bound_dense_parallel = numba.njit(cache=True, parallel=True)(_float_bound_dense_rows)
-_float_bound_csr_serial = numba.njit(cache=True)(_float_bound_csr_rows)
-_float_bound_csr_parallel = numba.njit(cache=True, parallel=True)(_float_bound_csr_rows)
-PARALLEL_ENTRIES = 1 << 20  # the certificate's row pass runs on the Numba threads from this many entries
-
-
-def host_rows(a):
-    """The bound's row pass over the host matrix ``a`` (dense float32/float64, or scipy.sparse: stored entries
-    only), as ``rows(sign, col_of_row, u, v) -> (delta, slack_up, err_used, err_entries, row_lb, row_j)``
-    (serial below :data:`PARALLEL_ENTRIES` entries, else on the Numba threads); ``_gpu_verify.device_rows`` is its
-    device twin."""
-    if sp.issparse(a):
-        a = sp.csr_array(a)
-        indptr, indices = a.indptr.astype(np.int64), a.indices.astype(np.int64)
-        data = np.asarray(a.data, dtype=np.float64)
-        size = data.size
-    else:
-        # float32 stays float32 (the kernel widens each entry exactly): no n^2 copy
-        C = np.ascontiguousarray(a if a.dtype in (np.float32, np.float64) else a.astype(np.float64))
-        size = C.size
-
-    def rows(sign: float, col_of_row: np.ndarray, u: np.ndarray, v: np.ndarray) -> tuple:
-        nr = col_of_row.size
-        delta, slack_up, err_used, err_entries, row_lb = (np.zeros(nr) for _ in range(5))
-        row_j = np.empty(nr, dtype=np.int64)
-        par = size >= PARALLEL_ENTRIES
-        out = (delta, slack_up, err_used, err_entries, row_lb, row_j)
-        if sp.issparse(a):
-            (_float_bound_csr_parallel if par else _float_bound_csr_serial)(indptr, indices, data, sign, col_of_row,
-                                                                            u, v, *out)
-        else:
-            (_float_bound_dense_parallel if par else _float_bound_dense_serial)(C, sign, col_of_row, u, v, *out)
-        return out
-
-    return rows
-
-
-def _least_row(row_lb: np.ndarray, row_j: np.ndarray) -> tuple:
-    """(min lower bound, its i, its j) over the rows with an allowed entry; the first least row."""
-    ok = np.flatnonzero(row_j >= 0)
-    if not ok.size:
-        return np.inf, -1, -1
-    i = int(ok[np.argmin(row_lb[ok])])  # the first least one, as the serial scan
-    return float(row_lb[i]), i, int(row_j[i])
-
-
-def _up(t: float) -> float:
-    return float(np.nextafter(t, np.inf)) if t > 0 else 0.0
-
-
-def _ups(t: np.ndarray) -> list:
-    """Each non-negative float rounded up by one ulp (covers the rounding that produced it)."""
-    return np.where(t > 0, np.nextafter(t, np.inf), 0.0).tolist()
-
-
-def _sum_up(terms: list) -> float:
-    """An upper bound of a sum of non-negative floats (inf on overflow)."""
-    try:
-        return _up(math.fsum(terms))
-    except OverflowError:
-        return math.inf
-
-
-def float_gap_bound(a: np.ndarray, sign: int, r: np.ndarray, c: np.ndarray, u: np.ndarray, v: np.ndarray,
-                    rows=None):
-    """Rigorous bound on ``cost - optimum`` from float duals (module docstring); ``a`` dense, or scipy.sparse
-    (its stored entries are the allowed pairs). ``rows``: the row pass (default :func:`host_rows` of ``a``;
-    ``_gpu_verify.device_rows`` over a device copy of the same values); the bound is formed here either way.
-
-    Returns ``(gap_bound, tol, min_lower_reduced_cost, (i, j), max_assigned_slack_up, parts)``;
-    ``parts`` names the contributions (dual infeasibility, assigned slack, sign terms).
-    Sound whenever every sum below stays finite (an infinite bound simply fails)."""
-    nr, nc = a.shape
-    col_of_row = np.full(nr, -1, dtype=np.int64)
-    col_of_row[r] = c
-    rows = host_rows(a) if rows is None else rows
-    with np.errstate(all="ignore"):
-        delta, slack, err, err_c, row_lb, row_j = rows(float(sign), col_of_row, np.asarray(u, dtype=np.float64),
-                                                       np.asarray(v, dtype=np.float64))
-    mlb, mi, mj = _least_row(row_lb, row_j)
-    row_used = col_of_row >= 0
-    col_used = np.zeros(nc, dtype=bool)
-    col_used[c] = True
-    terms_slack = _ups(np.maximum(slack[row_used], 0.0))
-    terms_delta = _ups(delta)
-    terms_sign: list = []
-    with np.errstate(all="ignore"):
-        if nr > nc:  # rows are the "<= 1" side: u' = min(u - delta, 0) (delta counted here)
-            terms_delta = []
-            terms_sign = _ups(np.where(row_used, np.maximum(delta, u), np.maximum(delta - u, 0.0)))
-        if nr < nc:  # columns are the "<= 1" side: v' = min(v, 0)
-            terms_sign = _ups(np.where(col_used, np.maximum(v, 0.0), np.maximum(-v, 0.0)))
-    parts = {"dual_infeasibility": _sum_up(terms_delta), "assigned_slack": _sum_up(terms_slack),
-             "sign_conditions": _sum_up(terms_sign)}
-    gap = _sum_up(list(parts.values()))
-    # + a few subnormal ulps per term for the upward roundings of the sums above
-    tol = _up((max(nr, nc) + 4) * _sum_up(err[row_used].tolist()) + (nr + nc + 8) * 2.0**-1068)
-    max_slack = float(slack[row_used].max()) if row_used.any() else 0.0
-    # the stricter tolerance of the assigned entries alone (no dual magnitudes): assignment() asks
-    # a second solver when an answer only passes thanks to large duals
-    parts["tol_entries"] = _up((max(nr, nc) + 4) * _sum_up(err_c[row_used].tolist()) + (nr + nc + 8) * 2.0**-1068)
-    return gap, tol, (float(mlb) if mi >= 0 else None), (int(mi), int(mj)), max_slack, parts
-
-
-def granularity(a: np.ndarray) -> float:
-    """The largest power of two ``g`` dividing every finite entry (``inf`` when all are 0).
-
-    Every assignment total is a multiple of ``g``, so two totals differ by 0 or by at least
-    ``g``: a rigorous ``cost - optimum <= gap_bound < g`` proves ``cost == optimum`` exactly."""
-    k = granularity_exponent_kernel(a.data if sp.issparse(a) else np.asarray(a))  # one pass over the bit patterns
-    return math.inf if k == 1 << 30 else math.ldexp(1.0, k)
 
 
 def _assigned(a, r: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -404,10 +194,6 @@ def verify_assignment(
         warnings.warn("verify_assignment(rtol=...) has no effect: the float tolerance follows from the "
                       "arithmetic of the entries used (see matchflow.assignment._verify)", DeprecationWarning,
                       stacklevel=2)
-    import scipy.sparse as sp
-
-    from ._prepare import as_cost_matrix
-
     if sp.issparse(cost):
         return _verify_sparse(cost, row_ind, raise_on_error)
     if isinstance(row_ind, AssignmentResult):
@@ -426,8 +212,6 @@ def verify_assignment(
 def _verify_sparse(cost, res, raise_on_error: bool) -> AssignmentCertificate:
     """A sparse cost matrix (cost scaling): the result's extended duals, checked by
     :func:`._sparse_certificate.verify_sparse_assignment`, as an :class:`AssignmentCertificate`."""
-    from ._sparse_certificate import verify_sparse_assignment
-
     if not isinstance(res, AssignmentResult):
         raise TypeError("verify_assignment on a sparse cost matrix needs the AssignmentResult of "
                         "assignment(C_sparse) (its extended duals are in stats['U'], stats['V'])")
@@ -435,6 +219,21 @@ def _verify_sparse(cost, res, raise_on_error: bool) -> AssignmentCertificate:
     valid = not any(p.startswith(("a row or column", "an index", "an assigned pair is not a stored")) for p in problems)
     return AssignmentCertificate(valid=valid, optimal=not problems, cost=res.cost, problems=list(problems),
                                  gap_bound=res.stats.get("gap_bound"))
+
+
+class LimitCertificate:
+    """The extended problem of a ``cost_limit`` solve: its matrix, solution and duals."""
+
+    def __init__(self, cost, row_ind, col_ind, u, v, maximize):
+        self.cost, self.row_ind, self.col_ind, self.u, self.v = cost, row_ind, col_ind, u, v
+        self.maximize = maximize
+
+    def verify(self, **kw):
+        """:func:`matchflow.verify.verify_assignment` on the extended problem."""
+        return verify_assignment(self.cost, self.row_ind, self.col_ind, self.u, self.v, maximize=self.maximize, **kw)
+
+    def __repr__(self) -> str:
+        return f"LimitCertificate(n={self.cost.shape[0]})"
 
 
 def certify(a: np.ndarray, row_ind, col_ind, u, v, maximize: bool, raise_on_error: bool,
