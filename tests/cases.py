@@ -183,3 +183,100 @@ SPARSE_ASSIGNMENT_CASES = (
                                                                     [1, 1, 1, 0, 0], [0, 0, 1, 1, 1]], bool)),
                          feasible=False),
 )
+
+
+
+
+# ----------------------------------------------------------------------------- flow: max-flow networks and grid cuts
+@dataclass(frozen=True)
+class FlowCase:
+    """A max-flow network with its own source and sink (tests take the exact value from networkx on scaled
+    integers and, up to 14 vertices, from brute force)."""
+
+    name: str
+    make: Callable[[], mf.FlowNetwork]
+
+    def network(self) -> mf.FlowNetwork:
+        return self.make()
+
+
+def _net(n, s, t, tails, heads, caps, dtype=np.int64) -> mf.FlowNetwork:
+    return mf.FlowNetwork(n, s, t, np.asarray(tails, np.int64), np.asarray(heads, np.int64), np.asarray(caps, dtype))
+
+
+def _random_net(n: int, m: int, seed: int, dtype=np.int64, hi: int = 20) -> mf.FlowNetwork:
+    rng = np.random.default_rng(seed)
+    caps = rng.integers(1, hi, m) if np.dtype(dtype).kind in "iu" else rng.random(m) * hi
+    return _net(n, 0, n - 1, rng.integers(0, n, m), rng.integers(0, n, m), caps, dtype)
+
+
+_DIAMOND = ([0, 0, 1, 2, 1], [1, 2, 3, 3, 2])  # s=0 -> {1, 2} -> t=3, and 1 -> 2
+
+FLOW_CASES = (
+    FlowCase("empty_no_arcs", lambda: _net(2, 0, 1, [], [], [])),
+    FlowCase("unit_capacities", lambda: _random_net(9, 30, 1, hi=2)),
+    FlowCase("int_random", lambda: _random_net(12, 40, 2)),
+    FlowCase("int32_diamond", lambda: _net(4, 0, 3, *_DIAMOND, [3, 2, 2, 3, 1], np.int32)),
+    FlowCase("uint8_diamond", lambda: _net(4, 0, 3, *_DIAMOND, [3, 2, 2, 3, 1], np.uint8)),
+    FlowCase("float32_random", lambda: _random_net(8, 24, 3, np.float32)),
+    FlowCase("float64_random", lambda: _random_net(10, 35, 4, np.float64)),
+    FlowCase("big_m_beside_unit_float", lambda: _net(4, 0, 1, [0, 2], [1, 3], [1.0, 1e12], np.float64)),
+    FlowCase("big_m_beside_unit_int", lambda: _net(4, 0, 3, *_DIAMOND, [2**60 + 1, 2**60 - 1, 2**60, 3, 1])),
+    FlowCase("hard_seed_1e300", lambda: _net(4, 0, 3, [0, 1, 1, 2], [1, 2, 3, 3], [1e300, 0.6, 0.4, 1.0],
+                                             np.float64)),
+    FlowCase("parallel_arcs_and_self_loops", lambda: _net(4, 0, 3, [0, 0, 1, 1, 2, 2, 1], [1, 1, 3, 2, 3, 3, 1],
+                                                          [2, 3, 4, 1, 1, 1, 5])),
+    FlowCase("sink_unreachable", lambda: _net(4, 0, 3, [0, 1, 3], [1, 2, 0], [5, 7, 4])),
+    FlowCase("zero_capacities", lambda: _net(3, 0, 2, [0, 1], [1, 2], [0, 0])),
+    FlowCase("source_not_vertex_0", lambda: _net(5, 3, 1, [3, 3, 0, 2, 4], [0, 2, 1, 1, 1], [4, 5, 3, 9, 2])),
+)
+
+
+@dataclass(frozen=True)
+class GridCase:
+    """A grid cut ``(source_caps, sink_caps, edge_caps)`` of ``connectivity`` (a batch: a leading axis); items
+    of at most 14 points, so the tests take each item's exact minimum energy by brute force."""
+
+    name: str
+    make: Callable[[], tuple]
+    connectivity: int
+
+
+def _grid(shape, conn: int, seed: int, hi: int = 30, dtype=np.int64, zeros: float = 0.0, batch: tuple = ()) -> tuple:
+    """Random capacities in [0, hi) of a grid (``batch``: ``(B,)`` for a batch), ``zeros``: the share of zero edges;
+    floats: times 0.37."""
+    from matchflow.flow import offsets
+
+    rng = np.random.default_rng(seed)
+    k = len(offsets(len(shape), conn))
+    src, snk, edg = (rng.integers(0, hi, s) for s in (batch + shape, batch + shape, batch + (k,) + shape))
+    edg = np.where(rng.random(edg.shape) < zeros, 0, edg)
+    if np.dtype(dtype).kind == "f":
+        return tuple((a * 0.37).astype(dtype) for a in (src, snk, edg))
+    return tuple(a.astype(dtype) for a in (src, snk, edg))
+
+
+def _hard_seed_1x4() -> tuple:
+    """Issue 21's 1 x 4 grid: a 1e300 source seed at pixel 0, symmetric n-links 0.6, 0.4, 0.4 (minimum 1.1)."""
+    edg = np.zeros((4, 1, 4))
+    edg[2, 0, :3] = edg[1, 0, 1:] = [0.6, 0.4, 0.4]
+    return np.array([[1e300, 0, 0, 0]]), np.array([[0.6, 0.1, 0.4, 0.3]]), edg
+
+
+GRID_CASES = (
+    GridCase("one_pixel", lambda: (np.array([[3]]), np.array([[5]]), 7), 4),
+    GridCase("int_4conn_3x4", lambda: _grid((3, 4), 4, 1), 4),
+    GridCase("int_8conn_3x3_sparse_edges", lambda: _grid((3, 3), 8, 2, zeros=0.5), 8),
+    GridCase("uint8_4conn_2x5", lambda: _grid((2, 5), 4, 3, hi=200, dtype=np.uint8), 4),
+    GridCase("float_8conn_2x4", lambda: _grid((2, 4), 8, 4, dtype=np.float64), 8),
+    GridCase("float32_4conn_3x3", lambda: _grid((3, 3), 4, 5, dtype=np.float32), 4),
+    GridCase("3d_6conn_2x2x3", lambda: _grid((2, 2, 3), 6, 6), 6),
+    GridCase("3d_26conn_2x2x2", lambda: _grid((2, 2, 2), 26, 7, hi=9), 26),
+    GridCase("scalar_edge_weight", lambda: (_grid((3, 4), 4, 8)[0], _grid((3, 4), 4, 9)[1], 2), 4),
+    GridCase("no_unaries", lambda: (np.zeros((2, 3), np.int64), np.zeros((2, 3), np.int64), 5), 4),
+    GridCase("sparse_unaries", lambda: (np.pad([[9]], ((0, 2), (0, 3))), np.pad([[7]], ((2, 0), (3, 0))), 1), 4),
+    GridCase("hard_seed_1x4", _hard_seed_1x4, 4),
+    GridCase("batch_2d_8conn", lambda: _grid((2, 3), 8, 10, batch=(3,)), 8),
+    GridCase("batch_3d_6conn_floats", lambda: _grid((2, 2, 2), 6, 11, dtype=np.float64, batch=(2,)), 6),
+    GridCase("empty_batch", lambda: (np.zeros((0, 3, 4)), np.zeros((0, 3, 4)), 1.0), 4),
+)

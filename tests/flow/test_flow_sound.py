@@ -21,18 +21,7 @@ from matchflow.flow import max_flow, maximum_flow, verify_flow
 from matchflow.flow._result import FlowResult
 from matchflow.flow._verify import flow_certificate
 from tests.flow.test_flow import CPU_CONFIGS, run
-
-
-def exact_value(net: FlowNetwork) -> Fraction:
-    """The maximum flow value in exact arithmetic: networkx on the capacities times a common denominator."""
-    fr = [Fraction(int(x)) if net.capacities.dtype.kind in "iu" else Fraction(float(x)) for x in net.capacities]
-    den = max([x.denominator for x in fr] + [1])
-    g = nx.DiGraph()
-    g.add_nodes_from(range(net.n))
-    for a, b, x in zip(net.tails.tolist(), net.heads.tolist(), fr, strict=True):
-        if a != b:
-            g.add_edge(a, b, capacity=g[a][b]["capacity"] + int(x * den) if g.has_edge(a, b) else int(x * den))
-    return Fraction(nx.maximum_flow_value(g, net.source, net.sink), den)
+from tests.naive import max_flow_exact as exact_value
 
 
 def certified(net: FlowNetwork, r: FlowResult) -> float:

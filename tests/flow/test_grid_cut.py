@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from matchflow.flow import grid_cut, grid_energy, potts_weights, unary_from_intensity, verify_flow
 from matchflow.flow._grid import grid_network
 from matchflow.flow._grid_layout import offsets
-from matchflow.flow._methods import TABLE
+from matchflow.flow._methods import GRID_TABLE
 from tests.naive import grid_energy_bruteforce
 
-CPU_METHODS = [m.name for m in TABLE.methods if m.cpu is not None]
+CPU_METHODS = list(GRID_TABLE.cpu_names)
 
 SHAPES = {4: [(2, 3), (1, 7), (3, 4)], 8: [(2, 3), (3, 3)], 6: [(2, 2, 2), (1, 2, 5)], 26: [(2, 2, 2)]}
 
@@ -265,3 +265,53 @@ def test_blobs_generator_segments_into_its_blobs():
     assert np.mean(r.labels == (blobs((12, 14, 16), n_blobs=2, noise=0.0, seed=1) > 0.5)) > 0.95
     with pytest.raises(ValueError, match=r"shape must have 2 or 3 dimensions, got \(3,\)"):
         blobs((3,))
+
+
+def test_a_new_grid_method_is_one_table_row(monkeypatch):
+    """Adding a grid_cut method touches no dispatcher: augmenting paths (one file, tests/flow/augmenting_paths.py:
+    its solve and option check) registered by one row in a copy of GRID_TABLE (on the grid's network through
+    on_network) runs through the public grid_cut, a batch too, its options checked, its name reported, its answers
+    certified by the door's grid certificate; a wrong grid method never reaches the caller."""
+    from matchflow._methods import Method
+    from matchflow.flow import _api
+    from matchflow.flow._grid_certified import on_network
+    from tests.flow.augmenting_paths import check_augmenting_paths_options, solve_augmenting_paths
+
+    row = Method("augmenting-paths", cpu=on_network(solve_augmenting_paths), options=("order",),
+                 check=check_augmenting_paths_options)
+    monkeypatch.setattr(_api, "GRID_TABLE", GRID_TABLE.with_method(row))
+    rng = np.random.default_rng(8)
+    src, snk, edg = rng.integers(0, 20, (3, 4)), rng.integers(0, 20, (3, 4)), rng.integers(0, 9, (8, 3, 4))
+    want = grid_energy_bruteforce(src, snk, edg, 8)
+    for order in ("bfs", "dfs"):
+        r = grid_cut(src, snk, edg, connectivity=8, method="augmenting-paths", order=order)
+        assert (r.method, r.backend, r.stats["order"], r.stats["certified"]) == ("augmenting-paths", "cpu", order, True)
+        assert r.flow_value == want == grid_energy(r.labels, src, snk, edg, connectivity=8)
+    batch = grid_cut(np.stack([src, snk]), np.stack([snk, src]), edg, connectivity=8, method="augmenting-paths")
+    assert batch.flow_value.tolist() == [want, grid_energy_bruteforce(snk, src, edg, 8)] and batch.stats["batch"] == 2
+    r = grid_cut(src * 0.25, snk * 0.5, edg * 0.75, connectivity=8, method="augmenting-paths")  # floats
+    assert r.method == "augmenting-paths" and r.stats["certified"] and "fallback" not in r.stats
+    assert r.flow_value == grid_energy_bruteforce(src * 0.25, snk * 0.5, edg * 0.75, 8)
+    with pytest.raises(ValueError, match=r"^order must be one of \('bfs', 'dfs'\), got 'x'$"):
+        grid_cut(src, snk, edg, connectivity=8, method="augmenting-paths", order="x")
+    with pytest.raises(TypeError, match=r"grid_cut\(method='augmenting-paths'\) got unexpected option\(s\) "
+                                        r"'variant'; accepted: order"):
+        grid_cut(src, snk, edg, connectivity=8, method="augmenting-paths", variant="fifo")
+    with pytest.raises(ValueError, match=r"^backend='gpu' is not available for grid_cut\(method='augmenting-paths'\); "
+                                         r"use backend='cpu'$"):
+        grid_cut(src, snk, edg, connectivity=8, method="augmenting-paths", backend="gpu")
+    with pytest.raises(ValueError, match=r"method must be one of \('auto', 'push-relabel', 'boykov-kolmogorov', "
+                                         r"'pseudoflow', 'augmenting-paths'\), got 'nope'"):
+        grid_cut(src, snk, edg, connectivity=8, method="nope")
+
+    def flipped(problem, **options):  # a wrong method: its labels inverted
+        labels, value, stats, flows = on_network(solve_augmenting_paths)(problem)
+        return ~labels, value, stats, flows
+
+    monkeypatch.setattr(_api, "GRID_TABLE", GRID_TABLE.with_method(Method("flipped", cpu=flipped)))
+    with pytest.raises(RuntimeError, match=r"grid_cut: the integer certificate of flipped failed"):
+        grid_cut(src, snk, edg, connectivity=8, method="flipped")
+    r = grid_cut(src * 0.25, snk * 0.5, edg * 0.75, connectivity=8, method="flipped")
+    assert (r.method, r.backend) == ("boykov-kolmogorov", "cpu") and r.stats["certified"]
+    assert r.stats["fallback"].startswith("flipped's float answer was not certified")
+    assert r.flow_value == grid_energy_bruteforce(src * 0.25, snk * 0.5, edg * 0.75, 8)

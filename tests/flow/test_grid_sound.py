@@ -3,8 +3,6 @@ integer dtypes), against exact brute force and networkx's minimum cut."""
 
 from __future__ import annotations
 
-import math
-
 import networkx as nx
 import numpy as np
 import pytest
@@ -15,44 +13,15 @@ from matchflow.flow import grid_cut, grid_energy, grid_network, offsets
 from matchflow.flow._cpu_bk import IN_S, bk_flow_kernel
 from matchflow.flow._cpu_grid import certify_grid, grid_arrays, grid_cut_energy, grid_flows, grid_residual
 from matchflow.flow._grid_certified import fold
-from matchflow.flow._methods import TABLE
+from matchflow.flow._methods import GRID_TABLE
+from tests.naive import grid_energy_exact as _exact_energy
+from tests.naive import grid_min_exact as _exact_min
 
-CPU_METHODS = [m.name for m in TABLE.methods if m.cpu is not None]
-# every method's extreme-float answer is certified (or solved again by the CPU grid path); the methods listed
-# here must certify their OWN answers (no stats["fallback"]): the general network's solvers join this list once
-# max_flow is sound on extreme floats (issue 21's flow part) -- a one-line change
-EXTREME_METHODS = ["boykov-kolmogorov", "push-relabel", "pseudoflow"]
+CPU_METHODS = list(GRID_TABLE.cpu_names)
+# every method's extreme-float answer is certified (or solved again by the CPU grid path); since issue 21 every
+# method certifies its OWN answers (no stats["fallback"])
+EXTREME_METHODS = CPU_METHODS
 SHAPES = {4: [(1, 4), (2, 3), (3, 3)], 8: [(2, 3), (3, 3)], 6: [(2, 2, 2), (1, 2, 5)], 26: [(2, 2, 2)]}
-
-
-def _exact_energy(labels, src, snk, edg, conn):
-    """The labelling's energy, correctly rounded (math.fsum over the cut terms; integers: Python ints)."""
-    lab = np.asarray(labels, bool)
-    if np.asarray(src).dtype.kind in "iu":
-        return _int_energy(lab, src, snk, edg, conn)
-    terms = list(np.asarray(snk, float)[lab]) + list(np.asarray(src, float)[~lab])
-    shape = lab.shape
-    for k, o in enumerate(offsets(len(shape), conn)):
-        s = tuple(slice(max(0, -d), shape[i] - max(0, d)) for i, d in enumerate(o))
-        d_ = tuple(slice(max(0, d), shape[i] - max(0, -d)) for i, d in enumerate(o))
-        terms += list(np.asarray(edg[k], float)[s][lab[s] & ~lab[d_]])
-    return math.fsum(terms)
-
-
-def _int_energy(lab, src, snk, edg, conn):
-    edg = np.broadcast_to(edg, (len(offsets(lab.ndim, conn)),) + lab.shape)
-    total = sum(int(x) for x in snk[lab]) + sum(int(x) for x in src[~lab])
-    for k, o in enumerate(offsets(lab.ndim, conn)):
-        s = tuple(slice(max(0, -d), lab.shape[i] - max(0, d)) for i, d in enumerate(o))
-        d_ = tuple(slice(max(0, d), lab.shape[i] - max(0, -d)) for i, d in enumerate(o))
-        total += sum(int(x) for x in edg[k][s][lab[s] & ~lab[d_]])
-    return total
-
-
-def _exact_min(src, snk, edg, conn):
-    size = src.size
-    return min(_exact_energy(np.array([bool(b >> i & 1) for i in range(size)]).reshape(src.shape), src, snk, edg,
-                             conn) for b in range(1 << size))
 
 
 def _issue_1x4(seed):

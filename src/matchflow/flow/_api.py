@@ -1,16 +1,19 @@
-"""Public API for maximum s-t flow / minimum s-t cut.
+"""Public API for maximum s-t flow / minimum s-t cut: the family's doors.
 
 * :func:`max_flow` — full interface: returns a :class:`FlowResult` with the per-arc flow and the
   minimum cut (source side, cut arcs), the certificate :func:`matchflow.verify.verify_flow` checks.
+* :func:`grid_cut` — minimum cut of a 2-D/3-D grid (vision energies) or a batch of them, from arrays.
 * :func:`maximum_flow` — drop-in for ``scipy.sparse.csgraph.maximum_flow`` (same arguments, a
   result with ``flow_value`` and the antisymmetric ``flow`` matrix, SciPy's errors for bad input);
   floats are accepted too (SciPy refuses them).
 
 ``method`` names the algorithm, ``backend`` the device. The methods, their CPU and GPU twins, options and
-the ``method="auto"`` rules are the table in :mod:`._methods`; each method's solve and option check live
-beside its kernel (``_cpu_<algo>.py``, ``_gpu_<algo>.py``). This module holds no per-method code: it
-validates once (:func:`~matchflow._graph._flow.as_flow_network`), places the method
-(:mod:`matchflow._methods`), runs it, extracts the cut and certifies a float answer (:mod:`._exact`).
+the ``method="auto"`` rules are the tables in :mod:`._methods` (``TABLE`` for networks, ``GRID_TABLE`` for
+grids); each method's solve and option check live beside its kernel (``_cpu_<algo>.py``, ``_gpu_<algo>.py``;
+the grid rows' solves in :mod:`._grid_certified`). This module holds no per-method code: each door
+validates once (:func:`~matchflow._graph._flow.as_flow_network`; :func:`._grid.grid_problem`), places the
+method (:mod:`matchflow._methods`), runs it and certifies the answer (:func:`._exact.solve_network`: the cut,
+a float answer proved or re-solved exactly; :func:`._grid_certified.certify_cut`: the grid certificate).
 """
 
 from __future__ import annotations
@@ -22,15 +25,17 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._graph import FlowNetwork
-from .._graph._flow import FLOAT_RTOL, as_flow_network, check_overflow
+from .._graph._flow import FLOAT_RTOL, as_flow_network
 from .._methods import check_method_options, place, resolve
 from .._validation import type_name
-from ._exact import certify_float, solve_and_cut
-from ._methods import TABLE, GridProblem
-from ._result import FlowResult
+from ._exact import solve_network
+from ._grid import grid_problem
+from ._grid_certified import certify_cut
+from ._methods import GRID_TABLE, TABLE
+from ._result import FlowResult, GridCutResult
 
-# TABLE, GridProblem and FLOAT_RTOL are re-exported (flow/_grid.py imports the first two from here)
-__all__ = ["max_flow", "maximum_flow", "METHODS", "SCIPY_METHODS", "FLOAT_RTOL", "TABLE", "GridProblem"]
+# FLOAT_RTOL is re-exported
+__all__ = ["max_flow", "maximum_flow", "grid_cut", "METHODS", "SCIPY_METHODS", "FLOAT_RTOL"]
 
 SCIPY_METHODS = ("dinic", "edmonds_karp")
 METHODS = TABLE.names
@@ -114,17 +119,85 @@ def max_flow(graph: Any, source: int | None = None, sink: int | None = None, *, 
     row, device = place(TABLE, row, backend, lambda: net, options)
     opts = check_method_options(TABLE, row, device, options)
     t0 = time.perf_counter()
-    check_overflow(net)
-    solve = row.gpu if device == "gpu" else row.cpu
-    value, flow, side, cut, tol, stats = solve_and_cut(net, solve, opts)
-    dt = net.capacities.dtype
-    if dt.kind == "f":  # the exact re-solve runs the row's CPU twin, or the CPU rule's pick for a GPU-only row
-        exact = row.cpu or TABLE.row(TABLE.cpu_rule(net)).cpu
-        value, flow, side, cut, stats = certify_float(net, exact, opts if device == "cpu" else {}, value, flow,
-                                                      side, cut, stats)
-    value = value.item() if dt.kind == "f" else int(value)
-    return FlowResult(flow_value=value, flow=flow.astype(dt, copy=False), source_side=side, cut_edges=cut,
-                      method=row.name, backend=device, seconds=time.perf_counter() - t0, tol=tol, stats=stats)
+    exact = row.cpu or TABLE.row(TABLE.cpu_rule(net)).cpu  # a float's exact re-solve: the CPU twin, or the rule's
+    value, flow, side, cut, tol, stats = solve_network(net, row.gpu if device == "gpu" else row.cpu, opts, exact,
+                                                       opts if device == "cpu" else {})
+    return FlowResult(flow_value=value, flow=flow, source_side=side, cut_edges=cut, method=row.name, backend=device,
+                      seconds=time.perf_counter() - t0, tol=tol, stats=stats)
+
+
+def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: int | None = None,
+             method: str = "auto", backend: str = "auto", **options: Any) -> GridCutResult:
+    """Minimum s-t cut of a 2-D (connectivity 4 or 8) or 3-D (6 or 26) grid, or of a batch of them.
+
+    ``source_caps``/``sink_caps``: arrays of the grid's shape (NumPy; CuPy/PyTorch CUDA arrays stay on
+    the device with ``backend="gpu"``, labels returned as the same kind of array; the CPU copies them to
+    the host); ``edge_caps``: shape ``(k, *grid)`` or broadcastable to it (a
+    scalar: one weight), ``edge_caps[k][p]`` the capacity of ``p -> p + offsets(...)[k]``. Integer
+    capacities are exact; floats as in :func:`max_flow`. ``connectivity``: default 4 for a 2-D array,
+    6 for a 3-D one. **Batch**: one more leading axis than the connectivity's grid (``(B, H, W)`` with
+    4 or 8, ``(B, D, H, W)`` with 6 or 26; ``edge_caps`` ``(B, k, *grid)`` or broadcastable, e.g. one
+    ``(k, *grid)`` for all) solves the B independent grids in one call: ``labels`` ``(B, *grid)`` and
+    ``flow_value`` a NumPy array of B values (each the item's :func:`grid_energy`).
+    Returns ``labels`` (True: source side), ``flow_value`` (= :func:`grid_energy` of ``labels``) and
+    ``stats`` (``build_seconds`` too). Every answer is certified before it is returned (issue 21,
+    :func:`._grid_certified.certify_cut`): ``stats["certified"]`` (True, or ``"device"`` / ``"host"`` on the GPU),
+    ``"gap_bound"`` and ``"tol"``; a float answer of push-relabel, pseudoflow or the GPU that the certificate
+    does not prove is solved again by the CPU grid path (``result.method``/``backend`` then say so, and
+    ``stats["fallback"]`` why).
+    The methods are the table ``_methods.GRID_TABLE`` (the names and rules of :func:`max_flow`). CPU, method
+    ``"auto"`` (BK when the unaries touch half the points, :func:`max_flow`'s rule; else pseudoflow) or
+    ``"boykov-kolmogorov"``: the residual CSR is built straight from the arrays in Numba (one arc pair
+    per neighbour pair, :mod:`._cpu_grid`; a batch is one graph with no arc across items) and the labels
+    are BK's final source tree; ``"push-relabel"``, ``"pseudoflow"``: the general network of
+    :func:`grid_network` (a batch: one network, no arc across items) solved as by :func:`max_flow`.
+    ``backend="gpu"``: the lock-free push-relabel on the implicit grid (:mod:`._gpu_grid`; a batch is
+    one solve, the items an outer grid axis with no neighbours across it; options as :func:`max_flow`'s
+    GPU options, plus ``layout="tiled"`` -- 32 x 8 tiles, one per block, and the tiled BFS; the default on
+    2-D grids below 4 MP -- or ``"linear"`` -- the default on 3-D ones and from 4 MP --, ``bfs``, ``tile``, ``tile_passes``: see
+    :mod:`._gpu_grid`); its labels are the pixels that cannot reach the sink (the largest minimum-cut source
+    side; the CPU returns the smallest: equal energy).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow import grid_cut
+    >>> from matchflow.flow import grid_energy
+    >>> source_caps = np.array([[5, 4, 0], [4, 0, 0]])
+    >>> sink_caps = np.array([[0, 0, 3], [0, 2, 6]])
+    >>> res = grid_cut(source_caps, sink_caps, 1, backend="cpu")  # 4-connected, every edge capacity 1
+    >>> res.labels.astype(int).tolist()
+    [[1, 1, 0], [1, 0, 0]]
+    >>> res.flow_value, grid_energy(res.labels, source_caps, sink_caps, 1)
+    (3, 3)
+
+    On a GPU (these lines need one; the energy is the same):
+
+    >>> grid_cut(source_caps, sink_caps, 1, backend="gpu").flow_value  # doctest: +SKIP
+    3
+
+    References
+    ----------
+    .. [1] Boykov, Y., and Kolmogorov, V., "An experimental comparison of min-cut/max-flow algorithms for energy
+           minimization in vision", IEEE Transactions on Pattern Analysis and Machine Intelligence 26(9), 1124-1137,
+           2004. DOI:10.1109/TPAMI.2004.60
+    .. [2] Kolmogorov, V., and Zabih, R., "What energy functions can be minimized via graph cuts?", IEEE
+           Transactions on Pattern Analysis and Machine Intelligence 26(2), 147-159, 2004.
+           DOI:10.1109/TPAMI.2004.1262177
+    .. [3] Hong, B., "A lock-free multi-threaded algorithm for the maximum flow problem", IEEE International
+           Parallel and Distributed Processing Symposium (IPDPS), 2008.
+    .. [4] Łupińska, A., "Parallel implementation of flow and matching algorithms", Jagiellonian University, Kraków
+           (technical report).
+    """
+    t0 = time.perf_counter()
+    row, backend = resolve(GRID_TABLE, method, backend)
+    problem = grid_problem(source_caps, sink_caps, edge_caps, connectivity, backend)
+    row, device = place(GRID_TABLE, row, backend, lambda: problem, options)
+    opts = check_method_options(GRID_TABLE, row, device, options)
+    answer = (row.gpu if device == "gpu" else row.cpu)(problem, **opts)
+    labels, value, stats, used, where = certify_cut(problem, answer, row.name, device)
+    return GridCutResult(labels=labels, flow_value=value, connectivity=problem.connectivity, method=used,
+                         backend=where, seconds=time.perf_counter() - t0, stats=stats)
 
 
 class MaximumFlowResult:

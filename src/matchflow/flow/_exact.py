@@ -20,9 +20,23 @@ from .._graph._flow import check_overflow
 from ._cpu_push_relabel import residual_reach_kernel, return_roundoff_kernel
 from ._verify import flow_certificate, vertex_balance
 
-__all__ = ["binary_scale", "scaled_int64", "python_int_max_flow", "to_float", "solve_and_cut", "certify_float"]
+__all__ = ["binary_scale", "scaled_int64", "python_int_max_flow", "to_float", "solve_and_cut", "certify_float",
+           "solve_network"]
 
 EXACT_MAX_ARCS = 4096  # Python-integer re-solves only up to this many arcs (pure Python: ~10 us per arc scan)
+
+
+def solve_network(net: FlowNetwork, solve: Any, opts: dict, exact: Any, exact_opts: dict) -> tuple:
+    """``(value, per-arc flow, source side, cut arcs, tol, stats)`` of ``solve(net, **opts)``, the integer sums
+    checked first; a float answer certified, or re-solved exactly by ``exact(net, **exact_opts)``
+    (:func:`certify_float`). ``value`` a Python int or float, ``flow`` of the capacities' dtype."""
+    check_overflow(net)
+    value, flow, side, cut, tol, stats = solve_and_cut(net, solve, opts)
+    dt = net.capacities.dtype
+    if dt.kind == "f":
+        value, flow, side, cut, stats = certify_float(net, exact, exact_opts, value, flow, side, cut, stats)
+    value = value.item() if dt.kind == "f" else int(value)
+    return value, flow.astype(dt, copy=False), side, cut, tol, stats
 
 
 def solve_and_cut(net: FlowNetwork, solve: Any, opts: dict) -> tuple:
@@ -94,7 +108,7 @@ def certify_float(net: FlowNetwork, cpu_solve: Any, opts: dict, value: Any, flow
     stats["float_bound"] = bound
     if problems:
         warnings.warn(f"max_flow: the float answer is not proved to rounding ({problems[0]}); flow_value is "
-                      f"within {bound:.3g} of the maximum (stats['float_bound'])", RuntimeWarning, stacklevel=3)
+                      f"within {bound:.3g} of the maximum (stats['float_bound'])", RuntimeWarning, stacklevel=4)
     return value, flow, side, cut, stats
 
 

@@ -1,5 +1,6 @@
-"""Grid graph cuts (vision energies): ``grid_cut`` builds the s-t network of a 2-D/3-D grid from
-arrays (vectorised, no Python loop over pixels) and solves it with :func:`max_flow`.
+"""Grid graph cuts (vision energies): the prepared problem of :func:`._api.grid_cut` (:class:`GridProblem`: the
+layout read from the shapes, the validated arrays, the s-t network built from them vectorised, no Python loop over
+pixels) and the public helpers around it (:func:`grid_energy`, :func:`grid_network`, the segmentation terms).
 
 Neighbour ``k`` of a grid point ``p`` is ``p + offsets(ndim, connectivity)[k]``; ``edge_caps[k][p]``
 is the capacity of the arc ``p -> p + offset_k`` (so a symmetric term fills both directions).
@@ -11,22 +12,87 @@ sink is cut), one on the sink side pays ``source_caps``, and a pair ``p`` (sourc
 
 from __future__ import annotations
 
-import time
-from typing import Any
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .._cuda import is_device_array
 from .._graph import FlowNetwork
-from .._methods import mark_gpu_warm, place, resolve
+from .._methods import mark_gpu_warm
 from .._validation import check_real, to_host_array
-from ._api import max_flow
-from ._grid_certified import certify_network, gpu_cut, solve_bk
+from ._cpu_grid import Grid, grid_arrays
+from ._grid_certified import fold
 from ._grid_layout import INT64_MAX, grid_layout, offsets
-from ._methods import TABLE, GridProblem
-from ._result import GridCutResult
 
-__all__ = ["grid_cut", "grid_energy", "grid_network", "offsets", "potts_weights", "unary_from_intensity"]
+__all__ = ["GridArrays", "GridProblem", "grid_energy", "grid_network", "grid_problem", "offsets", "potts_weights",
+           "unary_from_intensity"]
+
+
+class GridArrays(NamedTuple):
+    """The validated host arrays of a grid cut: ``shape`` the grid's, ``batch`` B or None (``src``/``snk`` then
+    ``(B,) + shape``, ``edg`` ``(B, k) + shape``), ``off`` the ``(k, ndim)`` offsets, one dtype (int64 or float64)."""
+
+    shape: tuple[int, ...]
+    batch: int | None
+    off: np.ndarray
+    src: np.ndarray
+    snk: np.ndarray
+    edg: np.ndarray
+
+
+@dataclass(frozen=True)
+class GridProblem:
+    """What the grid methods and rules read: ``shape`` (``source_caps``' shape, a batch's axis included) and the
+    connectivity, known without reading the arrays; ``caps`` the caller's three inputs as given (a device array
+    stays where it is: the GPU reads it in place). Read on demand, once: :attr:`arrays` (validated on the host),
+    :attr:`grid` (flat, a batch folded into one grid with no arc across items) and :attr:`network`."""
+
+    shape: tuple[int, ...]
+    connectivity: int
+    caps: tuple = field(default=(), repr=False, compare=False)
+
+    @property
+    def points(self) -> int:
+        return int(np.prod(self.shape))
+
+    @property
+    def batch(self) -> int | None:
+        return grid_layout(self.shape, self.connectivity)[1]
+
+    @cached_property
+    def arrays(self) -> GridArrays:
+        return _inputs(*self.caps, self.connectivity)
+
+    @cached_property
+    def grid(self) -> Grid:
+        a = self.arrays
+        return grid_arrays(a.src, a.snk, a.edg, a.off) if a.batch is None else grid_arrays(*fold(*a))
+
+    @cached_property
+    def network(self) -> tuple[FlowNetwork, np.ndarray]:
+        """:func:`grid_network` of the grid (a batch: of the folded grid) and the mask of its arcs among all."""
+        a = self.arrays
+        if a.batch is None:
+            return _network(a.shape, a.off, a.src, a.snk, a.edg)
+        src, snk, edg, off = fold(*a)
+        return _network(src.shape, off, src, snk, edg)
+
+
+def grid_problem(source_caps: Any, sink_caps: Any, edge_caps: Any, connectivity: int | None, backend: str
+                 ) -> GridProblem:
+    """The :class:`GridProblem` of ``grid_cut``'s inputs: shapes and connectivity checked, the arrays not read
+    yet. Device inputs for a call that may use the GPU mark the process warm (its CUDA context exists)."""
+    caps = (source_caps, sink_caps, edge_caps)
+    on_device = any(is_device_array(a) for a in caps)
+    full = getattr(source_caps, "shape", None) if is_device_array(source_caps) else \
+        to_host_array(source_caps, "source_caps").shape
+    full = tuple(int(d) for d in full)
+    if backend != "cpu" and on_device:
+        mark_gpu_warm()
+    return GridProblem(full, grid_layout(full, connectivity)[2], caps)
+
 
 def _caps(name: str, a: Any, shape: tuple[int, ...]) -> np.ndarray:
     if isinstance(a, int) and not isinstance(a, bool):  # a Python int: exact, never through float64
@@ -50,9 +116,8 @@ def _caps(name: str, a: Any, shape: tuple[int, ...]) -> np.ndarray:
     return arr
 
 
-def _inputs(source_caps, sink_caps, edge_caps, connectivity):
-    """``(shape, batch, off, src, snk, edg)``: ``shape`` the grid's (``src``/``snk`` have ``(B,) + shape``
-    when ``batch`` is B, ``edg`` ``(B, k) + shape``), one dtype."""
+def _inputs(source_caps, sink_caps, edge_caps, connectivity) -> GridArrays:
+    """The validated :class:`GridArrays` of the three inputs."""
     src = to_host_array(source_caps, "source_caps")
     shape, batch, connectivity = grid_layout(src.shape, connectivity)
     off = offsets(len(shape), connectivity)
@@ -62,7 +127,8 @@ def _inputs(source_caps, sink_caps, edge_caps, connectivity):
     edg = _caps("edge_caps", edge_caps, lead + (len(off),) + shape)
     # integers of any dtype (unsigned ones checked to fit) work in int64, exactly; any float: float64
     dt = np.dtype(np.int64) if all(a.dtype.kind in "iu" for a in (src, snk, edg)) else np.dtype(np.float64)
-    return shape, batch, off, src.astype(dt, copy=False), snk.astype(dt, copy=False), edg.astype(dt, copy=False)
+    return GridArrays(shape, batch, off, src.astype(dt, copy=False), snk.astype(dt, copy=False),
+                      edg.astype(dt, copy=False))
 
 
 def _shifted(idx: np.ndarray, o: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -137,116 +203,6 @@ def grid_energy(labels: Any, source_caps: Any, sink_caps: Any, edge_caps: Any, *
         ek = edg[:, k] if batch is not None else edg[k]
         e = e + np.where(lab[s] & ~lab[d_], ek[s], 0).sum(axis=axes)
     return e if batch is not None else e.item()
-
-
-def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: int | None = None,
-             method: str = "auto", backend: str = "auto", **options: Any) -> GridCutResult:
-    """Minimum s-t cut of a 2-D (connectivity 4 or 8) or 3-D (6 or 26) grid, or of a batch of them.
-
-    ``source_caps``/``sink_caps``: arrays of the grid's shape (NumPy; CuPy/PyTorch CUDA arrays stay on
-    the device with ``backend="gpu"``, labels returned as the same kind of array; the CPU copies them to
-    the host); ``edge_caps``: shape ``(k, *grid)`` or broadcastable to it (a
-    scalar: one weight), ``edge_caps[k][p]`` the capacity of ``p -> p + offsets(...)[k]``. Integer
-    capacities are exact; floats as in :func:`max_flow`. ``connectivity``: default 4 for a 2-D array,
-    6 for a 3-D one. **Batch**: one more leading axis than the connectivity's grid (``(B, H, W)`` with
-    4 or 8, ``(B, D, H, W)`` with 6 or 26; ``edge_caps`` ``(B, k, *grid)`` or broadcastable, e.g. one
-    ``(k, *grid)`` for all) solves the B independent grids in one call: ``labels`` ``(B, *grid)`` and
-    ``flow_value`` a NumPy array of B values (each the item's :func:`grid_energy`).
-    Returns ``labels`` (True: source side), ``flow_value`` (= :func:`grid_energy` of ``labels``) and
-    ``stats`` (``build_seconds`` too). Every answer is certified before it is returned (issue 21,
-    :mod:`._grid_certified`): ``stats["certified"]`` (True, or ``"device"`` / ``"host"`` on the GPU),
-    ``"gap_bound"`` and ``"tol"``; a float answer of push-relabel, pseudoflow or the GPU that the certificate
-    does not prove is solved again by the CPU grid path (``result.method``/``backend`` then say so, and
-    ``stats["fallback"]`` why).
-    CPU, method ``"auto"`` (BK when the unaries touch half the points, as :func:`max_flow`'s rule) or
-    ``"boykov-kolmogorov"``: the residual CSR is built straight from the arrays in Numba (one arc pair
-    per neighbour pair, :mod:`._cpu_grid`; a batch is one graph with no arc across items) and the labels
-    are BK's final source tree; ``"push-relabel"`` or options: the general network of :func:`grid_network`
-    through :func:`max_flow` (a batch: item by item).
-    ``backend="gpu"``: the lock-free push-relabel on the implicit grid (:mod:`._gpu_grid`; a batch is
-    one solve, the items an outer grid axis with no neighbours across it; options as :func:`max_flow`'s
-    GPU options, plus ``layout="tiled"`` -- 32 x 8 tiles, one per block, and the tiled BFS; the default on
-    2-D grids below 4 MP -- or ``"linear"`` -- the default on 3-D ones and from 4 MP --, ``bfs``, ``tile``, ``tile_passes``: see
-    :mod:`._gpu_grid`); its labels are the pixels that cannot reach the sink (the largest minimum-cut source
-    side; the CPU returns the smallest: equal energy).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from matchflow import grid_cut
-    >>> from matchflow.flow import grid_energy
-    >>> source_caps = np.array([[5, 4, 0], [4, 0, 0]])
-    >>> sink_caps = np.array([[0, 0, 3], [0, 2, 6]])
-    >>> res = grid_cut(source_caps, sink_caps, 1, backend="cpu")  # 4-connected, every edge capacity 1
-    >>> res.labels.astype(int).tolist()
-    [[1, 1, 0], [1, 0, 0]]
-    >>> res.flow_value, grid_energy(res.labels, source_caps, sink_caps, 1)
-    (3, 3)
-
-    On a GPU (these lines need one; the energy is the same):
-
-    >>> grid_cut(source_caps, sink_caps, 1, backend="gpu").flow_value  # doctest: +SKIP
-    3
-
-    References
-    ----------
-    .. [1] Boykov, Y., and Kolmogorov, V., "An experimental comparison of min-cut/max-flow algorithms for energy
-           minimization in vision", IEEE Transactions on Pattern Analysis and Machine Intelligence 26(9), 1124-1137,
-           2004. DOI:10.1109/TPAMI.2004.60
-    .. [2] Kolmogorov, V., and Zabih, R., "What energy functions can be minimized via graph cuts?", IEEE
-           Transactions on Pattern Analysis and Machine Intelligence 26(2), 147-159, 2004.
-           DOI:10.1109/TPAMI.2004.1262177
-    .. [3] Hong, B., "A lock-free multi-threaded algorithm for the maximum flow problem", IEEE International
-           Parallel and Distributed Processing Symposium (IPDPS), 2008.
-    .. [4] Łupińska, A., "Parallel implementation of flow and matching algorithms", Jagiellonian University, Kraków
-           (technical report).
-    """
-    t0 = time.perf_counter()
-    row, device = resolve(TABLE, method, backend)
-    full = tuple(int(d) for d in getattr(source_caps, "shape", np.shape(source_caps)))
-    if device != "cpu":
-        if any(is_device_array(a) for a in (source_caps, sink_caps, edge_caps)):
-            mark_gpu_warm()  # the caller's arrays already live on the GPU: its context exists
-        conn = grid_layout(full, connectivity)[2] if len(full) in (2, 3, 4) else connectivity
-        row, device = place(TABLE, row, device, lambda: GridProblem(full, conn), options)
-    if device == "gpu":
-        shape, batch, conn = grid_layout(full, connectivity)
-        labels, value, stats, where = gpu_cut(source_caps, sink_caps, edge_caps,
-                                              lambda: _inputs(source_caps, sink_caps, edge_caps, conn), conn, batch,
-                                              options)
-        return GridCutResult(labels=labels, flow_value=value, connectivity=conn,
-                             method=row.name if where == "gpu" else "boykov-kolmogorov", backend=where,
-                             seconds=time.perf_counter() - t0, stats=stats)
-    shape, batch, off, src, snk, edg = _inputs(source_caps, sink_caps, edge_caps, connectivity)
-    connectivity = grid_layout(src.shape, connectivity)[2]
-    if not options and method in ("auto", "boykov-kolmogorov"):
-        # the CPU rule of max_flow on this grid's network: BK when s and t touch half the points
-        if method == "boykov-kolmogorov" or np.count_nonzero(src) + np.count_nonzero(snk) >= src.size / 2:
-            t_in = time.perf_counter()
-            labels, value, stats = solve_bk(shape, batch, off, src, snk, edg)
-            t1 = time.perf_counter()
-            stats["build_seconds"] += t_in - t0  # validation + residual CSR; solve: BK + the cut
-            stats["solve_seconds"] = t1 - t0 - stats["build_seconds"]
-            return GridCutResult(labels=labels, flow_value=value, connectivity=connectivity,
-                                 method="boykov-kolmogorov", backend="cpu", seconds=t1 - t0, stats=stats)
-    if batch is not None:  # the general network, item by item (each certified)
-        items = [grid_cut(src[b], snk[b], edg[b], connectivity=connectivity, method=method, backend="cpu",
-                          **options) for b in range(batch)]
-        values = np.array([r.flow_value for r in items], dtype=np.float64 if src.dtype.kind == "f" else np.int64)
-        used = sorted({r.method for r in items}) or [row.name]
-        stats = {"batch": batch, "certified": all(r.stats["certified"] for r in items),
-                 "gap_bound": max((r.stats["gap_bound"] for r in items), default=0.0),
-                 "fallback_items": [b for b, r in enumerate(items) if "fallback" in r.stats]}
-        return GridCutResult(labels=np.stack([r.labels for r in items]) if items else np.zeros(src.shape, bool),
-                             flow_value=values, connectivity=connectivity, method=used[0] if len(used) == 1 else
-                             "+".join(used), backend="cpu", seconds=time.perf_counter() - t0, stats=stats)
-    net, keep = _network(shape, off, src, snk, edg)
-    t1 = time.perf_counter()
-    res = max_flow(net, method=method, backend="cpu", **options)
-    labels, value, stats, used = certify_network(shape, off, src, snk, edg, res, keep)
-    stats.update(build_seconds=t1 - t0, solve_seconds=res.seconds)
-    return GridCutResult(labels=labels, flow_value=value, connectivity=connectivity, method=used, backend="cpu",
-                         seconds=time.perf_counter() - t0, stats=stats)
 
 
 def potts_weights(image: Any, *, connectivity: int = 4, lam: float = 1.0, sigma: float | None = None) -> np.ndarray:

@@ -1,5 +1,8 @@
-"""Every grid cut certified on the host before it is returned (issue 21): the answers of the general network's
-solvers (through :func:`._api.max_flow`) and of the GPU grid push-relabel are checked by the grid certificate
+"""The grid methods' solves (rows of ``_methods.GRID_TABLE``: the CPU grid path, the general network's solvers, the
+GPU grid push-relabel) and the door's certificate stage (:func:`certify_cut`).
+
+Every grid cut certified on the host before it is returned (issue 21): the answers of the general network's
+solvers (made sound as in :func:`._api.max_flow`) and of the GPU grid push-relabel are checked by the grid certificate
 (:func:`._cpu_grid.certify_grid`: the labels' energy on the input's capacities against the lower bound of the
 solver's flow, tolerance from the cut and the flows, per item); a float answer it does not prove is solved again
 by the CPU grid path (exact BK, its own exact re-solve), ``stats["fallback"]`` saying why.
@@ -18,9 +21,11 @@ from .._cuda import is_device_array
 from .._cuda._env import on_device_like
 from .._validation import to_host_array
 from ._cpu_grid import Grid, certified, clamp_grid, grid_arrays, grid_bk
+from ._exact import solve_network
 from ._grid_layout import INT_LIMIT
 
-__all__ = ["fold", "gpu_cut", "network_flows"]
+__all__ = ["certify_cut", "fold", "gpu_cut", "network_flows", "on_network", "solve_bk", "solve_grid_bk",
+           "solve_grid_gpu"]
 
 
 def fold(shape: tuple[int, ...], batch: int, off: np.ndarray, src: np.ndarray, snk: np.ndarray, edg: np.ndarray
@@ -80,21 +85,64 @@ def network_flows(grid: Grid, flow: np.ndarray, keep: np.ndarray) -> tuple:
     return full[:n], full[n: 2 * n], fe
 
 
-def certify_network(shape, off, src, snk, edg, res: Any, keep: np.ndarray) -> tuple[np.ndarray, Any, dict, str]:
-    """``(labels, value, stats, method)`` of a general solver's answer ``res`` (a :class:`FlowResult` on the
-    grid's network), certified; a float answer that is not: the CPU grid path."""
-    grid = grid_arrays(src, snk, edg, off)
-    labels = res.source_side[: src.size].reshape(shape)
-    value, cert = certified(grid, network_flows(grid, res.flow, keep), labels, None)
-    stats = dict(res.stats, **cert)
+def solve_grid_bk(problem: Any) -> tuple:
+    """The CPU grid path as a grid method: Boykov-Kolmogorov on the residual CSR built from the arrays, certified
+    by its own certificate (and its exact re-solve); ``problem``: :class:`._grid.GridProblem`."""
+    t0 = time.perf_counter()
+    labels, value, stats = solve_bk(*problem.arrays)
+    stats["solve_seconds"] = time.perf_counter() - t0 - stats["build_seconds"]
+    return labels, value, stats, None
+
+
+def on_network(flow_solve: Any) -> Any:
+    """The grid method of a general max-flow solve ``flow_solve(net, **options)`` (a row of ``max_flow``'s table):
+    it runs on the grid's network (a batch: ONE network, no arc across items), the float answer made sound as
+    :func:`._api.max_flow` does (:func:`._exact.solve_network`); the flow goes to the door's grid certificate."""
+
+    def solve(problem: Any, **options: Any) -> tuple:
+        t0 = time.perf_counter()
+        net, keep = problem.network
+        t1 = time.perf_counter()
+        _, flow, side, _, _, stats = solve_network(net, flow_solve, options, flow_solve, options)
+        stats.update(build_seconds=t1 - t0, solve_seconds=time.perf_counter() - t1)
+        if problem.batch is not None:
+            stats["batch"] = problem.batch
+        labels = side[: net.n - 2].reshape(problem.arrays.src.shape)
+        return labels, None, stats, network_flows(problem.grid, flow, keep)
+
+    return solve
+
+
+def solve_grid_gpu(problem: Any, **options: Any) -> tuple:
+    """The GPU grid push-relabel as a grid method (:func:`gpu_cut`: certified on the device, or on the host for
+    floats, else solved again by the CPU grid path: ``stats["fallback"]``)."""
+    labels, value, stats, _ = gpu_cut(*problem.caps, lambda: problem.arrays, problem.connectivity, problem.batch,
+                                      options)
+    return labels, value, stats, None
+
+
+def certify_cut(problem: Any, answer: tuple, name: str, device: str) -> tuple[Any, Any, dict, str, str]:
+    """The door's certificate stage: ``(labels, value, stats, method, backend)`` of a grid method's ``answer``
+    ``(labels, value, stats, flows)``. ``flows`` None: the method certified its own answer (``stats["fallback"]``:
+    by solving it again on the CPU grid path). Else ``flows`` ``(fs, ft, fe)`` on ``problem.grid`` are checked
+    against the labels' energy, per item (:func:`._cpu_grid.certified`); a float answer that is not proved is
+    solved again by the CPU grid path, an integer one raises."""
+    labels, value, stats, flows = answer
+    if flows is None:
+        return (labels, value, stats) + (("boykov-kolmogorov", "cpu") if "fallback" in stats else (name, device))
+    a = problem.arrays
+    value, cert = certified(problem.grid, flows, labels, a.batch)
+    stats.update(cert)
     if cert["certified"]:
-        return labels, (value[0].item() if src.dtype.kind == "f" else int(value[0])), stats, res.method
-    if src.dtype.kind in "iu":
-        raise RuntimeError(f"grid_cut: the integer certificate of {res.method} failed (gap {cert['gap_bound']}): "
+        if a.batch is None:
+            value = value[0].item() if a.src.dtype.kind == "f" else int(value[0])
+        return labels, value, stats, name, device
+    if a.src.dtype.kind in "iu":
+        raise RuntimeError(f"grid_cut: the integer certificate of {name} failed (gap {cert['gap_bound']}): "
                            "please report this input")
-    labels, value, st = solve_bk(shape, None, off, src, snk, edg)
-    st["fallback"] = _why(res.method, cert)
-    return labels, value, st, "boykov-kolmogorov"
+    labels, value, st = solve_bk(*a)
+    st["fallback"] = _why(name, cert)
+    return labels, value, st, "boykov-kolmogorov", "cpu"
 
 
 def _why(who: str, cert: dict) -> str:

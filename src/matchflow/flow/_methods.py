@@ -1,17 +1,22 @@
-"""The max-flow method table (see :mod:`matchflow._methods`).
+"""The flow family's method tables (see :mod:`matchflow._methods`): ``TABLE`` for ``max_flow``, ``GRID_TABLE`` for
+``grid_cut`` (the same names, options and rules; a grid row's solves are grid methods).
 
-Every solve takes ``(net: FlowNetwork, **options)`` and returns ``(flow_value, per-arc flow, residual caps,
-tol, stats)``; its policy and option check live beside its kernel (``_cpu_<algo>.py`` / ``_gpu_<algo>.py``).
-The rules read a :class:`~matchflow.FlowNetwork`, or a :class:`GridProblem` for ``grid_cut``.
+``TABLE``: every solve takes ``(net: FlowNetwork, **options)`` and returns ``(flow_value, per-arc flow, residual
+caps, tol, stats)``; its policy and option check live beside its kernel (``_cpu_<algo>.py`` / ``_gpu_<algo>.py``).
+``GRID_TABLE``: every solve takes ``(problem: GridProblem, **options)`` and returns ``(labels, value, stats,
+flows)``: ``flows`` None when the method certified its own answer, else its flow ``(fs, ft, fe)`` on
+``problem.grid`` for the door's grid certificate (:func:`._grid_certified.certify_cut`). A general max-flow
+method becomes a grid method through :func:`._grid_certified.on_network` (on the grid's network).
 
-``method="auto"`` on the CPU (:func:`_grid_cut_shaped`): Boykov-Kolmogorov on grid / vision cuts, pseudoflow
-elsewhere. ``backend="auto"``: the GPU push-relabel where :func:`_gpu_rule` says it was measured faster end
-to end, and in a process that has not used the GPU yet only on grids of ``GPU_GRID_COLD`` points.
+The rules (one copy each, read by both tables) take a :class:`~matchflow.FlowNetwork` or a :class:`GridProblem`.
+``method="auto"`` on the CPU (:func:`_cpu_rule`): Boykov-Kolmogorov on grid / vision cuts, pseudoflow elsewhere.
+``backend="auto"``: the GPU push-relabel where :func:`_gpu_rule` says it was measured faster end to end, and in a
+process that has not used the GPU yet only on grids of ``GPU_GRID_COLD`` points (:func:`_cold_gpu_rule`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
 
 import numpy as np
 
@@ -21,16 +26,10 @@ from . import _gpu_push_relabel
 from ._cpu_bk import solve_bk
 from ._cpu_pseudoflow import check_pseudoflow_options, solve_pseudoflow
 from ._cpu_push_relabel import _bfs_dev, check_push_relabel_options, solve_push_relabel
+from ._grid import GridProblem
+from ._grid_certified import on_network, solve_grid_bk, solve_grid_gpu
 
-__all__ = ["TABLE", "GridProblem", "sink_depth"]
-
-
-@dataclass(frozen=True)
-class GridProblem:
-    """What the method rules read for ``grid_cut``: the grid's shape and connectivity (no network built)."""
-
-    shape: tuple[int, ...]
-    connectivity: int
+__all__ = ["GRID_TABLE", "TABLE", "GridProblem", "sink_depth"]
 
 
 GPU_GRID_MIN = 512 * 512  # grid_cut, backend="auto": the GPU from this many grid points on
@@ -54,7 +53,7 @@ def _gpu_rule(problem: FlowNetwork | GridProblem) -> str | None:
     (one CPU pass over the arcs, a few % of the call; the random networks measured: 8-12 levels per global
     relabel; the deep ones that lost: ~300 (256x256 level graph) to 3,000 (4096x64) levels per relabel)."""
     if isinstance(problem, GridProblem):
-        return "push-relabel" if int(np.prod(problem.shape)) >= GPU_GRID_MIN else None
+        return "push-relabel" if problem.points >= GPU_GRID_MIN else None
     if (problem.m >= _gpu_push_relabel.GPU_NETWORK_MIN_ARCS and not _grid_cut_shaped(problem)
             and sink_depth(problem) <= GPU_NETWORK_MAX_DEPTH):
         return "push-relabel"
@@ -79,27 +78,56 @@ def sink_depth(net: FlowNetwork) -> int:
     return int(label[queue[count - 1]])
 
 
-def _grid_cut_shaped(net: FlowNetwork | GridProblem) -> bool:
-    """``method="auto"`` on the CPU: Boykov-Kolmogorov where ``s`` and ``t`` together touch at least half
-    the vertices (the t-links of a vision energy, every ``grid_cut``), pseudoflow elsewhere; measured
+def _cold_gpu_rule(problem: FlowNetwork | GridProblem) -> bool:
+    """``backend="auto"`` before this process used the GPU: grid cuts from ``GPU_GRID_COLD`` points, no network."""
+    return isinstance(problem, GridProblem) and problem.points >= GPU_GRID_COLD
+
+
+def _terminal_arcs(problem: FlowNetwork | GridProblem) -> tuple[int, int]:
+    """(arcs at ``s`` and ``t``, inner vertices): a network's residual degrees, a grid's non-zero unaries."""
+    if isinstance(problem, GridProblem):
+        a = problem.arrays
+        return int(np.count_nonzero(a.src) + np.count_nonzero(a.snk)), a.src.size
+    ip = problem.indptr
+    return int(ip[problem.source + 1] - ip[problem.source] + ip[problem.sink + 1] - ip[problem.sink]), problem.n - 2
+
+
+def _grid_cut_shaped(problem: FlowNetwork | GridProblem) -> bool:
+    """``s`` and ``t`` together touch at least half the vertices (the t-links of a vision energy, most
+    ``grid_cut`` inputs)."""
+    touching, inner = _terminal_arcs(problem)
+    return touching >= inner / 2
+
+
+def _cpu_rule(problem: FlowNetwork | GridProblem) -> str:
+    """``method="auto"`` on the CPU: Boykov-Kolmogorov on grid-cut shaped problems, pseudoflow elsewhere; measured
     in docs/notes/flow.md and results/flow/cpu-general-2026-11-23b.md (BK beat our HPF on every grid there,
     1.1-1.8x on the same arc lists; HPF beat our push-relabel 3-7x on the AK networks and 2x on the wide level
     graph, and was level with it elsewhere)."""
-    if isinstance(net, GridProblem):
-        return True
-    ip = net.indptr
-    return int(ip[net.source + 1] - ip[net.source] + ip[net.sink + 1] - ip[net.sink]) >= (net.n - 2) / 2
+    return "boykov-kolmogorov" if _grid_cut_shaped(problem) else "pseudoflow"
 
+
+_PUSH_RELABEL = Method("push-relabel", cpu=solve_push_relabel, gpu=_gpu_push_relabel.push_relabel_gpu,
+                       options=("relabel_freq", "variant"), check=check_push_relabel_options,
+                       auto_gpu=lambda p: _gpu_rule(p) is not None)
+_PSEUDOFLOW = Method("pseudoflow", cpu=solve_pseudoflow, options=("variant", "buckets", "init"),
+                     check=check_pseudoflow_options)
 
 TABLE = MethodTable(
     family="max_flow",
-    methods=(Method("push-relabel", cpu=solve_push_relabel, gpu=_gpu_push_relabel.push_relabel_gpu,
-                    options=("relabel_freq", "variant"), check=check_push_relabel_options,
-                    auto_gpu=lambda p: _gpu_rule(p) is not None),
-             Method("boykov-kolmogorov", cpu=solve_bk),
-             Method("pseudoflow", cpu=solve_pseudoflow, options=("variant", "buckets", "init"),
-                    check=check_pseudoflow_options)),
-    cpu_rule=lambda net: "boykov-kolmogorov" if _grid_cut_shaped(net) else "pseudoflow",
+    methods=(_PUSH_RELABEL, Method("boykov-kolmogorov", cpu=solve_bk), _PSEUDOFLOW),
+    cpu_rule=_cpu_rule,
     gpu_rule=_gpu_rule,
-    cold_gpu_rule=lambda p: isinstance(p, GridProblem) and int(np.prod(p.shape)) >= GPU_GRID_COLD,
+    cold_gpu_rule=_cold_gpu_rule,
+)
+
+# grid_cut: the same names, options and rules; push-relabel's GPU twin is the grid push-relabel (implicit neighbours)
+GRID_TABLE = MethodTable(
+    family="grid_cut",
+    methods=(dataclasses.replace(_PUSH_RELABEL, cpu=on_network(solve_push_relabel), gpu=solve_grid_gpu),
+             Method("boykov-kolmogorov", cpu=solve_grid_bk),
+             dataclasses.replace(_PSEUDOFLOW, cpu=on_network(solve_pseudoflow))),
+    cpu_rule=_cpu_rule,
+    gpu_rule=_gpu_rule,
+    cold_gpu_rule=_cold_gpu_rule,
 )
