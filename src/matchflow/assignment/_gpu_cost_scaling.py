@@ -25,7 +25,7 @@ cooperative kernel for the whole eps loop (``loop="persistent"``) or two launche
 sparse costs 14 % of the pushes happen with <= 16 units active), serial work at a GPU thread's latency:
 all on the GPU takes 4.6-5.8 s at n = 1e5 where the CPU twin takes 0.6-1.0 s. So by default (``tail=64``,
 host loop) the GPU refine stops when at most 64 units are left and the CPU finishes the phase
-(:func:`._gpu_cost_scaling_tail.tail_kernel`, the same operations in sequence) on the state copied back, then the prices go up
+(:func:`._cpu_cost_scaling_tail.tail_kernel`, the same operations in sequence) on the state copied back, then the prices go up
 again: n = 1e4 0.07 s, n = 1e5 0.6-1.0 s (the CPU twin's time), n = 1e6 (21M arcs) 11.5 s public call
 vs the CPU twin's 16.2 s; the GPU does ~75 % of the pushes in a small part of the time, the CPU tail the rest.
 
@@ -36,7 +36,7 @@ from ``floor(p / 2(n + 1))``: it ends only at an optimum) and ``finish`` (stats,
 lock-free result that the exact pass does not prove optimal, or a feasible solve stopped by a budget
 (int64 prices, ``max_rounds``), is solved again by the CPU twin (``stats["gpu_fallback"]`` says why): never
 a wrong answer. The global price update (Algorithm 5.3, Dial buckets) runs in the CPU tail, once at the start of
-each phase's tail (``price_update``, default on: :func:`._gpu_cost_scaling_tail.tail_price_update_kernel`): the
+each phase's tail (``price_update``, default on: :func:`._cpu_cost_scaling_tail.tail_price_update_kernel`): the
 GPU leaves the last units far from the deficits, exact distances send them straight there (H100, random n = 1e5:
 CPU tail pushes 1.9M -> 0.15M, public call 0.77 -> 0.53 s). ``device_update=True`` (off by default) runs the
 update on the device instead (:mod:`._gpu_cost_scaling_update`, delta-stepping sweeps in one cooperative kernel,
@@ -56,7 +56,7 @@ import numpy as np
 from .._cuda import quiet, validate_gpu_options
 from .._validation import check_bool, check_choice, check_int, check_options
 from ._cpu_cost_scaling import BUDGET, NOT_OPTIMAL, OK, cost_scaling_solve, exact_duals_kernel
-from ._gpu_cost_scaling_tail import finish_phase, update_arrays
+from ._cpu_cost_scaling_tail import finish_phase, update_arrays
 
 __all__ = ["validate_cost_scaling_gpu_options", "cost_scaling_gpu_solve", "DeviceCost", "upload", "solve_uploaded"]
 
@@ -101,7 +101,7 @@ def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
     the phase (:func:`tail_kernel`, the same operations in sequence; default :data:`TAIL`): the last units of
     a phase move one at a time along long paths, serial work at GPU-thread latency; 0 = all on the GPU,
     the default with ``loop="persistent"``) and ``price_update`` (the global price update of Algorithm 5.3,
-    Dial buckets, in the CPU tail: :func:`._gpu_cost_scaling_tail.tail_price_update_kernel`; default
+    Dial buckets, in the CPU tail: :func:`._cpu_cost_scaling_tail.tail_price_update_kernel`; default
     :data:`PRICE_UPDATE`) with ``update_every`` (its trigger, in units of ``n`` pushes of the tail: 0 = once
     at the start of each phase's tail, ``r > 0`` = after every ``r n`` pushes while units are left; default
     :data:`UPDATE_EVERY`) and ``device_update`` (default :data:`DEVICE_UPDATE`; ``loop="host"``, async: no CPU

@@ -1,6 +1,6 @@
 """The global price update (Łupińska's Algorithm 5.3) on the device, for the GPU cost-scaling refine.
 
-The contract of the CPU tail's :func:`._gpu_cost_scaling_tail.tail_price_update_kernel`, on the two-price
+The contract of the CPU tail's :func:`._cpu_cost_scaling_tail.tail_price_update_kernel`, on the two-price
 pseudoflow the async refine leaves (rows ``0..n-1``, columns ``n..2n-1``, residual ``(x, y)`` where
 ``col4row[x] != y`` and ``(y, x)`` where ``col4row[x] == y``, arc length ``floor(c_p / eps) + 1 >= 0``):
 labels ``l`` = distances to the deficit columns, ``p(v) -= eps * min(l(v), D)``, where ``D`` is the
