@@ -17,7 +17,7 @@ import warnings
 
 import numpy as np
 
-from .._cuda import c_contiguous_device, device_library, is_device_array, on_device_like
+from .._cuda import c_contiguous_device, device_library, hand_back, is_device_array
 from .._methods import Method, check_method_options, place, resolve
 from .._results import AssignmentResult
 from .._validation import check_bool, check_real
@@ -286,7 +286,7 @@ def assignment(
                 be = "cpu"
     total = total_cost(a, row_ind, col_ind)
     if on_device:  # a device input gets its answer on its device, in its library
-        row_ind, col_ind, uu, vv = (on_device_like(cost, np.ascontiguousarray(x)) for x in (row_ind, col_ind, uu, vv))
+        row_ind, col_ind, uu, vv = (hand_back(x, device_library(cost), cost) for x in (row_ind, col_ind, uu, vv))
         stats["input_library"] = device_library(cost)
     return AssignmentResult(row_ind=row_ind, col_ind=col_ind, cost=total, u=uu, v=vv, method=used, backend=be,
                             seconds=time.perf_counter() - t0, maximize=maximize, stats=stats)

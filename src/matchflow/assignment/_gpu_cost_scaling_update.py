@@ -257,20 +257,20 @@ def price_update_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price,
         s += 1
 
 
-def device_price_update(d: dict, n: int, eps: int, b: dict, floor: int, ctl, live, ph: int, tail: int,
+def device_price_update(d: tuple, n: int, eps: int, b: dict, floor: int, ctl, live, ph: int, tail: int,
                         block_size: int, form: str, delta: int = 1, coop: tuple | None = None) -> tuple[tuple | None, int]:
     """Queue one update (no host read in the ``"coop"`` form): reset, init, then the cooperative kernel
     (``coop``: the kernel and grid from ``cooperative_kernel``, or None to get them) or, ``"host"``, launches
     of sweeps in batches of 8 with one read of the done word per batch. ``b``: the device buffers (``price``,
     ``exc``, ``col4row``, ``label``, ``slab``, ``W``); ``delta``: levels per bucket; the update is skipped when
-    ``live[ph] <= tail``. Returns (``coop``, host reads)."""
+    ``live[ph] <= tail``; ``d``: the six graph arrays (:attr:`._gpu_cost_scaling.DeviceCost.d`). Returns (``coop``, host reads)."""
     from .._cuda._launch import cooperative_kernel, grid
 
     args0 = (np.int64(ph), np.int64(tail))
     update_reset_kernel[1, 1](b["W"], ctl, live, *args0)
     update_init_kernel[grid(2 * n, block_size), block_size](np.int64(n), b["price"], b["exc"], b["label"], b["slab"],
                                                             b["W"], ctl, live, *args0)
-    args = (d["indptr"], d["indices"], d["cost"], d["cptr"], d["crow"], d["ccost"], np.int64(n), np.int64(eps),
+    args = (*d, np.int64(n), np.int64(eps),
             b["price"], b["exc"], b["col4row"], b["label"], b["slab"], b["W"], np.int64(floor), ctl, live, *args0,
             np.int64(delta))
     if form == "coop":

@@ -159,9 +159,9 @@ def sparse_assignment(C, *, maximize: bool = False, partial: bool = False, t0: f
     total = int(data.astype(object).sum()) if A.dtype.kind == "i" else float(data.sum())
     ran_on = stats.pop("ran_on", "cpu")  # the GPU solve says "cpu" when its answer came from the CPU twin
     if lib is not None:  # a device-resident input: the answer on the device, in the caller's library
-        from ..wmatching._gpu_graph import to_library
+        from .._cuda import hand_back
 
-        r, c, u, v = (to_library(lib, np.ascontiguousarray(a)) for a in (r, c, u, v))
+        r, c, u, v = (hand_back(a, lib) for a in (r, c, u, v))
         stats.update(input_library=lib, device_fallback=DEVICE_FALLBACK, seconds_input_copy=t_copy)
     return AssignmentResult(row_ind=r, col_ind=c, cost=total, u=u, v=v, method="jv" if found else "cost-scaling",
                             backend=ran_on,
@@ -219,6 +219,6 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False, *, backend: 
     out = (np.arange(nr), ci.astype(np.int32)) if nr <= nc else (ri.astype(np.int32), ci.astype(np.int64))
     if lib is None:
         return out
-    from ..wmatching._gpu_graph import to_library  # a device-resident input: the answer in its library
+    from .._cuda import hand_back  # a device-resident input: the answer in its library
 
-    return tuple(to_library(lib, np.ascontiguousarray(a)) for a in out)
+    return tuple(hand_back(a, lib) for a in out)
