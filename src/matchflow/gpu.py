@@ -87,10 +87,10 @@ def to_device(x: Any) -> Any:
         return graph_to_device(x)
     from numba import cuda  # noqa: PLC0415
 
-    from ._cuda import is_device_array  # noqa: PLC0415
+    from ._cuda import as_numba, is_device_array  # noqa: PLC0415
 
     if is_device_array(x):
-        return cuda.as_cuda_array(x) if hasattr(x, "__cuda_array_interface__") else x
+        return as_numba(x)
     return cuda.to_device(np.ascontiguousarray(x))
 
 

@@ -483,7 +483,7 @@ def _device_update(h, n, eps, price, exc, col4row, floor, form, bs, delta):
 def _update_equals_cpu(seed, n, deg, hi, phase, left, form, bs, delta, floor=None):
     """The device update and the CPU tail's (``tail_price_update_kernel``, Dial buckets) on one mid-phase state
     (``test_cost_scaling_tail._mid_phase``): the same prices, to the unit (both give ``min(distance, D)``)."""
-    from matchflow.assignment._gpu_cost_scaling_tail import tail_price_update_kernel, update_arrays
+    from matchflow.assignment._cpu_cost_scaling_tail import tail_price_update_kernel, update_arrays
 
     h, g, eps, price, exc, col4row = _mid_phase(seed, n, deg, hi, phase, left)
     floor = FLOOR if floor is None else floor(price)

@@ -1,5 +1,5 @@
 """The CPU tail of the GPU cost-scaling refine and its global price update (Algorithm 5.3 on the two-price
-pseudoflow, ``_gpu_cost_scaling_tail``), on the CPU: no GPU needed. The GPU's default schedule is emulated
+pseudoflow, ``_cpu_cost_scaling_tail``), on the CPU: no GPU needed. The GPU's default schedule is emulated
 (``emulate_schedule``: init, pushes until at most ``tail`` units are left, then the CPU tail with or without
 the update); the update itself is checked against its contract on mid-phase states: eps-optimality kept,
 prices never raised, flow and excesses unchanged, the labels of the nodes with excess = their residual
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import matchflow
 from matchflow.assignment._cpu_cost_scaling import BUDGET, OK, exact_duals_kernel
-from matchflow.assignment._gpu_cost_scaling_tail import (
+from matchflow.assignment._cpu_cost_scaling_tail import (
     _phase_init,
     emulate_schedule,
     finish_phase,

@@ -17,7 +17,8 @@ them). Temporaries come from the work-buffer cache (:mod:`._work`), and the CSC 
 (a graph that lives for one call): a repeated call of one size allocates nothing.
 
 :func:`dense_to_csr` turns a dense 2-D device array's nonzero pattern into a canonical CSR
-(count per row, scan, fill in column order): device inputs never visit the host.
+(count per row, scan, fill in column order) and :func:`dense_values` reads its values there: device inputs
+never visit the host.
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ from numba import cuda, int64
 
 from ._device import lower_bound_dev, row_of_dev
 from ._env import kernel_cache
+from ._launch import grid
 
 CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 
-__all__ = ["build_csc", "cast", "dense_to_csr", "exclusive_scan", "is_symmetric_csr", "is_sorted_csr", "SMALL", "SCAN_BLOCK"]
+__all__ = ["build_csc", "cast", "dense_to_csr", "dense_values", "exclusive_scan", "is_symmetric_csr", "is_sorted_csr", "SMALL", "SCAN_BLOCK"]
 
 SCAN_BLOCK = 1024  # elements per block of the scan (one thread each)
 SMALL = 32  # columns of at most this degree are sorted by one thread (insertion sort)
@@ -204,24 +206,20 @@ def cast(a, dtype: np.dtype):
     if np.dtype(a.dtype) == np.dtype(dtype):
         return a
     out = cuda.device_array(a.shape[0], dtype=dtype)
-    cast_kernel[_grid(a.shape[0], 256), 256](a, out)
+    cast_kernel[grid(a.shape[0], 256), 256](a, out)
     return out
-
-
-def _grid(n: int, bs: int) -> int:
-    return max(1, (int(n) + bs - 1) // bs)
 
 
 def exclusive_scan(a, n: int, _level: int = 0) -> None:
     """Exclusive prefix sum of ``a[:n]`` on the device, in place (deterministic: no atomics)."""
     from ._work import work_array  # noqa: PLC0415
 
-    nb = _grid(n, SCAN_BLOCK)
+    nb = grid(n, SCAN_BLOCK)
     sums = work_array(f"scan.sums{_level}", nb, np.int64)  # one buffer per recursion level
     scan_block_kernel[nb, SCAN_BLOCK](a, np.int64(n), sums)
     if nb > 1:
         exclusive_scan(sums, nb, _level + 1)
-        scan_add_kernel[_grid(n, 256), 256](a, np.int64(n), sums)
+        scan_add_kernel[grid(n, 256), 256](a, np.int64(n), sums)
 
 
 @cuda.jit(cache=CACHE)
@@ -240,7 +238,7 @@ def is_sorted_csr(row_ptr, col_ind, n_rows: int, nnz: int) -> bool:
     out = work_array("csc.sorted", 1, np.int64)
     zero_kernel[1, 32](out)
     if nnz > 1:
-        csr_unsorted_kernel[_grid(nnz, 256), 256](row_ptr, col_ind, np.int64(n_rows), np.int64(nnz), out)
+        csr_unsorted_kernel[grid(nnz, 256), 256](row_ptr, col_ind, np.int64(n_rows), np.int64(nnz), out)
     return int(out.copy_to_host()[0]) == 0
 
 
@@ -253,7 +251,7 @@ def is_symmetric_csr(row_ptr, col_ind, n: int, nnz: int) -> tuple[bool, int]:
     zero_kernel[1, 32](out)
     span = max(n, nnz)
     if span:
-        csr_symmetric_kernel[_grid(span, 256), 256](row_ptr, col_ind, np.int64(n), np.int64(nnz), out)
+        csr_symmetric_kernel[grid(span, 256), 256](row_ptr, col_ind, np.int64(n), np.int64(nnz), out)
     h = out.copy_to_host()
     return bool(h[1] == 0), int(h[0])
 
@@ -277,21 +275,21 @@ def build_csc(row_ptr, col_ind, n_rows: int, n_cols: int, nnz: int, *, work: boo
     alloc = (lambda tag, k: work_array(tag, k, it)) if work else (lambda tag, k: cuda.device_array(k, dtype=it))
     col_ptr = alloc("csc.col_ptr", n_cols + 1)
     row_ind = alloc("csc.row_ind", max(nnz, 1))
-    zero_kernel[_grid(n_cols + 1, 256), 256](col_ptr)
+    zero_kernel[grid(n_cols + 1, 256), 256](col_ptr)
     if nnz == 0:
         if features is not None:
             features.update(symmetric=n_rows == n_cols, max_degree=0)
         return col_ptr, row_ind
-    degree_count_kernel[_grid(nnz, 256), 256](col_ind, np.int64(nnz), col_ptr)
+    degree_count_kernel[grid(nnz, 256), 256](col_ind, np.int64(nnz), col_ptr)
     exclusive_scan(col_ptr, n_cols + 1)
     fill = work_array("csc.fill", n_cols, it)
-    zero_kernel[_grid(n_cols, 256), 256](fill)
-    csc_scatter_kernel[_grid(nnz, 256), 256](row_ptr, col_ind, np.int64(nnz), np.int64(n_rows), col_ptr, fill,
+    zero_kernel[grid(n_cols, 256), 256](fill)
+    csc_scatter_kernel[grid(nnz, 256), 256](row_ptr, col_ind, np.int64(nnz), np.int64(n_rows), col_ptr, fill,
                                              row_ind)
     big = fill  # reused: the scatter is done with it
     n_big = work_array("csc.n_big", 2, np.int64)
     zero_kernel[1, 32](n_big)
-    sort_small_kernel[_grid(n_cols, 256), 256](col_ptr, row_ind, np.int64(n_cols), big, n_big)
+    sort_small_kernel[grid(n_cols, 256), 256](col_ptr, row_ind, np.int64(n_cols), big, n_big)
     # at most nnz / (SMALL + 1) columns are large: the blocks stride over them, no host read of the count
     sort_large_kernel[max(1, min(nnz // (SMALL + 1), 1024)), SORT_BLOCK](col_ptr, row_ind, big, n_big)
     if features is not None:
@@ -308,7 +306,7 @@ def _row_max_degree(row_ptr, n_rows: int) -> int:
     out = work_array("csc.features", 2, np.int64)
     zero_kernel[1, 32](out)
     if n_rows:
-        csr_symmetric_kernel[_grid(n_rows, 256), 256](row_ptr, row_ptr, np.int64(n_rows), np.int64(0), out)
+        csr_symmetric_kernel[grid(n_rows, 256), 256](row_ptr, row_ptr, np.int64(n_rows), np.int64(0), out)
     return int(out.copy_to_host()[0])
 
 
@@ -316,12 +314,29 @@ def dense_to_csr(a, it: np.dtype) -> tuple:
     """``(row_ptr, col_ind, nnz)`` of the nonzero pattern of a dense 2-D device array (canonical CSR)."""
     m = a.shape[0]
     ptr = cuda.device_array(m + 1, dtype=it)
-    zero_kernel[_grid(m + 1, 256), 256](ptr)
+    zero_kernel[grid(m + 1, 256), 256](ptr)
     if m:
-        count_nonzero_rows_kernel[_grid(m, 128), 128](a, ptr)
+        count_nonzero_rows_kernel[grid(m, 128), 128](a, ptr)
     exclusive_scan(ptr, m + 1)
     nnz = int(ptr[m:m + 1].copy_to_host()[0])
     ind = cuda.device_array(max(nnz, 1), dtype=it)
     if m and nnz:
-        fill_nonzero_rows_kernel[_grid(m, 128), 128](a, ptr, ind)
+        fill_nonzero_rows_kernel[grid(m, 128), 128](a, ptr, ind)
     return ptr, ind, nnz
+
+
+@cuda.jit(cache=CACHE)
+def dense_values_kernel(a, ptr, ind, w):
+    """w[k] = a[i, ind[k]] for the entries k of row i (one thread per row)."""
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        for k in range(ptr[i], ptr[i + 1]):
+            w[k] = a[i, ind[k]]
+
+
+def dense_values(a, ptr, ind, nnz: int):
+    """The values of the dense 2-D device array ``a`` at its CSR pattern ``(ptr, ind)`` (:func:`dense_to_csr`)."""
+    w = cuda.device_array(max(nnz, 1), a.dtype)
+    if a.shape[0] and nnz:
+        dense_values_kernel[grid(a.shape[0], 128), 128](a, ptr, ind, w)
+    return w

@@ -1,5 +1,6 @@
 """Host side of a GPU solve: grid sizing, counted launches and reads, the cooperative compile-and-
-occupancy cache, and host rounds with a check interval."""
+occupancy cache, and host rounds with a check interval. Imports numba.cuda only to compile a cooperative
+kernel."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from numba import cuda
 
 __all__ = ["grid", "Launcher", "cooperative_kernel", "host_rounds"]
 
@@ -31,13 +31,25 @@ class Launcher:
 
     def __call__(self, kern: Any, size: int, *args: Any) -> None:
         """One thread per item: ``kern[grid(size), block_size](*args)``."""
-        kern[grid(size, self.block_size), self.block_size](*args)
+        self.on(kern, grid(size, self.block_size), *args)
+
+    def on(self, kern: Any, blocks: int, *args: Any) -> None:
+        """``kern[blocks, block_size](*args)``: a launch of a given number of blocks."""
+        kern[blocks, self.block_size](*args)
         self.launches += 1
 
-    def read(self, a: Any) -> int:
-        """``a[0]`` on the host (one device-to-host copy: a host sync)."""
+    def over(self, size: int) -> int:
+        """Blocks of ``block_size`` threads covering ``size`` items (:func:`grid`)."""
+        return grid(size, self.block_size)
+
+    def value(self, a: Any, i: int = 0) -> Any:
+        """``a[i]`` on the host, as stored (one device-to-host copy: a host sync)."""
         self.syncs += 1
-        return int(a.copy_to_host()[0])
+        return a.copy_to_host()[i]
+
+    def read(self, a: Any) -> int:
+        """``a[0]`` on the host as an int (one device-to-host copy: a host sync)."""
+        return int(self.value(a))
 
     def zero(self, a: Any) -> None:
         """Reset a one-word int32 counter on the device."""
@@ -59,6 +71,8 @@ def cooperative_kernel(kern: Any, args: tuple, block_size: int, max_registers: i
     key = (kern, block_size, max_registers, _signature(args))
     hit = _COOP_CACHE.get(key)
     if hit is None:
+        from numba import cuda  # noqa: PLC0415
+
         k = cuda.jit(max_registers=max_registers)(kern.py_func) if max_registers is not None else kern
         if max_registers is None and _caching(kern):
             # specialize() makes a dispatcher without the on-disk cache: compile on the cached one instead

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .._cuda import c_contiguous_device, device_library, is_device_array, on_device_like
+from .._cuda import c_contiguous_device, device_library, hand_back, is_device_array
 from .._methods import Method, MethodTable, check_method_options, resolve
 from .._results import AssignmentResult
 from .._validation import check_bool, check_real
@@ -360,8 +360,7 @@ def _finish(run: _Run) -> AssignmentResult:
     (row_ind, col_ind), (uu, vv) = run.pairs, run.duals
     total = total_cost(run.a, row_ind, col_ind)
     if is_device_array(run.cost) and not isinstance(run.cost, np.ndarray):
-        row_ind, col_ind, uu, vv = (on_device_like(run.cost, np.ascontiguousarray(x))
-                                    for x in (row_ind, col_ind, uu, vv))
+        row_ind, col_ind, uu, vv = (hand_back(x, device_library(run.cost), run.cost) for x in (row_ind, col_ind, uu, vv))
         run.stats["input_library"] = device_library(run.cost)
     return AssignmentResult(row_ind=row_ind, col_ind=col_ind, cost=total, u=uu, v=vv, method=run.used,
                             backend=run.be, seconds=time.perf_counter() - run.t0, maximize=run.maximize,

@@ -25,7 +25,7 @@ cooperative kernel for the whole eps loop (``loop="persistent"``) or two launche
 sparse costs 14 % of the pushes happen with <= 16 units active), serial work at a GPU thread's latency:
 all on the GPU takes 4.6-5.8 s at n = 1e5 where the CPU twin takes 0.6-1.0 s. So by default (``tail=64``,
 host loop) the GPU refine stops when at most 64 units are left and the CPU finishes the phase
-(:func:`._gpu_cost_scaling_tail.tail_kernel`, the same operations in sequence) on the state copied back, then the prices go up
+(:func:`._cpu_cost_scaling_tail.tail_kernel`, the same operations in sequence) on the state copied back, then the prices go up
 again: n = 1e4 0.07 s, n = 1e5 0.6-1.0 s (the CPU twin's time), n = 1e6 (21M arcs) 11.5 s public call
 vs the CPU twin's 16.2 s; the GPU does ~75 % of the pushes in a small part of the time, the CPU tail the rest.
 
@@ -36,7 +36,7 @@ from ``floor(p / 2(n + 1))``: it ends only at an optimum) and ``finish`` (stats,
 lock-free result that the exact pass does not prove optimal, or a feasible solve stopped by a budget
 (int64 prices, ``max_rounds``), is solved again by the CPU twin (``stats["gpu_fallback"]`` says why): never
 a wrong answer. The global price update (Algorithm 5.3, Dial buckets) runs in the CPU tail, once at the start of
-each phase's tail (``price_update``, default on: :func:`._gpu_cost_scaling_tail.tail_price_update_kernel`): the
+each phase's tail (``price_update``, default on: :func:`._cpu_cost_scaling_tail.tail_price_update_kernel`): the
 GPU leaves the last units far from the deficits, exact distances send them straight there (H100, random n = 1e5:
 CPU tail pushes 1.9M -> 0.15M, public call 0.77 -> 0.53 s). ``device_update=True`` (off by default) runs the
 update on the device instead (:mod:`._gpu_cost_scaling_update`, delta-stepping sweeps in one cooperative kernel,
@@ -56,7 +56,7 @@ import numpy as np
 from .._cuda import quiet, validate_gpu_options
 from .._validation import check_bool, check_choice, check_int, check_options
 from ._cpu_cost_scaling import BUDGET, NOT_OPTIMAL, OK, cost_scaling_solve, exact_duals_kernel
-from ._gpu_cost_scaling_tail import finish_phase, update_arrays
+from ._cpu_cost_scaling_tail import finish_phase, update_arrays
 
 __all__ = ["validate_cost_scaling_gpu_options", "cost_scaling_gpu_solve", "DeviceCost", "upload", "solve_uploaded"]
 
@@ -101,7 +101,7 @@ def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
     the phase (:func:`tail_kernel`, the same operations in sequence; default :data:`TAIL`): the last units of
     a phase move one at a time along long paths, serial work at GPU-thread latency; 0 = all on the GPU,
     the default with ``loop="persistent"``) and ``price_update`` (the global price update of Algorithm 5.3,
-    Dial buckets, in the CPU tail: :func:`._gpu_cost_scaling_tail.tail_price_update_kernel`; default
+    Dial buckets, in the CPU tail: :func:`._cpu_cost_scaling_tail.tail_price_update_kernel`; default
     :data:`PRICE_UPDATE`) with ``update_every`` (its trigger, in units of ``n`` pushes of the tail: 0 = once
     at the start of each phase's tail, ``r > 0`` = after every ``r n`` pushes while units are left; default
     :data:`UPDATE_EVERY`) and ``device_update`` (default :data:`DEVICE_UPDATE`; ``loop="host"``, async: no CPU
@@ -144,40 +144,44 @@ def validate_cost_scaling_gpu_options(**options: Any) -> dict[str, Any]:
 
 
 class DeviceCost:
-    """A square sparse problem on the GPU: CSR (rows) and CSC (columns) with scaled int64 costs, plus the
-    host CSR with the unscaled costs (for the exact duals). Built by :func:`upload`."""
+    """A square sparse problem on the GPU: CSR (``rows``) and CSC (``cols``, the CSR of the transpose) with
+    scaled int64 costs as values (:class:`~matchflow._cuda._graph.DeviceCSR`), plus the host CSR with the
+    unscaled costs (for the exact duals). Built by :func:`upload`."""
 
-    __slots__ = ("n", "nnz", "scale", "indptr", "indices", "cost", "d", "seconds_h2d", "h")
+    __slots__ = ("n", "nnz", "scale", "indptr", "indices", "cost", "rows", "cols", "seconds_h2d", "h")
 
-    def __init__(self, n: int, indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, d: dict[str, Any],
+    def __init__(self, n: int, indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, rows: Any, cols: Any,
                  scale: int, seconds_h2d: float, h: dict[str, np.ndarray]) -> None:
         self.n, self.nnz, self.scale = n, int(indices.shape[0]), scale
-        self.indptr, self.indices, self.cost, self.d, self.seconds_h2d = indptr, indices, cost, d, seconds_h2d
+        self.indptr, self.indices, self.cost, self.seconds_h2d = indptr, indices, cost, seconds_h2d
+        self.rows, self.cols = rows, cols
         self.h = h  # host twins of the device arrays (int64): the CPU tail's graph
+
+    @property
+    def d(self) -> tuple:
+        """The kernels' six graph arguments: ``(indptr, indices, cost)`` of the rows, ``(cptr, crow, ccost)`` of
+        the columns."""
+        return (*self.rows.arrays, *self.cols.arrays)
 
 
 def upload(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, n: int) -> DeviceCost:
     """Stage ``start``: costs (int64 >= 0) times ``2 (n + 1)``, the column view, H2D."""
     import scipy.sparse as sp
-    from numba import cuda  # noqa: PLC0415 - a _gpu_ module: numba.cuda on first solve
+
+    from .._cuda._graph import upload_csr  # a _gpu_ module: numba.cuda on first solve
 
     t = time.perf_counter()
     scale = 2 * (n + 1)
     nnz = int(indices.shape[0])
     P = sp.csr_array((np.arange(nnz, dtype=np.int64), indices, indptr), shape=(n, n)).tocsc()  # data: CSR positions
     scaled = np.ascontiguousarray(cost, dtype=np.int64) * np.int64(scale)
-    pad = (lambda a: a if a.size else np.zeros(1, a.dtype))  # numba cannot copy 0-length arrays everywhere
-    d = {"indptr": cuda.to_device(indptr.astype(np.int32 if nnz < 2**31 else np.int64)),
-         "indices": cuda.to_device(pad(indices.astype(np.int32))),
-         "cost": cuda.to_device(pad(scaled)),
-         "cptr": cuda.to_device(P.indptr.astype(np.int32 if nnz < 2**31 else np.int64)),
-         "crow": cuda.to_device(pad(P.indices.astype(np.int32))),
-         "ccost": cuda.to_device(pad(np.ascontiguousarray(scaled[P.data])))}
-    cuda.synchronize()
+    it = np.int32 if nnz < 2**31 else np.int64
+    rows = upload_csr(indptr.astype(it), indices.astype(np.int32), scaled)
+    cols = upload_csr(P.indptr.astype(it), P.indices.astype(np.int32), np.ascontiguousarray(scaled[P.data]))
     h = {"indptr": np.ascontiguousarray(indptr, np.int64), "indices": np.ascontiguousarray(indices, np.int64),
          "cost": scaled, "cptr": P.indptr.astype(np.int64), "crow": P.indices.astype(np.int64),
          "ccost": np.ascontiguousarray(scaled[P.data])}
-    return DeviceCost(n, indptr, indices, cost, d, scale, time.perf_counter() - t, h)
+    return DeviceCost(n, indptr, indices, cost, rows, cols, scale, time.perf_counter() - t, h)
 
 
 def cost_scaling_gpu_solve(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, n: int, alpha: int = 10,
@@ -291,7 +295,7 @@ class _CostScalingRun:
         common = (np.int64(o["max_ops"]), np.int64(FLOOR), np.int32(o["variant"] == "double-push"))
         tail_args = (np.int32(o["follow"]), np.int64(self.budget), max_scans)
         if loop == "persistent":
-            args = (d["indptr"], d["indices"], d["cost"], d["cptr"], d["crow"], d["ccost"], np.int64(n),
+            args = (*d, np.int64(n),
                     cuda.to_device(seq), b["price"], b["exc"], b["col4row"], b["ctl"], live, *common,
                     np.int64(cmax), *tail_args)
             kern, gs = self._async_grid(K.persistent_kernel, args)
@@ -319,7 +323,7 @@ class _CostScalingRun:
         from . import _gpu_cost_scaling_kernels as K
 
         b, d, n = self.b, self.dev.d, self.dev.n
-        self.launch(K.phase_init_kernel, 2 * n, d["indptr"], d["indices"], d["cost"], np.int64(n), np.int64(eps),
+        self.launch(K.phase_init_kernel, 2 * n, *d[:3], np.int64(n), np.int64(eps),
                     b["price"], b["exc"], b["col4row"], b["ctl"], np.int64(FLOOR))
 
     def _refine(self, ph: int, eps: int, cmax: int, live: Any, common: tuple, tail_args: tuple, tail: int) -> int:
@@ -328,7 +332,7 @@ class _CostScalingRun:
         from . import _gpu_cost_scaling_kernels as K
 
         b, d, n = self.b, self.dev.d, self.dev.n
-        args = (d["indptr"], d["indices"], d["cost"], d["cptr"], d["crow"], d["ccost"], np.int64(n), np.int64(eps),
+        args = (*d, np.int64(n), np.int64(eps),
                 b["price"], b["exc"], b["col4row"], b["ctl"], live, np.int64(ph), *common, np.int64(cmax + eps),
                 *tail_args, np.int64(tail))
         kern, gs = self._async_grid(K.refine_async_kernel, args)
@@ -431,11 +435,11 @@ class _CostScalingRun:
 
         for eps in seq.tolist():
             phases += 1
-            self.launch(phase_init_kernel, 2 * n, d["indptr"], d["indices"], d["cost"], np.int64(n),
+            self.launch(phase_init_kernel, 2 * n, *d[:3], np.int64(n),
                         np.int64(eps), b["price"], b["exc"], b["col4row"], ctl, np.int64(FLOOR))
 
             def one_round(r: int, eps: int = eps, base: int = base) -> None:
-                refine_sweep_kernel[gs, bs](d["indptr"], d["indices"], d["cost"], d["cptr"], d["crow"], d["ccost"],
+                refine_sweep_kernel[gs, bs](*d,
                                             np.int64(n), np.int64(eps), b["price"], b["exc"], b["col4row"], ctl,
                                             np.int64(base + r), np.int32(self.o["max_ops"]), np.int64(FLOOR),
                                             np.int32(self.o["variant"] == "double-push"), np.int64(cmax + eps),

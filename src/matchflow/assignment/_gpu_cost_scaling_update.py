@@ -1,6 +1,6 @@
 """The global price update (Łupińska's Algorithm 5.3) on the device, for the GPU cost-scaling refine.
 
-The contract of the CPU tail's :func:`._gpu_cost_scaling_tail.tail_price_update_kernel`, on the two-price
+The contract of the CPU tail's :func:`._cpu_cost_scaling_tail.tail_price_update_kernel`, on the two-price
 pseudoflow the async refine leaves (rows ``0..n-1``, columns ``n..2n-1``, residual ``(x, y)`` where
 ``col4row[x] != y`` and ``(y, x)`` where ``col4row[x] == y``, arc length ``floor(c_p / eps) + 1 >= 0``):
 labels ``l`` = distances to the deficit columns, ``p(v) -= eps * min(l(v), D)``, where ``D`` is the
@@ -43,6 +43,7 @@ S_LVL, S_MORE, S_NEXT, S_RCH, S_MAXA = 0, 1, 2, 3, 4
 W_ACTIVE, W_PMIN, W_DONE, W_UPDATES, W_SWEEPS, W_SKIPPED = 15, 16, 17, 18, 19, 20
 W_SIZE = 21
 NODES = 8  # nodes per thread of the cooperative kernel (fewer blocks: a cheaper grid sync)
+GRAPH_KEYS = ("indptr", "indices", "cost", "cptr", "crow", "ccost")  # the graph arguments of the kernels, in order
 CTL_STATUS = 1  # ctl word of the refine (``_gpu_cost_scaling_kernels.CTL_STATUS``)
 
 
@@ -257,20 +258,23 @@ def price_update_kernel(indptr, indices, cost, cptr, crow, ccost, n, eps, price,
         s += 1
 
 
-def device_price_update(d: dict, n: int, eps: int, b: dict, floor: int, ctl, live, ph: int, tail: int,
+def device_price_update(d: tuple | dict, n: int, eps: int, b: dict, floor: int, ctl, live, ph: int, tail: int,
                         block_size: int, form: str, delta: int = 1, coop: tuple | None = None) -> tuple[tuple | None, int]:
     """Queue one update (no host read in the ``"coop"`` form): reset, init, then the cooperative kernel
     (``coop``: the kernel and grid from ``cooperative_kernel``, or None to get them) or, ``"host"``, launches
     of sweeps in batches of 8 with one read of the done word per batch. ``b``: the device buffers (``price``,
     ``exc``, ``col4row``, ``label``, ``slab``, ``W``); ``delta``: levels per bucket; the update is skipped when
-    ``live[ph] <= tail``. Returns (``coop``, host reads)."""
+    ``live[ph] <= tail``; ``d``: the six graph arrays (:attr:`._gpu_cost_scaling.DeviceCost.d`, or a dict of them by the names
+    :data:`GRAPH_KEYS`). Returns (``coop``, host reads)."""
     from .._cuda._launch import cooperative_kernel, grid
 
     args0 = (np.int64(ph), np.int64(tail))
     update_reset_kernel[1, 1](b["W"], ctl, live, *args0)
     update_init_kernel[grid(2 * n, block_size), block_size](np.int64(n), b["price"], b["exc"], b["label"], b["slab"],
                                                             b["W"], ctl, live, *args0)
-    args = (d["indptr"], d["indices"], d["cost"], d["cptr"], d["crow"], d["ccost"], np.int64(n), np.int64(eps),
+    if isinstance(d, dict):  # the arrays by name (as the host twins ``DeviceCost.h``)
+        d = tuple(d[k] for k in GRAPH_KEYS)
+    args = (*d, np.int64(n), np.int64(eps),
             b["price"], b["exc"], b["col4row"], b["label"], b["slab"], b["W"], np.int64(floor), ctl, live, *args0,
             np.int64(delta))
     if form == "coop":

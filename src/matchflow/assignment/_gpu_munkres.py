@@ -24,7 +24,15 @@ from typing import Any
 
 import numpy as np
 
-from .._cuda import c_contiguous_device, device_library, is_device_array, is_simulator, quiet, validate_gpu_options
+from .._cuda import (
+           c_contiguous_device,
+           device_library,
+           hand_back,
+           is_device_array,
+           is_simulator,
+           quiet,
+           validate_gpu_options,
+)
 from .._validation import check_options, check_real
 
 __all__ = ["hungarian_gpu", "hungarian_gpu_float", "assignment_direct", "choose_slack_dtype", "validate_hungarian_options", "HungarianGPUError"]
@@ -433,8 +441,6 @@ def assignment_direct(cost: Any, options: dict[str, Any], t0: float) -> Any:
         C = cost
         lib = "numba"
         if dev:
-            from .._cuda._graph import wrap_like  # noqa: PLC0415
-
             lib = device_library(cost)
             C = cost.detach() if lib == "torch" else cost
         elif not cost.flags.c_contiguous:
@@ -453,7 +459,7 @@ def assignment_direct(cost: Any, options: dict[str, Any], t0: float) -> Any:
         row_ind, col_ind, u, v, total = run.finish_device()
         stats = dict(run.stats, n=run.n, direct=True)
         if dev:
-            out = [wrap_like(lib, a) for a in (row_ind, col_ind, u, v)]
+            out = [hand_back(a, lib) for a in (row_ind, col_ind, u, v)]
         else:
             t = time.perf_counter()
             out = [a.copy_to_host() for a in (row_ind, col_ind, u, v)]

@@ -18,6 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._backend import require_gpu
+from .._cuda import hand_back
 from .._methods import Method, MethodTable, place
 from .._results import AssignmentResult
 from ._methods import SPARSE_TABLE, check_sparse_options, sparse_auto_rule
@@ -71,9 +72,7 @@ def _result(p: SparseProblem, method: str, x, U, V, stats: dict, maximize: bool,
     total = int(data.astype(object).sum()) if p.A.dtype.kind == "i" else float(data.sum())
     ran_on = stats.pop("ran_on", "cpu")  # the GPU solve says "cpu" when its answer came from the CPU twin
     if p.lib is not None:  # a device-resident input: the answer on the device, in the caller's library
-        from ..wmatching._gpu_graph import to_library
-
-        r, c, u, v = (to_library(p.lib, np.ascontiguousarray(a)) for a in (r, c, u, v))
+        r, c, u, v = (hand_back(a, p.lib) for a in (r, c, u, v))
         stats.update(input_library=p.lib, device_fallback=DEVICE_FALLBACK, seconds_input_copy=p.t_copy)
     return AssignmentResult(row_ind=r, col_ind=c, cost=total, u=u, v=v, method=method, backend=ran_on,
                             seconds=time.perf_counter() - t0, maximize=maximize, stats=stats)
@@ -128,6 +127,4 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False, *, backend: 
     out = (np.arange(nr), ci.astype(np.int32)) if nr <= nc else (ri.astype(np.int32), ci.astype(np.int64))
     if lib is None:
         return out
-    from ..wmatching._gpu_graph import to_library  # a device-resident input: the answer in its library
-
-    return tuple(to_library(lib, np.ascontiguousarray(a)) for a in out)
+    return tuple(hand_back(a, lib) for a in out)  # a device-resident input: the answer in its library

@@ -23,6 +23,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from .._cuda import device_library, host_copy, is_device_array, is_device_sparse
+
 __all__ = ["as_sparse_cost", "extended", "is_device_sparse", "shifted_integer_costs", "DEVICE_FALLBACK", "SparseProblem"]
 
 _LIMIT = 2**59  # scaled cost * 4(n+1) bounds the price drop of all phases (prices > -2**60)
@@ -32,24 +34,11 @@ DEVICE_FALLBACK = ("host copy: the exact-dual certificate and the CPU tail of ea
                    "host (the extended problem, feasibility and scaling too)")
 
 
-def is_device_sparse(C: Any) -> bool:
-    """A sparse matrix in GPU memory: a CuPy sparse matrix (``cupyx.scipy.sparse``) or a PyTorch sparse CUDA
-    tensor (CSR, CSC or COO). Imports nothing."""
-    mod = type(C).__module__
-    if mod.startswith("cupyx") and hasattr(C, "format"):
-        return True
-    return mod.startswith("torch") and bool(getattr(C, "is_cuda", False)) and \
-        str(getattr(C, "layout", "torch.strided")) != "torch.strided"
-
-
 def _from_device(C: Any) -> tuple[sp.csr_array, str | None, float]:
     """``(host CSR, the input's library or None, seconds of the copy)``: a device-resident sparse C is copied to
     the host once (duplicates of a COO are summed there, as SciPy does); a host one is returned as it is."""
     if not is_device_sparse(C):
         return C, None, 0.0
-    from .._cuda._env import device_library
-    from ..wmatching._gpu_graph import host_copy
-
     t = time.perf_counter()
     H = sp.csr_array(host_copy(C))
     return H, device_library(C), time.perf_counter() - t
@@ -57,12 +46,8 @@ def _from_device(C: Any) -> tuple[sp.csr_array, str | None, float]:
 
 def _on_host(a: Any) -> np.ndarray:
     """A result array (NumPy, or CuPy / PyTorch / numba on the device) as a NumPy array."""
-    from .._cuda import is_device_array
-
     if isinstance(a, np.ndarray) or not (is_device_array(a) or type(a).__module__.startswith(("cupy", "torch"))):
         return np.asarray(a)
-    from ..wmatching._gpu_graph import host_copy
-
     return np.asarray(host_copy(a))
 
 

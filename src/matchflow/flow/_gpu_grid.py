@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from .._backend import require_gpu
-from .._cuda import c_contiguous_device, is_device_array, quiet
+from .._cuda import as_numba, c_contiguous_device, device_library, hand_back, is_device_array, quiet
 from .._validation import check_choice, check_int
 from ._gpu_push_relabel import Rounds, validate_flow_gpu_options
 from ._grid_layout import INT_LIMIT, offsets
@@ -89,7 +89,7 @@ def grid_gpu_options(options: dict[str, Any], ndim: int, points: int = 0) -> dic
 
 
 def _kind(x: Any) -> str:
-    return type(x).__module__.split(".")[0] if is_device_array(x) else "numpy"
+    return device_library(x) if is_device_array(x) else "numpy"
 
 
 def _device_input(name: str, x: Any, shape: tuple[int, ...]) -> tuple[Any, np.dtype]:
@@ -97,7 +97,7 @@ def _device_input(name: str, x: Any, shape: tuple[int, ...]) -> tuple[Any, np.dt
     from numba import cuda  # noqa: PLC0415
 
     if is_device_array(x):
-        a = cuda.as_cuda_array(x) if hasattr(x, "__cuda_array_interface__") else x
+        a = as_numba(x)
         if a.dtype.kind not in "iuf":
             raise TypeError(f"{name} must hold integers or floats, got dtype {a.dtype}")
         if a.size != 1 and tuple(a.shape) != shape:
@@ -215,11 +215,11 @@ class _GridRun:
         if N:
             D, H, W = (np.int64(d) for d in self.dims)
             (s, _), (t, _), (e, _) = ins
-            R.launch(G.grid_edges_kernel, min(R.over(K * N), 4096), np.int64(N), np.int64(K), D, H, W, self.off, e,
+            R.on(G.grid_edges_kernel, min(R.over(K * N), 4096), np.int64(N), np.int64(K), D, H, W, self.off, e,
                      np.int64(e.size), self.rc, status, vmax)
-            R.launch(G.grid_terminals_kernel, R.over(N), np.int64(N), s, np.int64(s.size), t, np.int64(t.size),
+            R.on(G.grid_terminals_kernel, R.over(N), np.int64(N), s, np.int64(s.size), t, np.int64(t.size),
                      self.excess, self.rt, self.ct, status, vmax)
-        bad, big = int(self.R.read(status)), float(self.R.read(vmax))
+        bad, big = int(self.R.value(status)), float(self.R.value(vmax))
         if bad:
             self._raise(bad, (src, snk, edg))
         if self.is_int and big * max(K + 1, self.ni) >= self.int_limit:
@@ -257,24 +257,24 @@ class _GridRun:
         D, H, W = self._dims()
         unset = np.int32(2 * (N + 2) + 1)
         if self.o["bfs"] == "tiles":
-            R.launch(G.grid_tile_seed_kernel, grid(N, R.bs), N, self.rt, self.h, self.tol, unset)
+            R.on(G.grid_tile_seed_kernel, grid(N, R.bs), N, self.rt, self.h, self.tol, unset)
             first = 1
             while True:
-                R.launch(G.reset_cnt_kernel, 1, self.tflag)
-                R.launch(G.grid_tile_sweep_kernel, min(self.T, HOST_TILE_BLOCKS), N, K, D, H, W, np.int64(self.sw),
+                R.on(G.reset_cnt_kernel, 1, self.tflag)
+                R.on(G.grid_tile_sweep_kernel, min(self.T, HOST_TILE_BLOCKS), N, K, D, H, W, np.int64(self.sw),
                          np.int64(first), self.tg, self.dl, self.rc, self.h, self.tol, self.stamp, self.tflag)
                 self.sw += 1
                 R.stats["bfs_sweeps"] += 1
                 first = 0
-                if R.read(self.tflag) == 0:
+                if R.value(self.tflag) == 0:
                     break
             return R.active(finish_relabel_kernel, N, np.int64(-1), np.int64(-1), np.int64(N + 2), unset, self.h,
                             self.excess, self.tol)
-        R.launch(G.reset_cnt_kernel, 1, R.cnt)
-        R.launch(G.grid_relabel_init_kernel, grid(N, R.bs), N, self.rt, self.h, R.queue, R.cnt, self.tol, unset)
+        R.on(G.reset_cnt_kernel, 1, R.cnt)
+        R.on(G.grid_relabel_init_kernel, grid(N, R.bs), N, self.rt, self.h, R.queue, R.cnt, self.tol, unset)
 
         def one_level(lv: np.int64) -> None:
-            R.launch(G.grid_bfs_level_kernel, R.bfs_blocks, N, K, D, H, W, lv, self.off, self.dl, self.ki, self.rc, self.h,
+            R.on(G.grid_bfs_level_kernel, R.bfs_blocks, N, K, D, H, W, lv, self.off, self.dl, self.ki, self.rc, self.h,
                      R.queue, R.cnt, self.tol, unset)
 
         R.bfs(one_level, 1)
@@ -286,11 +286,11 @@ class _GridRun:
 
         R = self.R
         if self.o["layout"] == "tiled":
-            R.launch(G.grid_tile_push_kernel, min(self.T, HOST_TILE_BLOCKS), np.int64(self.N), np.int64(self.K),
+            R.on(G.grid_tile_push_kernel, min(self.T, HOST_TILE_BLOCKS), np.int64(self.N), np.int64(self.K),
                      *self._dims(), np.int64(self.N + 2), np.int64(self.o["cycle"]), np.int64(self.o["tile_passes"]),
                      self.tg, self.dl, self.ki, self.rc, self.rt, self.excess, self.h, self.tol, R.counters)
             return
-        R.launch(G.grid_push_kernel, R.push_blocks, np.int64(self.N), np.int64(self.K), np.int64(self.N + 2),
+        R.on(G.grid_push_kernel, R.push_blocks, np.int64(self.N), np.int64(self.K), np.int64(self.N + 2),
                  np.int64(self.o["cycle"]), self.dl, self.ki, self.rc, self.rt, self.excess, self.h, self.tol,
                  R.counters)
 
@@ -324,8 +324,8 @@ class _GridRun:
             gsize = min(gmax, max(self.T, 1), self.o["grid_size"] or gmax) if tiled else min(gmax, R.push_blocks)
         spec[gsize, R.bs](*args)
         res = out.copy_to_host()
-        R.stats["kernel_launches"] += 1
-        R.stats["host_syncs"] += 1
+        R.launches += 1
+        R.syncs += 1
         R.stats["grid_size"] = gsize
         R.stats["rounds"], R.stats["bfs_levels"] = int(res[2]), int(res[3])
         R.stats["bfs_sweeps"], R.stats["grid_syncs"] = int(res[5]), int(res[6])
@@ -373,10 +373,10 @@ class _GridRun:
                 np.int64(N), np.int64(self.K), *self._dims(), np.int64(lanes), np.int64(N + 2), certify,
                 0.0 if self.is_int else CERT_RTOL, self.off, self.dl, self.ki, s, np.int64(s.size), e, np.int64(e.size),
                 self.ct, self.rt, self.rc, self.excess, self.h, self.tol, lab, sums[:B], sums[B: 2 * B], sums[2 * B:])
-            R.stats["kernel_launches"] += 1
+            R.launches += 1
         both = sums.copy_to_host()
         values, cuts = both[:B], both[B: 2 * B]
-        R.stats["host_syncs"] += 1
+        R.syncs += 1
         if certify:
             ok = both[2 * B] == 0 and (
                 np.array_equal(values, cuts) if self.is_int
@@ -387,14 +387,8 @@ class _GridRun:
             R.stats["certified"] = "device"
         full = self.lead + self.shape
         lab = lab[:N]
-        if self.kind == "cupy":
-            import cupy  # noqa: PLC0415
-
-            labels = cupy.asarray(lab).view(cupy.bool_).reshape(full)
-        elif self.kind == "torch":
-            import torch  # noqa: PLC0415
-
-            labels = torch.as_tensor(lab, device="cuda").view(torch.bool).reshape(full)
+        if self.kind in ("cupy", "torch"):  # 0/1 labels as booleans of the caller's library, on the device
+            labels = (hand_back(lab, self.kind) != 0).reshape(full)
         else:
             labels = lab.copy_to_host().view(bool).reshape(full)
         R.work()

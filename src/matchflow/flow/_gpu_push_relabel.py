@@ -32,6 +32,7 @@ import numpy as np
 
 from .._backend import require_gpu
 from .._cuda import is_simulator, quiet, validate_gpu_options
+from .._cuda._launch import Launcher
 from .._graph import FlowNetwork
 from .._graph._flow import FLOAT_RTOL
 from .._validation import check_int, check_options
@@ -63,12 +64,15 @@ def validate_flow_gpu_options(opts: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-class Rounds:
-    """The shared host loop: launches (counted), the BFS level batches and the round loop."""
+class Rounds(Launcher):
+    """The shared host loop on :class:`~matchflow._cuda._launch.Launcher` (launches and host reads counted,
+    published as ``stats["kernel_launches"]`` / ``stats["host_syncs"]`` by :meth:`work`): the BFS level
+    batches and the round loop."""
 
     def __init__(self, o: dict[str, Any], n: int) -> None:
         from numba import cuda  # noqa: PLC0415
 
+        super().__init__(o["block_size"])
         self.o, self.n, self.bs = o, n, o["block_size"]
         blocks = self.over(n)
         self.push_blocks = min(blocks, o["grid_size"]) if o["grid_size"] else blocks
@@ -82,19 +86,6 @@ class Rounds:
                                       "grid_size": self.push_blocks, "check_every": o["check_every"], "rounds": 0,
                                       "global_relabels": 0, "bfs_levels": 0, "kernel_launches": 0, "host_syncs": 0}
 
-    def launch(self, kern: Any, blocks: int, *args: Any) -> None:
-        kern[blocks, self.bs](*args)
-        self.stats["kernel_launches"] += 1
-
-    def over(self, size: int) -> int:
-        from .._cuda._launch import grid  # noqa: PLC0415
-
-        return grid(size, self.bs)
-
-    def read(self, a: Any, i: int = 0) -> Any:
-        self.stats["host_syncs"] += 1
-        return a.copy_to_host()[i]
-
     def bfs(self, one_level: Any, level: int) -> int:
         """``one_level(level)`` from ``level`` until a frontier is empty; returns the next level."""
         while True:
@@ -102,15 +93,15 @@ class Rounds:
                 one_level(np.int64(level))
                 level += 1
             self.stats["bfs_levels"] += self.o["check_every"]
-            if self.read(self.cnt, level % 3) == 0:
+            if self.value(self.cnt, level % 3) == 0:
                 return level
 
     def active(self, finish: Any, *args: Any) -> int:
         """The relabel's last kernel (gap relabelling) and the count of vertices still active."""
         self.out.copy_to_device(np.zeros(1, np.int64))
-        self.launch(finish, self.over(self.n), *args, self.out)
+        self.on(finish, self.over(self.n), *args, self.out)
         self.stats["global_relabels"] += 1
-        return int(self.read(self.out))
+        return self.read(self.out)
 
     def run(self, push: Any, relabel: Any, what: str) -> None:
         """Rounds of ``push()`` then ``relabel() -> active`` until nothing is active."""
@@ -125,8 +116,10 @@ class Rounds:
             active = relabel()
 
     def work(self) -> None:
+        """The push and relabel counters, launches and host reads into ``stats`` (at the end of a solve)."""
         c = self.counters.copy_to_host()
         self.stats["pushes"], self.stats["relabels"] = int(c[0]), int(c[1])
+        self.stats["kernel_launches"], self.stats["host_syncs"] = self.launches, self.syncs
 
 
 def push_relabel_gpu(net: FlowNetwork, **options: Any) -> tuple:
@@ -168,15 +161,14 @@ class _CSRRun:
     def start(self) -> None:
         from numba import cuda  # noqa: PLC0415
 
+        from .._cuda._graph import upload_array, upload_csr  # noqa: PLC0415
         from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
 
         net, n = self.net, self.n
         t0 = time.perf_counter()
-        pad = (lambda a: a if a.size else np.zeros(1, a.dtype))
-        self.indptr = cuda.to_device(net.indptr)
-        self.head = cuda.to_device(pad(net.head))
-        self.rev = cuda.to_device(pad(net.rev))
-        self.cap = cuda.to_device(pad(net.cap.astype(self.work)))
+        self.csr = upload_csr(net.indptr, net.head, net.cap.astype(self.work))  # residual capacities as values
+        self.rev = upload_array(net.rev)
+        self.arcs = (self.csr.ptr, self.csr.ind, self.rev, self.csr.w)  # the kernels' (indptr, head, rev, cap)
         self.excess = cuda.to_device(np.zeros(n, self.work))
         self.h = cuda.device_array(n, dtype=np.int32)
         cuda.synchronize()
@@ -184,25 +176,23 @@ class _CSRRun:
         R.stats["seconds_h2d"] = time.perf_counter() - t0
         deg = int(net.indptr[net.source + 1] - net.indptr[net.source])
         if deg:
-            R.launch(K.preflow_kernel, R.over(deg), np.int64(net.source), self.indptr, self.head, self.rev, self.cap,
-                     self.excess)
+            R.on(K.preflow_kernel, R.over(deg), np.int64(net.source), *self.arcs, self.excess)
 
     def _relabel(self, phase: int) -> int:
         from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
 
         R, n, s, t = self.R, np.int64(self.n), np.int64(self.net.source), np.int64(self.net.sink)
-        R.launch(K.relabel_init_kernel, R.over(n), n, s, t, np.int64(0), self.h, R.queue, R.cnt, self.unset)
+        R.on(K.relabel_init_kernel, R.over(n), n, s, t, np.int64(0), self.h, R.queue, R.cnt, self.unset)
 
         def levels(lv: int, hoff: int) -> int:
             def one_level(level: np.int64) -> None:
-                R.launch(K.bfs_level_kernel, R.bfs_blocks, n, level, np.int64(hoff), self.indptr, self.head, self.rev,
-                         self.cap, self.h, R.queue, R.cnt, self.tol, self.unset)
+                R.on(K.bfs_level_kernel, R.bfs_blocks, n, level, np.int64(hoff), *self.arcs, self.h, R.queue, R.cnt, self.tol, self.unset)
 
             return R.bfs(one_level, lv)
 
         level = levels(0, 0)
         if phase == 2:
-            R.launch(K.seed_kernel, 1, n, s, np.int64(level), R.queue, R.cnt)
+            R.on(K.seed_kernel, 1, n, s, np.int64(level), R.queue, R.cnt)
             levels(level, n - level)
         hgap = np.int64(n if phase == 1 else 2 * n)
         return R.active(K.finish_relabel_kernel, n, s, t, hgap, self.unset, self.h, self.excess, self.tol)
@@ -212,8 +202,8 @@ class _CSRRun:
 
         R, n = self.R, np.int64(self.n)
         hmax = np.int64(n if phase == 1 else 2 * n)
-        R.launch(K.push_kernel, R.push_blocks, n, np.int64(self.net.source), np.int64(self.net.sink), hmax,
-                 np.int64(self.o["cycle"]), self.indptr, self.head, self.rev, self.cap, self.excess, self.h, self.tol,
+        R.on(K.push_kernel, R.push_blocks, n, np.int64(self.net.source), np.int64(self.net.sink), hmax,
+                 np.int64(self.o["cycle"]), *self.arcs, self.excess, self.h, self.tol,
                  R.counters)
 
     def _persistent(self) -> bool:
@@ -230,7 +220,7 @@ class _CSRRun:
         out = cuda.to_device(np.zeros(K.OUT_SIZE, np.int64))
         self.value = cuda.to_device(np.zeros(1, self.work))
         args = (np.int64(n), np.int64(net.source), np.int64(net.sink), np.int64(self.o["cycle"]), np.int64(work),
-                np.int64(limit), self.indptr, self.head, self.rev, self.cap, self.excess, self.h, R.queue, R.cnt,
+                np.int64(limit), *self.arcs, self.excess, self.h, R.queue, R.cnt,
                 self.tol, self.unset, out, self.value, R.counters)
         kern = K.csr_solve_persistent_kernel
         if is_simulator():
@@ -246,8 +236,8 @@ class _CSRRun:
         spec[gsize, R.bs](*args)
         res = out.copy_to_host()
         st = R.stats
-        st["kernel_launches"] += 1
-        st["host_syncs"] += 1
+        R.launches += 1
+        R.syncs += 1
         st["grid_size"], st["relabel_freq"], st["work_per_relabel"] = gsize, self.o["relabel_freq"], work
         st["rounds"], st["bfs_levels"], st["rounds_phase1"] = int(res[K.S_ROUNDS]), int(res[K.S_LEVELS]), \
             int(res[K.S_ROUNDS1])
@@ -276,14 +266,14 @@ class _CSRRun:
         R.stats["seconds_solve"] = time.perf_counter() - t0
 
     def read_value(self) -> Any:
-        return self.R.read(self.excess, self.net.sink)
+        return self.R.value(self.excess, self.net.sink)
 
     def finish(self) -> tuple:
         from ._cpu_push_relabel import arc_flow_kernel  # noqa: PLC0415
 
         net, R = self.net, self.R
         t0 = time.perf_counter()
-        cap = self.cap.copy_to_host()[: len(net.head)]
+        cap = self.csr.w.copy_to_host()[: len(net.head)]
         excess = self.excess.copy_to_host()
         R.work()
         R.stats["seconds_d2h"] = time.perf_counter() - t0

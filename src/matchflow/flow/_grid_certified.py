@@ -17,8 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .._cuda import is_device_array
-from .._cuda._env import on_device_like
+from .._cuda import device_library, hand_back, is_device_array
 from .._validation import to_host_array
 from ._cpu_grid import Grid, certified, clamp_grid, grid_arrays, grid_bk
 from ._exact import solve_network
@@ -187,4 +186,4 @@ def gpu_cut(source_caps, sink_caps, edge_caps, inputs, connectivity: int, batch:
         return labels, (value if batch is not None else value[0].item()), stats, "gpu"
     lab, value, st = solve_bk(shape, batch, off, src, snk, edg)
     st["fallback"] = _why("the GPU push-relabel", cert)
-    return (on_device_like(source_caps, lab) if on_device else lab), value, st, "cpu"
+    return (hand_back(lab, device_library(source_caps), source_caps) if on_device else lab), value, st, "cpu"

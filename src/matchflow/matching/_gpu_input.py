@@ -5,7 +5,8 @@ CSC, without a copy; the other side is built on the device by :func:`matchflow._
 only where the pattern is not symmetric (a symmetric CSR is its own CSC), into cached work buffers.
 The same launches give G-PR's start rule its inputs (symmetry, largest degree), so the solve computes
 neither again. Other inputs (COO, dense, numba arrays, non-canonical tensors) take the general
-conversion of :func:`matchflow._cuda._graph.from_device_input`.
+conversion of :func:`matchflow._cuda._graph.from_device_input` (the one reader,
+:func:`matchflow._cuda._graph.read_device`).
 """
 
 from __future__ import annotations
@@ -18,10 +19,8 @@ __all__ = ["device_graph"]
 
 def device_graph(x: Any, explicit_zeros: bool) -> tuple[Any, str]:
     """``(DeviceBipartite, library)`` of a device-resident graph; ``seconds_csc`` on it: the whole conversion."""
-    from numba import cuda  # noqa: PLC0415
-
+    from .._cuda import as_numba, device_library  # noqa: PLC0415
     from .._cuda._csc import is_sorted_csr  # noqa: PLC0415
-    from .._cuda._env import device_library  # noqa: PLC0415
     from .._cuda._graph import from_device_input  # noqa: PLC0415
 
     t0 = time.perf_counter()
@@ -33,20 +32,20 @@ def device_graph(x: Any, explicit_zeros: bool) -> tuple[Any, str]:
         n_rows, n_cols = (int(s) for s in a.shape)
         n_ptr = n_rows if a.format == "csr" else n_cols
         # CuPy's flag is often False for a canonical matrix (e.g. built from a dense array): check on the device
-        if not a.has_canonical_format and not is_sorted_csr(cuda.as_cuda_array(a.indptr),
-                                                            cuda.as_cuda_array(a.indices), n_ptr, int(a.nnz)):
+        if not a.has_canonical_format and not is_sorted_csr(as_numba(a.indptr),
+                                                            as_numba(a.indices), n_ptr, int(a.nnz)):
             a = a.copy()
             a.sum_duplicates()
         if not explicit_zeros and a.nnz and bool((a.data == 0).any()):
             a = a.copy()
             a.eliminate_zeros()
-        side = (cuda.as_cuda_array(a.indptr), cuda.as_cuda_array(a.indices), a.format == "csr", n_rows, n_cols,
+        side = (as_numba(a.indptr), as_numba(a.indices), a.format == "csr", n_rows, n_cols,
                 int(a.nnz))
     elif lib == "torch" and str(getattr(x, "layout", "")) == "torch.sparse_csr" and x.dim() == 2:
         crow, col, vals = x.crow_indices(), x.col_indices(), x.values()
         n_rows, n_cols, nnz = int(x.shape[0]), int(x.shape[1]), int(col.shape[0])
         if nnz and (explicit_zeros or not bool((vals == 0).any())):
-            ptr, ind = cuda.as_cuda_array(crow.contiguous()), cuda.as_cuda_array(col.contiguous())
+            ptr, ind = as_numba(crow.contiguous()), as_numba(col.contiguous())
             if is_sorted_csr(ptr, ind, n_rows, nnz):
                 side = (ptr, ind, True, n_rows, n_cols, nnz)
     if side is None:

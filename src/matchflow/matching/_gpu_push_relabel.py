@@ -289,7 +289,7 @@ def bipartite_matching_device(graph: Any, init: str, explicit_zeros: bool, want_
 
     require_gpu("bipartite_matching of a device-resident graph")
     t0 = time.perf_counter()
-    from .._cuda._graph import wrap_like  # noqa: PLC0415
+    from .._cuda import hand_back  # noqa: PLC0415
     from ._gpu_input import device_graph  # noqa: PLC0415
 
     with quiet():
@@ -301,7 +301,7 @@ def bipartite_matching_device(graph: Any, init: str, explicit_zeros: bool, want_
         stats.pop("init_used", None)
 
     def out(a: Any) -> Any:
-        return None if a is None else wrap_like(lib, a)
+        return None if a is None else hand_back(a, lib)
 
     return MatchingResult(row_match=out(rm), col_match=out(cm), cardinality=int(card), cover_rows=out(crow),
                           cover_cols=out(ccol), method="push-relabel", backend="gpu",

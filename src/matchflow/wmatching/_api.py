@@ -363,8 +363,7 @@ def weighted_matching(
         res = weighted_matching_device(graph, "suitor" if row is None else row.name, improve, options)
         if not isinstance(res, str):
             return res
-        from .._cuda._env import device_library  # noqa: PLC0415
-        from ._gpu_graph import host_copy  # noqa: PLC0415
+        from .._cuda import device_library, host_copy  # noqa: PLC0415
 
         # not a canonical symmetric device matrix: the host path (one copy), solved on the GPU (the data's
         # device, also for backend="auto"), results back on the device
@@ -394,9 +393,9 @@ def weighted_matching(
     stats.update(seconds_convert=t_prep - t_all, seconds_improve=t1 - t0, seconds_weight=t2 - t1,
                  seconds_call=t2 - t_all)
     if lib is not None:
-        from ._gpu_graph import to_library  # noqa: PLC0415
+        from .._cuda import hand_back  # noqa: PLC0415
 
-        mate, pairs = to_library(lib, mate), to_library(lib, pairs)
+        mate, pairs = hand_back(mate, lib), hand_back(pairs, lib)
         stats.update(input_library=lib, device_fallback=fallback)
     return WeightedMatchingResult(mate=mate, weight=total, cardinality=len(pairs), edges=pairs, method=row.name,
                                   backend=device, seconds=stats["seconds_solve"] + (t1 - t0), edge_ids=ids,

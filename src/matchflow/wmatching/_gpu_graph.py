@@ -4,7 +4,7 @@
 keys are computed on the device (``_gpu_graph_kernels``), and with ``check=True`` (a scipy.sparse input
 not yet known to be symmetric) the symmetry check runs there too, one flag comes back: no host pass over
 the entries. :func:`from_device_input` does the same for CuPy / PyTorch / numba device inputs, without a
-host copy. Weights that no int32 key orders (integers >= 2^31, floats that float32 does not hold) are
+host copy (the reader :func:`matchflow._cuda._graph.read_device`). Weights that no int32 key orders (integers >= 2^31, floats that float32 does not hold) are
 ranked (:func:`rank_keys`): on the device with CuPy or PyTorch where installed (one sort), else on the host.
 """
 
@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .._cuda._env import device_library
+from .._cuda._arrays import NotOnDevice
+from .._cuda._graph import DeviceCSR
 from .._graph import Graph
 from .._validation import type_name
 
@@ -24,11 +25,6 @@ __all__ = ["KEY_MAX", "DeviceWeightedGraph", "edge_keys", "to_device", "from_dev
            "NotOnDevice"]
 
 KEY_MAX = (1 << 31) - 1
-
-
-class NotOnDevice(Exception):
-    """The input cannot be solved as it is on the device (asymmetric, non-canonical, non-finite weights,
-    an unsupported dtype): the caller takes the host path, which symmetrises or raises the usual error."""
 
 
 def edge_keys(w: np.ndarray) -> np.ndarray:
@@ -49,23 +45,14 @@ def edge_keys(w: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class DeviceWeightedGraph:
-    """A weighted graph on the GPU: CSR ``ptr``, ``ind`` (int32), the edge ``key`` s and the raw weights
-    ``w`` (device arrays). ``seconds_h2d``: the copy; ``seconds_keys``: keys and check on the device."""
+class DeviceWeightedGraph(DeviceCSR):
+    """A weighted graph on the GPU: the symmetric :class:`~matchflow._cuda._graph.DeviceCSR` (``ind`` int32,
+    the raw weights ``w``) and the edge ``key`` s (device arrays). ``seconds_h2d``: the copy;
+    ``seconds_keys``: keys and check on the device."""
 
-    n: int
-    nnz: int
-    ptr: Any
-    ind: Any
-    key: Any
-    seconds_h2d: float = 0.0
-    w: Any = None
+    key: Any = None
     seconds_keys: float = 0.0
     ranked: str = ""  # "", "cupy", "torch" or "host": who ranked weights that no int32 key orders
-
-
-def _grid(n: int, bs: int = 256) -> int:
-    return max(1, (int(n) + bs - 1) // bs)
 
 
 def _rank_on_device(w: Any, key: Any) -> str:
@@ -105,6 +92,7 @@ def _keys_and_check(dg: DeviceWeightedGraph, check: bool) -> None:
     Raises :class:`NotOnDevice` for non-finite weights or a graph that fails the check."""
     from numba import cuda  # noqa: PLC0415
 
+    from .._cuda._launch import grid  # noqa: PLC0415
     from . import _gpu_graph_kernels as K  # noqa: PLC0415
 
     t0 = time.perf_counter()
@@ -112,11 +100,11 @@ def _keys_and_check(dg: DeviceWeightedGraph, check: bool) -> None:
     nnz = np.int64(dg.nnz)
     if dg.nnz:
         if np.dtype(dg.w.dtype).kind == "f":
-            K.float_keys_kernel[_grid(dg.nnz), 256](dg.w, dg.key.view(np.float32), nnz, flag)
+            K.float_keys_kernel[grid(dg.nnz, 256), 256](dg.w, dg.key.view(np.float32), nnz, flag)
         else:
-            K.int_keys_kernel[_grid(dg.nnz), 256](dg.w, dg.key, nnz, flag)
+            K.int_keys_kernel[grid(dg.nnz, 256), 256](dg.w, dg.key, nnz, flag)
         if check:
-            K.check_kernel[_grid(dg.nnz), 256](dg.ptr, dg.ind, dg.key, np.int64(dg.n), nnz, flag)
+            K.check_kernel[grid(dg.nnz, 256), 256](dg.ptr, dg.ind, dg.key, np.int64(dg.n), nnz, flag)
     f = flag.copy_to_host()
     if f[K.F_NONFINITE]:
         raise NotOnDevice("non-finite weights")
@@ -124,7 +112,7 @@ def _keys_and_check(dg: DeviceWeightedGraph, check: bool) -> None:
         dg.ranked = _rank_on_device(dg.w, dg.key)
         if check:  # the keys changed: check again with the ranked ones
             flag = cuda.to_device(np.zeros(K.F_N, np.int32))
-            K.check_kernel[_grid(dg.nnz), 256](dg.ptr, dg.ind, dg.key, np.int64(dg.n), nnz, flag)
+            K.check_kernel[grid(dg.nnz, 256), 256](dg.ptr, dg.ind, dg.key, np.int64(dg.n), nnz, flag)
             f = flag.copy_to_host()
     if check and f[K.F_ASYM]:
         raise NotOnDevice("not a canonical symmetric CSR without diagonal")
@@ -141,77 +129,43 @@ def to_device(g: Graph | DeviceWeightedGraph, check: bool = False) -> DeviceWeig
         raise TypeError(f"graph must be a matchflow.Graph or a DeviceWeightedGraph, got {type_name(g)}")
     from numba import cuda  # noqa: PLC0415
 
-    t0 = time.perf_counter()
+    from .._cuda._graph import upload_csr  # noqa: PLC0415
+
     w = np.ones(len(g.indices), np.int32) if g.weights is None else g.weights
     ind = g.indices.astype(np.int32, copy=False) if g.n < KEY_MAX else g.indices
-    ptr, ind, w = (cuda.to_device(a if a.size else np.zeros(1, a.dtype)) for a in
-                   (np.ascontiguousarray(g.indptr), np.ascontiguousarray(ind), np.ascontiguousarray(w)))
-    key = cuda.device_array(max(len(g.indices), 1), np.int32)
-    cuda.synchronize()
-    dg = DeviceWeightedGraph(g.n, len(g.indices), ptr, ind, key, seconds_h2d=time.perf_counter() - t0, w=w)
+    csr = upload_csr(g.indptr, ind, w)
+    dg = DeviceWeightedGraph(g.n, csr.nnz, *csr.arrays, seconds_h2d=csr.seconds_h2d,
+                             key=cuda.device_array(max(csr.nnz, 1), np.int32))
     _keys_and_check(dg, check)
     return dg
-
-
-def _view(a: Any) -> Any:
-    from numba import cuda  # noqa: PLC0415
-
-    return cuda.as_cuda_array(a) if hasattr(a, "__cuda_array_interface__") else a
 
 
 def from_device_input(x: Any) -> tuple[DeviceWeightedGraph, str]:
     """``(DeviceWeightedGraph, library)`` of a square device-resident matrix, without a host copy: a CuPy
     CSR/CSC, a PyTorch sparse CSR or coalesced COO CUDA tensor, a dense CuPy / PyTorch / numba array
-    (nonzero entries are edges). Checked on the device; :class:`NotOnDevice` sends anything that is not a
-    canonical symmetric matrix without diagonal (or has non-finite weights, or uint64 / complex entries)
-    to the host path (one copy; symmetrised there as for host input)."""
+    (nonzero entries are edges), read as stored (:func:`matchflow._cuda._graph.read_device`, ``merge=False``).
+    Checked on the device; :class:`NotOnDevice` sends anything that is not a canonical symmetric matrix
+    without diagonal (or has non-finite weights, or uint64 / complex entries) to the host path (one copy;
+    symmetrised there as for host input)."""
     from numba import cuda  # noqa: PLC0415
 
-    from .._cuda._csc import cast, dense_to_csr  # noqa: PLC0415
-    from .._cuda._graph import _coo_to_csr  # noqa: PLC0415
+    from .._cuda._csc import cast  # noqa: PLC0415
+    from .._cuda._graph import read_device  # noqa: PLC0415
 
     t0 = time.perf_counter()
-    lib = device_library(x)
-    mod = type(x).__module__
     shape = tuple(int(s) for s in x.shape)
     if len(shape) != 2 or shape[0] != shape[1]:
         raise NotOnDevice("not a square matrix")
     n = shape[0]
-    if mod.startswith("cupyx") and hasattr(x, "format"):
-        if x.format not in ("csr", "csc"):
-            raise NotOnDevice("CuPy COO: duplicates would be summed on the device")
-        if not x.has_sorted_indices:  # CuPy's dense -> CSR leaves rows unsorted: sort a device copy
-            x = x.sorted_indices()    # (duplicates stay, and the check sends them to the host path)
-        ptr, ind, w = (_view(a) for a in (x.indptr, x.indices, x.data))  # a symmetric CSC is its CSR
-        nnz = int(x.nnz)
-    elif lib == "torch" and str(x.layout) != "torch.strided":
-        if str(x.layout) == "torch.sparse_csr":
-            ptr, ind, w = (_view(a.contiguous()) for a in (x.crow_indices(), x.col_indices(), x.values()))
-            nnz = int(x.values().shape[0])
-        elif str(x.layout) == "torch.sparse_coo" and x.is_coalesced():
-            idx = x.indices()
-            nnz = int(idx.shape[1])
-            rows, cols = (idx[0].contiguous(), idx[1].contiguous()) if nnz else (idx.new_zeros(1), idx.new_zeros(1))
-            ptr, ind = _coo_to_csr(_view(rows), _view(cols), n, nnz)
-            w = _view(x.values().contiguous() if nnz else x.values().new_zeros(1))
-        else:
-            raise NotOnDevice(f"a {x.layout} tensor (uncoalesced COO: duplicates would be summed)")
-    else:
-        a = _view(x.detach() if lib == "torch" else x)
-        it = np.dtype(np.int32) if n * n < KEY_MAX else np.dtype(np.int64)
-        ptr, ind, nnz = dense_to_csr(a, it)
-        w = cuda.device_array(max(nnz, 1), a.dtype)
-        if n and nnz:
-            from . import _gpu_graph_kernels as K  # noqa: PLC0415
-
-            K.dense_values_kernel[_grid(n, 128), 128](a, ptr, ind, w)
+    csr, lib = read_device(x, merge=False, explicit_zeros=True, values=True)
+    ptr, ind, w, nnz = csr.ptr, csr.ind, csr.w, csr.nnz
     if np.dtype(w.dtype).kind not in "iubf" or np.dtype(w.dtype) == np.uint64:
         raise NotOnDevice(f"weights of dtype {w.dtype}")
     if np.dtype(ind.dtype) != np.int32 and n < KEY_MAX:
         ind = cast(ind, np.int32)
     if nnz == 0:
         ind = cuda.device_array(1, np.int32) if ind.shape[0] == 0 else ind
-    dg = DeviceWeightedGraph(n, nnz, ptr, ind, cuda.device_array(max(nnz, 1), np.int32), w=w)
+    dg = DeviceWeightedGraph(n, nnz, ptr, ind, w, key=cuda.device_array(max(nnz, 1), np.int32))
     _keys_and_check(dg, check=True)
     dg.seconds_keys = time.perf_counter() - t0  # the conversion, keys and check (no copy: seconds_h2d is 0)
     return dg, lib
@@ -223,43 +177,16 @@ def device_pairs(dg: DeviceWeightedGraph, mate: Any) -> tuple[Any, Any]:
     from numba import cuda  # noqa: PLC0415
 
     from .._cuda._csc import exclusive_scan  # noqa: PLC0415
+    from .._cuda._launch import grid  # noqa: PLC0415
     from . import _gpu_graph_kernels as K  # noqa: PLC0415
 
     n = dg.n
     pos = cuda.device_array(n + 1, np.int64)
-    K.pairs_flag_kernel[_grid(n + 1), 256](mate[:n] if n else mate[:0], pos)
+    K.pairs_flag_kernel[grid(n + 1, 256), 256](mate[:n] if n else mate[:0], pos)
     exclusive_scan(pos, n + 1)
     card = int(pos[n:n + 1].copy_to_host()[0])
     pairs = cuda.device_array((max(card, 1), 2), np.dtype(mate.dtype))
     per = cuda.device_array(max(card, 1), np.dtype(dg.w.dtype))
     if card:
-        K.pairs_fill_kernel[_grid(n), 256](mate[:n], pos, dg.ptr, dg.ind, dg.w, pairs, per)
+        K.pairs_fill_kernel[grid(n, 256), 256](mate[:n], pos, dg.ptr, dg.ind, dg.w, pairs, per)
     return pairs[:card], per[:card]
-
-
-def host_copy(x: Any) -> Any:
-    """A device-resident matrix on the host, for the host path: a scipy.sparse matrix for sparse inputs
-    (a torch COO keeps its duplicates: the host path sums them, as torch's coalesce does), else a NumPy array."""
-    import scipy.sparse as sp  # noqa: PLC0415
-
-    mod = type(x).__module__
-    if mod.startswith("cupyx") and hasattr(x, "get"):
-        return x.get()
-    if mod.startswith("torch"):
-        if str(x.layout) == "torch.strided":
-            return x.detach().cpu().numpy()
-        coo = x.detach().to_sparse_coo()
-        idx, vals = coo._indices().cpu().numpy(), coo._values().cpu().numpy()
-        return sp.coo_array((vals, (idx[0], idx[1])), shape=tuple(int(s) for s in x.shape))
-    if mod.startswith("cupy"):
-        return x.get()
-    return x.copy_to_host() if hasattr(x, "copy_to_host") else np.asarray(x)
-
-
-def to_library(lib: str, a: np.ndarray) -> Any:
-    """A host array as an array of ``lib`` ("cupy", "torch", "numba") on the current device."""
-    from numba import cuda  # noqa: PLC0415
-
-    from .._cuda._graph import wrap_like  # noqa: PLC0415
-
-    return wrap_like(lib, cuda.device_array(a.shape, a.dtype) if a.size == 0 else cuda.to_device(np.ascontiguousarray(a)))

@@ -10,7 +10,6 @@
   sides, else ``flag[F_ASYM]``. Equal keys are equal positive weights (the keys are injective there); two
   non-positive mirror entries both have key 0 and never take part in a matching, as after the
   symmetrisation (the larger of the two) of the host path.
-* ``dense_values_kernel``: the values of a dense device matrix at its CSR pattern.
 * ``pairs_flag_kernel`` / ``pairs_fill_kernel``: the matched pairs ``u < mate[u]`` and their weights.
 
 Flags are plain stores of 1 (every writer writes the same value).
@@ -28,7 +27,7 @@ from .._cuda._env import kernel_cache
 CACHE = kernel_cache()
 
 __all__ = ["F_NONFINITE", "F_RANK", "F_ASYM", "F_N", "int_keys_kernel", "float_keys_kernel", "check_kernel",
-           "dense_values_kernel", "pairs_flag_kernel", "pairs_fill_kernel"]
+           "pairs_flag_kernel", "pairs_fill_kernel"]
 
 F_NONFINITE, F_RANK, F_ASYM, F_N = 0, 1, 2, 3
 KEY_MAX = (1 << 31) - 1
@@ -79,15 +78,6 @@ def check_kernel(ptr, ind, key, n, nnz, flag):
         a = lower_bound_dev(ind, ptr[j], ptr[j + 1], i)
         if a == ptr[j + 1] or ind[a] != i or key[a] != key[e]:
             flag[F_ASYM] = 1
-
-
-@cuda.jit(cache=CACHE)
-def dense_values_kernel(a, ptr, ind, w):
-    """w[k] = a[i, ind[k]] for the entries k of row i (one thread per row)."""
-    i = cuda.grid(1)
-    if i < a.shape[0]:
-        for k in range(ptr[i], ptr[i + 1]):
-            w[k] = a[i, ind[k]]
 
 
 @cuda.jit(cache=CACHE)

@@ -222,7 +222,7 @@ def weighted_matching_device(graph: Any, method: str, improve: bool, options: di
     The reason (a str) when the input is not a canonical symmetric matrix without diagonal with finite
     int/float entries: the caller then takes the host path (one copy; symmetrised there) and reports the
     reason as ``stats["device_fallback"]``."""
-    from .._cuda._graph import wrap_like  # noqa: PLC0415
+    from .._cuda import hand_back  # noqa: PLC0415
     from ._gpu_graph import NotOnDevice, device_pairs, from_device_input  # noqa: PLC0415
     from ._result import WeightedMatchingResult  # noqa: PLC0415
     from ._weights import exact_sum  # noqa: PLC0415
@@ -247,8 +247,8 @@ def weighted_matching_device(graph: Any, method: str, improve: bool, options: di
         if dg.ranked:
             stats["ranked"] = dg.ranked
         stats["seconds_call"] = time.perf_counter() - t_all
-        return WeightedMatchingResult(mate=wrap_like(lib, mate), weight=weight, cardinality=int(pairs.shape[0]),
-                                      edges=wrap_like(lib, pairs), method=method, backend="gpu",
+        return WeightedMatchingResult(mate=hand_back(mate, lib), weight=weight, cardinality=int(pairs.shape[0]),
+                                      edges=hand_back(pairs, lib), method=method, backend="gpu",
                                       seconds=stats["seconds_solve"], stats=stats)
 
 
