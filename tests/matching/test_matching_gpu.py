@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 import scipy.io
 import scipy.sparse as sp
+from conftest import LOOPS, device_only
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import max_matching_bruteforce
@@ -26,17 +27,12 @@ from scipy.sparse.csgraph import maximum_bipartite_matching
 
 import matchflow
 from matchflow import generators, gpu
-from matchflow._cuda import is_simulator
 from matchflow._graph import BipartiteGraph, as_bipartite
 from matchflow.matching._gpu_push_relabel import GPR_INITS, GPR_VARIANTS, validate_gpr_options
 from matchflow.verify import verify_matching
 
 RELABELS = (("fixed", 2), ("adaptive", 0.3), ("adaptive", 0.7))
 STARTS = tuple(i for i in GPR_INITS if i != "symmetric")  # "symmetric" needs A == A^T: tested on its own
-SIM = is_simulator()
-# the two drivers of the same device functions; the CUDA simulator has no warp intrinsics and no grid sync
-LOOPS = ("host",) if SIM else ("persistent", "host")
-device_only = pytest.mark.skipif(SIM, reason="the CUDA simulator has no warp intrinsics or grid sync (or is too slow)")
 ROOT = Path(__file__).resolve().parents[2]  # the repository root
 DEVDATA = ROOT / ".devdata"
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from conftest import LOOPS, SIM, device_only
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import greedy_weighted_matching
@@ -24,12 +25,9 @@ from test_wmatching_realdata import weighted_input
 
 import matchflow as mf
 import matchflow.gpu
-from matchflow._cuda import is_simulator
 from matchflow.verify import verify_weighted_matching
 from matchflow.wmatching._gpu_suitor import HUB_DEGREE, SUITOR_VARIANTS, edge_keys, validate_suitor_gpu_options
 
-SIM = is_simulator()
-LOOPS = ("host",) if SIM else ("persistent", "host")
 SHAPES = ((32, 1), (32, 3)) if SIM else ((32, 1), (64, 8), (128, 32))  # (block_size, vertices_per_warp)
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -188,7 +186,7 @@ REAL = _real_files()
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(SIM, reason="too slow for the CUDA simulator")
+@device_only
 @pytest.mark.parametrize("path", REAL, ids=[p.name.split(".")[0] for p in REAL])
 def test_gpu_real_graphs_equal_the_cpu_twin_repeatedly(path):
     a = weighted_input(str(path)).tocsr()
