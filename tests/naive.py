@@ -201,7 +201,8 @@ def matrix_edges(entries) -> list:
 
 
 def exact_weighted_matching_weight(n: int, edges) -> float:
-    """Maximum matching weight by brute force over edge subsets (tiny graphs only)."""
+    """Maximum matching weight by brute force over edge subsets (tiny graphs only); exact when the weights are
+    (Python ints or ``Fraction``: the sums start from the integer 0)."""
     best = {}
     for u, v, w in edges:
         if u != v and w > 0:
@@ -211,7 +212,7 @@ def exact_weighted_matching_weight(n: int, edges) -> float:
 
     def rec(i: int, used: frozenset) -> float:
         if i == len(items):
-            return 0.0
+            return 0
         (a, b), w = items[i]
         out = rec(i + 1, used)
         if a not in used and b not in used:
