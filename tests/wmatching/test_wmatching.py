@@ -7,6 +7,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from cases import wmatching_runs
 from hypothesis import given
 from hypothesis import strategies as st
 from naive import exact_weighted_matching_weight, greedy_weighted_matching
@@ -15,7 +16,7 @@ import matchflow as mf
 from matchflow.verify import verify_weighted_matching
 from matchflow.wmatching import max_weight_matching_approx
 
-VARIANTS = [("suitor", {}), ("suitor", {"parallel": True}), ("ld", {}), ("greedy", {})]
+VARIANTS = wmatching_runs("cpu")  # every CPU method of the table, suitor also with parallel=True
 
 
 def edges_of(u, v, w):

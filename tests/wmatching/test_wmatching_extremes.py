@@ -12,6 +12,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from cases import wmatching_runs
 from hypothesis import given
 from hypothesis import strategies as st
 from naive import greedy_weighted_matching, matrix_edges
@@ -19,7 +20,7 @@ from naive import greedy_weighted_matching, matrix_edges
 import matchflow as mf
 from matchflow.verify import verify_weighted_matching
 
-METHODS = [("suitor", {}), ("suitor", {"parallel": True}), ("ld", {}), ("greedy", {})]
+METHODS = wmatching_runs("cpu")  # every CPU method of the table, suitor also with parallel=True
 INT_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from cases import wmatching_runs
 from conftest import LOOPS, SIM, device_only
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -33,13 +34,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def gpu_configs(shapes=SHAPES, loops=LOOPS):
-    """(method, options) of every GPU run: every variant x shape x loop, each variant with hubs (degree > 3)
-    scanned by a whole block (the loops alternating), then GPU-LD."""
+    """(method, options) of every GPU run: every suitor variant x shape x loop, each variant with hubs (degree > 3)
+    scanned by a whole block (the loops alternating), then every other GPU row of the table (GPU-LD)."""
     out = [("suitor", {"variant": v, "block_size": bs, "vertices_per_warp": vpw, "loop": lp, "lb_iters": 1})
            for v in SUITOR_VARIANTS for bs, vpw in shapes for lp in loops]
     out += [("suitor", {"variant": v, "block_size": 32 if SIM else 64, "vertices_per_warp": 4,
                         "loop": loops[i % len(loops)], "hub_degree": 3}) for i, v in enumerate(SUITOR_VARIANTS)]
-    return out + [("ld", {"block_size": 32})]
+    return out + [(m, o) for m, o in wmatching_runs("gpu") if m != "suitor"]  # the other GPU rows
 
 
 def oracle_mate(n, edges):
@@ -276,7 +277,7 @@ def test_gpu_scipy_input_is_checked_on_the_device(case, kind):
     elif kind == "diag":
         a = sp.csr_array(a + a.T + sp.eye_array(n))
     want = mf.weighted_matching(a, method="suitor", backend="cpu")
-    for method, opts in (("suitor", {"loop": "host", "block_size": 32}), ("ld", {"block_size": 32})):
+    for method, opts in ((m, {**o, "loop": "host"}) for m, o in wmatching_runs("gpu")):
         res = mf.weighted_matching(a, method=method, backend="gpu", **opts)
         np.testing.assert_array_equal(res.mate, want.mate)
         assert res.weight == want.weight
@@ -356,7 +357,7 @@ def test_gpu_device_inputs_stay_on_the_device():
     for lib, make, to_host in _wm_device_inputs():
         for d, symmetric in [(m, True) for m in mats] + [(asym, False)]:
             want = mf.weighted_matching(sp.csr_array(d), method="suitor", backend="cpu")
-            for method in ("suitor", "ld"):
+            for method, _ in wmatching_runs("gpu"):
                 x = make(d)
                 res = mf.weighted_matching(x, method=method, backend="gpu" if method == "ld" else "auto",
                                            block_size=32)

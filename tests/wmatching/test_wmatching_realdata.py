@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from cases import wmatching_runs
 from naive import greedy_weighted_matching
 
 import matchflow as mf
@@ -48,7 +49,7 @@ def test_real_inputs_all_methods_equal_greedy(shared_data, name):
     mate = np.full(g.n, -1)
     mate[list(want)] = list(want.values())
     np.testing.assert_array_equal(res.mate, mate)
-    for method, opts in [("suitor", {"parallel": True}), ("ld", {}), ("greedy", {})]:
+    for method, opts in wmatching_runs("cpu"):
         other = mf.weighted_matching(g, method=method, backend="cpu", **opts)
         np.testing.assert_array_equal(other.mate, mate, err_msg=f"{method} {opts}")
         assert other.weight == res.weight
