@@ -181,6 +181,21 @@ def greedy_weighted_matching(n: int, edges) -> dict:
     return mate
 
 
+def exact_number(x):
+    """A weight as an exact Python number: an int for integers, a ``Fraction`` for floats."""
+    from fractions import Fraction
+
+    return int(x) if isinstance(x, (int, np.integer)) else Fraction(float(x))
+
+
+def greedy_weighted_mate(n: int, edges) -> np.ndarray:
+    """:func:`greedy_weighted_matching` as a mate array of length ``n`` (-1: unmatched)."""
+    mate = np.full(n, -1, dtype=np.int64)
+    for a, b in greedy_weighted_matching(n, edges).items():
+        mate[a] = b
+    return mate
+
+
 def matrix_edges(entries) -> list:
     """The undirected edges of a matrix given by its stored entries ``(i, j, x)``, read as SciPy reads a COO
     matrix, slowly and exactly: duplicates summed (Python ints, or ``Fraction`` for floats, rounded once),

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from cases import WMATCHING_CASES, wmatching_runs
 from conftest import gpu
-from naive import exact_weighted_matching_weight, greedy_weighted_matching, matrix_edges
+from naive import exact_number, exact_weighted_matching_weight, greedy_weighted_mate, matrix_edges
 
 import matchflow as mf
 from matchflow.verify import verify_weighted_matching
@@ -31,19 +31,13 @@ RUNS = [pytest.param(d, m, o, id=_id(d, m, o), marks=(gpu,) if d == "gpu" else (
         for d in ("cpu", "gpu") for m, o in wmatching_runs(d)]
 
 
-def _exact(x):
-    return x if isinstance(x, int) else Fraction(x)
-
-
 @functools.cache
 def _oracle(name: str):
     """(case, greedy mate, its exact weight, the exact optimum on tiny cases or None)."""
     case = next(c for c in WMATCHING_CASES if c.name == name)
     n, r, c, w = case.entries()
-    edges = [(a, b, _exact(x)) for a, b, x in matrix_edges(zip(r.tolist(), c.tolist(), w.tolist()))]
-    mate = np.full(n, -1, dtype=np.int64)
-    for a, b in greedy_weighted_matching(n, edges).items():
-        mate[a] = b
+    edges = [(a, b, exact_number(x)) for a, b, x in matrix_edges(zip(r.tolist(), c.tolist(), w.tolist()))]
+    mate = greedy_weighted_mate(n, edges)
     weight = sum((x for a, b, x in edges if mate[a] == b), 0)
     return case, mate, weight, exact_weighted_matching_weight(n, edges) if n <= TINY else None
 

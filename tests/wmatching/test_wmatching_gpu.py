@@ -20,7 +20,7 @@ from cases import wmatching_runs
 from conftest import LOOPS, SIM, device_only
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive import greedy_weighted_matching
+from naive import greedy_weighted_mate
 from test_wmatching import edge_lists, edges_of
 from test_wmatching_realdata import weighted_input
 
@@ -41,13 +41,6 @@ def gpu_configs(shapes=SHAPES, loops=LOOPS):
     out += [("suitor", {"variant": v, "block_size": 32 if SIM else 64, "vertices_per_warp": 4,
                         "loop": loops[i % len(loops)], "hub_degree": 3}) for i, v in enumerate(SUITOR_VARIANTS)]
     return out + [(m, o) for m, o in wmatching_runs("gpu") if m != "suitor"]  # the other GPU rows
-
-
-def oracle_mate(n, edges):
-    mate = np.full(n, -1)
-    for a, b in greedy_weighted_matching(n, edges).items():
-        mate[a] = b
-    return mate
 
 
 def check_gpu(graph, want, configs=None, **kw):
@@ -133,7 +126,7 @@ def test_gpu_is_the_greedy_matching_on_random_edge_lists(case):
     n, u, v, w = case
     g = mf.Graph.from_edges(u, v, w, n=n)
     configs = gpu_configs() if not SIM else gpu_configs(shapes=((32, 3),))
-    check_gpu(g, oracle_mate(n, edges_of(u, v, w)), configs)
+    check_gpu(g, greedy_weighted_mate(n, edges_of(u, v, w)), configs)
 
 
 def _named():
@@ -170,7 +163,7 @@ def test_gpu_named_cases(name):
     u, v = np.array(u, dtype=np.int64), np.array(v, dtype=np.int64)
     w = np.array(w) if len(w) else np.zeros(0)
     g = mf.Graph.from_edges(u, v, w, n=n)
-    want = oracle_mate(n, edges_of(u, v, w))
+    want = greedy_weighted_mate(n, edges_of(u, v, w))
     check_gpu(g, want)
 
 
@@ -207,7 +200,7 @@ def test_gpu_on_a_device_graph_and_with_improve():
     n, m = 300, 1200
     u, v, w = rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(1, 50, m)
     g = mf.Graph.from_edges(u, v, w, n=n)
-    want = oracle_mate(n, edges_of(u, v, w))
+    want = greedy_weighted_mate(n, edges_of(u, v, w))
     dg = to_device(g)
     mate, _ = mf.gpu.suitor_matching(mf.gpu.weighted_to_device(g), block_size=32, vertices_per_warp=2)
     np.testing.assert_array_equal(mate, want)
@@ -230,7 +223,7 @@ def test_gpu_max_rounds_stops_with_a_clear_error():
     g = mf.Graph.from_edges(u, u + 1, np.arange(1, n), n=n)
     opts = {"loop": "host", "block_size": 32, "vertices_per_warp": 1, "check_every": 1}
     res = mf.weighted_matching(g, method="suitor", backend="gpu", **opts)
-    np.testing.assert_array_equal(res.mate, oracle_mate(n, edges_of(u, u + 1, np.arange(1, n))))
+    np.testing.assert_array_equal(res.mate, greedy_weighted_mate(n, edges_of(u, u + 1, np.arange(1, n))))
     assert res.stats["rounds"] == 1 + (res.stats["beaten"] > 0) * (res.stats["rounds"] - 1)
     with pytest.raises(ValueError, match=r"max_rounds must be .*got 0"):
         mf.weighted_matching(g, method="suitor", backend="gpu", max_rounds=0)
@@ -252,7 +245,7 @@ def test_gpu_hubs_scanned_by_a_block_count_their_deferrals():
                                                      [5] * 59)
     u, v, w = np.array(u), np.array(v), np.array(w)
     g = mf.Graph.from_edges(u, v, w, n=n)
-    want = oracle_mate(n, edges_of(u, v, w))
+    want = greedy_weighted_mate(n, edges_of(u, v, w))
     for loop in LOOPS:
         on = mf.weighted_matching(g, method="suitor", backend="gpu", hub_degree=8, loop=loop, block_size=64)
         off = mf.weighted_matching(g, method="suitor", backend="gpu", hub_degree=0, loop=loop, block_size=64)
