@@ -280,3 +280,114 @@ GRID_CASES = (
     GridCase("batch_3d_6conn_floats", lambda: _grid((2, 2, 2), 6, 11, dtype=np.float64, batch=(2,)), 6),
     GridCase("empty_batch", lambda: (np.zeros((0, 3, 4)), np.zeros((0, 3, 4)), 1.0), 4),
 )
+
+
+
+
+# --- weighted matching (issue 22): named graphs, and the (method, options) runs read off the family's table -------
+
+
+@dataclass(frozen=True)
+class WMatchingCase:
+    """A graph on ``n`` vertices given by the stored entries ``(r, c, w)`` of its square matrix, read as
+    SciPy reads a COO matrix (duplicates summed, the diagonal dropped, edge {i, j} = max(A[i, j], A[j, i]))."""
+
+    name: str
+    make: Callable[[], tuple]
+
+    def entries(self) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+        n, r, c, w = self.make()
+        return n, np.asarray(r, dtype=np.int64), np.asarray(c, dtype=np.int64), np.asarray(w)
+
+    def graph(self) -> sp.coo_array:
+        """The public input: a COO matrix of shape (n, n) (it keeps isolated vertices beyond the largest id)."""
+        n, r, c, w = self.entries()
+        return sp.coo_array((w, (r, c)), shape=(n, n))
+
+
+def _w(n: int, triples, dtype=None) -> tuple:
+    r, c, w = zip(*triples) if triples else ((), (), ())
+    return n, r, c, np.array(w, dtype=dtype or (None if triples else np.float64))
+
+
+def _sym(n: int, triples, dtype=None) -> tuple:
+    """Both orientations of every (u, v, w)."""
+    return _w(n, [t for u, v, w in triples for t in ((u, v, w), (v, u, w))], dtype)
+
+
+def _wrandom(n: int, m: int, seed: int, lo: int, hi: int) -> tuple:
+    rng = np.random.default_rng(seed)
+    return n, rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(lo, hi + 1, m)
+
+
+def _bundled(name: str):
+    """A real input bundled with matchflow (``src/matchflow/data``), through the public reader."""
+    from importlib.resources import as_file, files
+
+    with as_file(files("matchflow") / "data" / f"{name}.mtx.gz") as p:
+        return sp.coo_array(mf.io.read(p))
+
+
+def _real_cycle() -> tuple:
+    """CYCLE (an LP matrix, 1903 x 2857, real values of both signs) as a bipartite graph: rows 0..m-1, columns
+    m..m+n-1."""
+    a = _bundled("CYCLE")
+    m, k = a.shape
+    return m + k, a.coords[0], a.coords[1] + m, a.data
+
+
+def _real_power() -> tuple:
+    """The power grid (4941 vertices, a pattern) with seeded integer weights 1..9 per stored entry (many ties;
+    A[i, j] and A[j, i] differ, so the edge takes the larger)."""
+    a = _bundled("power")
+    return a.shape[0], a.coords[0], a.coords[1], np.random.default_rng(22).integers(1, 10, a.nnz)
+
+
+_BIG = 2**63 - 1
+WMATCHING_CASES = (
+    WMatchingCase("empty", lambda: _w(0, [])),
+    WMatchingCase("one_vertex", lambda: _w(1, [])),
+    WMatchingCase("one_vertex_self_loop", lambda: _w(1, [(0, 0, 5.0)])),
+    WMatchingCase("isolated_vertices", lambda: _sym(9, [(2, 5, 3.0), (6, 7, 1.5)])),
+    WMatchingCase("ties_path", lambda: _sym(7, [(i, i + 1, 4) for i in range(6)])),
+    WMatchingCase("ties_complete_6", lambda: _sym(6, [(i, j, 1) for i in range(6) for j in range(i + 1, 6)])),
+    WMatchingCase("ties_star_hub", lambda: _sym(41, [(0, j, 2) for j in range(1, 41)] + [(1, 2, 2)])),
+    WMatchingCase("self_loops", lambda: _w(5, [(0, 0, 100), (1, 1, 50), (0, 1, 3), (2, 2, 9), (2, 3, 1), (4, 4, 7)])),
+    WMatchingCase("duplicates_summed", lambda: _w(4, [(0, 1, 2), (0, 1, 2), (1, 2, 3), (2, 3, 1), (3, 2, 1),
+                                                      (3, 2, 1), (2, 1, -1)])),
+    WMatchingCase("mirrors_differ", lambda: _w(4, [(0, 1, 1.0), (1, 0, 6.0), (1, 2, 5.0), (2, 1, 2.0), (2, 3, 4.0)])),
+    WMatchingCase("huge_int64", lambda: _sym(4, [(0, 1, _BIG - 2), (1, 2, _BIG), (2, 3, _BIG - 1)], np.int64)),
+    WMatchingCase("huge_uint64", lambda: _sym(4, [(0, 1, 2**64 - 1), (1, 2, 2**64 - 2), (2, 3, 2**63 + 1)],
+                                              np.uint64)),
+    WMatchingCase("huge_and_tiny_floats", lambda: _sym(6, [(0, 1, 1e300), (1, 2, 1e300 * (1 + 2**-52)),
+                                                           (2, 3, 1e-300), (3, 4, 5e-324), (4, 5, 1e-310)])),
+    WMatchingCase("negative_weights", lambda: _sym(5, [(0, 1, -1.0), (1, 2, -3.0), (2, 3, -0.5), (3, 4, -2.0)])),
+    WMatchingCase("negative_and_zero_beside_positive", lambda: _sym(6, [(0, 1, -5), (1, 2, 0), (2, 3, 2), (3, 4, -1),
+                                                                        (4, 5, 1), (0, 5, 0)])),
+    WMatchingCase("random_small_int", lambda: _wrandom(9, 24, 1, -3, 9)),
+    WMatchingCase("random_medium_int", lambda: _wrandom(300, 1500, 2, -50, 1000)),
+    WMatchingCase("real_cycle_lp", _real_cycle),
+    WMatchingCase("real_power_grid_ties", _real_power),
+)
+
+
+def wmatching_runs(device: str) -> list[tuple[str, dict]]:
+    """``(method, options)`` of every weighted-matching run on ``device``, read off the family's method table (a
+    new row is tested without touching a test file): on the CPU each row with a CPU solve, with its defaults and
+    with each of its options that takes ``True`` (a boolean switch such as suitor's ``parallel``) switched on; on
+    the GPU each row with a GPU twin, with 32-thread blocks (small inputs span several blocks)."""
+    from matchflow.wmatching._methods import TABLE
+
+    if device == "gpu":
+        return [(m.name, {"block_size": 32}) for m in TABLE.methods if m.gpu is not None]
+    runs = []
+    for m in TABLE.methods:
+        if m.cpu is None:
+            continue
+        runs.append((m.name, {}))
+        for opt in m.options:
+            try:
+                runs.append((m.name, m.check({opt: True}) if m.check is not None else {opt: True}))
+            except (TypeError, ValueError):
+                pass  # not a boolean switch
+    return runs

@@ -4,6 +4,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from matchflow._cuda import is_simulator  # reads the environment only: numba.cuda is not imported
+
 settings.register_profile("ci", max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -24,6 +26,13 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+# ---- the GPU test prelude, one for every tests/**/test_*gpu*.py: ``from conftest import LOOPS, SIM, device_only, gpu``
+SIM = is_simulator()  # numba's CUDA simulator (NUMBA_ENABLE_CUDASIM=1): no warp intrinsics, no grid sync, slow
+gpu = pytest.mark.gpu  # needs a GPU: skipped without one by the collection hook above (the simulator counts as one)
+device_only = pytest.mark.skipif(SIM, reason="not in the CUDA simulator (no warp intrinsics or grid sync; too slow)")
+LOOPS = ("host",) if SIM else ("persistent", "host")  # the GPU drivers: a persistent cooperative kernel, host rounds
 
 
 @pytest.fixture(scope="session")

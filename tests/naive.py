@@ -224,6 +224,21 @@ def greedy_weighted_matching(n: int, edges) -> dict:
     return mate
 
 
+def exact_number(x):
+    """A weight as an exact Python number: an int for integers, a ``Fraction`` for floats."""
+    from fractions import Fraction
+
+    return int(x) if isinstance(x, (int, np.integer)) else Fraction(float(x))
+
+
+def greedy_weighted_mate(n: int, edges) -> np.ndarray:
+    """:func:`greedy_weighted_matching` as a mate array of length ``n`` (-1: unmatched)."""
+    mate = np.full(n, -1, dtype=np.int64)
+    for a, b in greedy_weighted_matching(n, edges).items():
+        mate[a] = b
+    return mate
+
+
 def matrix_edges(entries) -> list:
     """The undirected edges of a matrix given by its stored entries ``(i, j, x)``, read as SciPy reads a COO
     matrix, slowly and exactly: duplicates summed (Python ints, or ``Fraction`` for floats, rounded once),
@@ -244,7 +259,8 @@ def matrix_edges(entries) -> list:
 
 
 def exact_weighted_matching_weight(n: int, edges) -> float:
-    """Maximum matching weight by brute force over edge subsets (tiny graphs only)."""
+    """Maximum matching weight by brute force over edge subsets (tiny graphs only); exact when the weights are
+    (Python ints or ``Fraction``: the sums start from the integer 0)."""
     best = {}
     for u, v, w in edges:
         if u != v and w > 0:
@@ -254,7 +270,7 @@ def exact_weighted_matching_weight(n: int, edges) -> float:
 
     def rec(i: int, used: frozenset) -> float:
         if i == len(items):
-            return 0.0
+            return 0
         (a, b), w = items[i]
         out = rec(i + 1, used)
         if a not in used and b not in used:

@@ -195,10 +195,11 @@ def test_precompile_then_first_calls_compile_nothing(tmp_path):
         import scipy.sparse as sp
         import matchflow
         from matchflow._progress import compile_progress, precompile
+        from matchflow.matching._methods import TABLE
         a = sp.random(40, 30, density=0.1, format="csr", random_state=7)
         with compile_progress() as log:
             matchflow.maximum_bipartite_matching(a, perm_type="column")
-            for m in ("auto", "hopcroft-karp", "push-relabel", "pothen-fan"):
+            for m in ("auto", *TABLE.cpu_names):
                 for i in ("auto", "none", "greedy", "karp-sipser"):
                     matchflow.verify.verify_matching(a, matchflow.bipartite_matching(a, method=m, init=i))
         print(json.dumps([log.kernels, precompile(families=("matching",))["kernels"]]))
@@ -216,6 +217,9 @@ def test_precompile_rejects_unknown_families():
 
 def test_precompile_new_families_run_and_verify():
     from matchflow._progress import precompile
+    from matchflow.flow._methods import TABLE as FLOW
+    from matchflow.wmatching._methods import TABLE as WMATCHING
 
     out = precompile(families=("sparse-assignment", "flow", "wmatching"), progress=False)
-    assert out["steps"] == 12  # 1 sparse + 2 dtypes x 2 flow methods + 2 grids + 5 wmatching
+    # 2 sparse (int64, float64) + 2 dtypes x each CPU flow method + 2 grids + each CPU wmatching method + integers
+    assert out["steps"] == 2 + 2 * len(FLOW.cpu_names) + 2 + len(WMATCHING.cpu_names) + 1

@@ -107,12 +107,14 @@ def compile_progress(*, quiet: bool = False, verbose: bool = False,
 def _matching_steps() -> list[tuple[str, Callable[[], Any]]]:
     import scipy.sparse as sp
 
+    from .matching._methods import TABLE
+
     matchflow = _public()
 
     a = sp.random(12, 15, density=0.25, format="csr", random_state=0)
     steps: list[tuple[str, Callable[[], Any]]] = [
         ("maximum_bipartite_matching", lambda: matchflow.maximum_bipartite_matching(a, perm_type="column"))]
-    for method in ("hopcroft-karp", "push-relabel", "pothen-fan"):
+    for method in TABLE.cpu_names:
         for init in ("none", "greedy", "karp-sipser"):
             steps.append((f"bipartite_matching(method={method!r}, init={init!r}) + verify_matching",
                           lambda m=method, i=init: matchflow.verify.verify_matching(
@@ -123,6 +125,8 @@ def _matching_steps() -> list[tuple[str, Callable[[], Any]]]:
 def _assignment_steps() -> list[tuple[str, Callable[[], Any]]]:
     import numpy as np
 
+    from .assignment._methods import TABLE
+
     matchflow = _public()
 
     ci = np.random.default_rng(0).integers(0, 50, size=(6, 6))
@@ -132,7 +136,7 @@ def _assignment_steps() -> list[tuple[str, Callable[[], Any]]]:
     steps: list[tuple[str, Callable[[], Any]]] = []
     for label, c in inputs.items():
         steps.append((f"linear_sum_assignment({label})", lambda c=c: matchflow.linear_sum_assignment(c)))
-        for method in ("jv", "hungarian", "auction", "munkres"):
+        for method in TABLE.cpu_names:
             for maximize in (False, True):
                 if maximize and label != "int64":
                     continue  # maximize negates the same kernels' inputs
@@ -187,6 +191,8 @@ def _flow_steps() -> list[tuple[str, Callable[[], Any]]]:
     import numpy as np
     import scipy.sparse as sp
 
+    from .flow._methods import TABLE
+
     matchflow = _public()
 
     a = sp.csr_array(np.array([[0, 3, 2, 0], [0, 0, 1, 2], [0, 0, 0, 3], [0, 0, 0, 0]]))
@@ -194,7 +200,7 @@ def _flow_steps() -> list[tuple[str, Callable[[], Any]]]:
     nets = [a.astype(dt) for dt in (np.int64, np.float64)]
     return [(f"max_flow({b.dtype}, {m}) + verify_flow",
              lambda b=b, m=m: matchflow.verify.verify_flow(b, 0, 3, matchflow.max_flow(b, 0, 3, method=m)))
-            for b in nets for m in ("pseudoflow", "push-relabel")] + [
+            for b in nets for m in TABLE.cpu_names] + [
             (f"grid_cut(connectivity={k})", lambda k=k: matchflow.grid_cut(src, src[::-1], 1, connectivity=k))
             for k in (4, 8)]
 
@@ -203,13 +209,15 @@ def _wmatching_steps() -> list[tuple[str, Callable[[], Any]]]:
     import numpy as np
     import scipy.sparse as sp
 
+    from .wmatching._methods import TABLE
+
     matchflow = _public()
 
     w = sp.random(12, 12, density=0.4, random_state=0, format="csr")
     w = sp.csr_array(w + w.T)
     return [(f"weighted_matching(method={m!r}) + verify_weighted_matching",
              lambda m=m: matchflow.verify.verify_weighted_matching(w, matchflow.weighted_matching(w, method=m)))
-            for m in ("suitor", "ld", "greedy")] + [
+            for m in TABLE.cpu_names] + [
             ("weighted_matching(integer weights)", lambda: matchflow.weighted_matching(
                 sp.csr_array((np.round(w.data * 9).astype(np.int64) + 1, w.indices, w.indptr), shape=w.shape)))]
 

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 import pytest
+from conftest import LOOPS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import assignment_bruteforce
@@ -24,9 +25,6 @@ from matchflow import gpu
 from matchflow._cuda import is_simulator
 from matchflow.assignment._gpu_munkres import choose_slack_dtype, validate_hungarian_options
 from matchflow.verify import verify_assignment
-
-# the CUDA simulator has no grid sync: only the host loop runs there
-LOOPS = ("host",) if is_simulator() else ("persistent", "host")
 
 
 def _lopes(C, *, maximize: bool = False, **kw):

@@ -12,20 +12,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from conftest import SIM, device_only, gpu
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.sparse.csgraph import min_weight_full_bipartite_matching as scipy_mwfbm
 
 import matchflow
-from matchflow._cuda import is_simulator
 from matchflow.assignment._gpu_cost_scaling import validate_cost_scaling_gpu_options
 from matchflow.verify import verify_sparse_assignment
 from tests.assignment.test_cost_scaling_tail import FLOOR, _mid_phase  # at import: its @given tests are not nested
 from tests.naive import partial_assignment_bruteforce
-
-SIM = is_simulator()
-gpu = pytest.mark.gpu
-device_only = pytest.mark.skipif(SIM, reason="too slow in the CUDA simulator")
 
 
 def _random(rng, nr, nc, density, lo, hi, perfect=True, floats=False):

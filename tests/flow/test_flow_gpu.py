@@ -10,22 +10,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from cases import MATCHING_CASES, image_batch_segmentation
+from conftest import LOOPS, SIM, device_only, gpu
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matchflow import FlowNetwork
-from matchflow._cuda import is_simulator
 from matchflow.flow import grid_cut, grid_energy, max_flow, offsets, verify_flow
 from matchflow.flow._gpu_push_relabel import validate_flow_gpu_options
 
 LISTED = {"ak-4102": 8207, "gl1": 156545, "gw1": 1202018, "wlm3": 11875108, "netgen-2": 459137}
-SIM = is_simulator()
-device_only = pytest.mark.skipif(SIM, reason="too slow in the CUDA simulator")
-gpu = pytest.mark.gpu
 SMALL = {"block_size": 32, "cycle": 2, "check_every": 2}  # many blocks, many rounds on small inputs
 # the two drivers: the whole solve in one cooperative launch, or host rounds (grids in the simulator: host only;
 # networks: both, the persistent loop on one block)
-LOOPS = ("host",) if SIM else ("persistent", "host")
 NET_LOOPS = ("persistent", "host")
 
 

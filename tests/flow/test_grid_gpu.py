@@ -10,16 +10,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from cases import image_batch_segmentation
+from conftest import SIM, device_only, gpu
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matchflow._cuda import is_simulator
 from matchflow.flow import grid_cut, grid_energy, offsets
 from matchflow.flow._gpu_grid import grid_gpu_options
 
-SIM = is_simulator()
-gpu = pytest.mark.gpu
-device_only = pytest.mark.skipif(SIM, reason="too slow in the CUDA simulator")
 LOOPS = ("persistent", "host")
 # (layout, bfs): the tiled layout with its BFS, and each half alone beside the linear order
 LAYOUTS = [("tiled", "tiles"), ("linear", "levels"), ("linear", "tiles"), ("tiled", "levels")]

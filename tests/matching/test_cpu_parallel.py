@@ -18,6 +18,7 @@ import matchflow._graph._bipartite as bip
 import matchflow.matching._cpu_init as cpu_init
 from matchflow import BipartiteGraph, bipartite_matching
 from matchflow._graph._bipartite import csc_chunks, csr_to_csc_kernel, csr_to_csc_serial_kernel
+from matchflow.matching._methods import TABLE
 from matchflow.verify import verify_matching
 
 THREADS = sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)})
@@ -128,7 +129,7 @@ def test_karp_sipser_blocked_degrees_same(n_threads, seed, threads, monkeypatch)
         np.testing.assert_array_equal(cm2, cm)
 
 
-@pytest.mark.parametrize("method", ["hopcroft-karp", "push-relabel", "pothen-fan"])
+@pytest.mark.parametrize("method", TABLE.cpu_names)
 @pytest.mark.parametrize("init", ["karp-sipser", "greedy", "auto"])
 def test_public_call_same_on_1_and_2_threads(method, init, threads, monkeypatch):
     monkeypatch.setattr(bip, "CSC_BLOCK_EDGES", 16)

@@ -15,9 +15,11 @@ from scipy.sparse.csgraph import maximum_bipartite_matching as scipy_mbm
 
 import matchflow as mf
 from matchflow import BipartiteGraph, as_bipartite, bipartite_matching, maximum_bipartite_matching
+from matchflow.matching._methods import TABLE
 from matchflow.verify import verify_matching
 
-CPU_METHODS = ["hopcroft-karp", "push-relabel", "pothen-fan"]
+CPU_METHODS = list(TABLE.cpu_names)  # the family's table: a new row is tested without touching this file
+GPU_METHODS = [m.name for m in TABLE.methods if m.gpu is not None]
 INITS = ["karp-sipser", "greedy", "none", "auto"]
 
 
@@ -72,17 +74,19 @@ def test_random_larger_vs_scipy(seed):
             assert solve(a, method, init).cardinality == want
 
 
+# values tried for every CPU option of the table (a new option needs its values here)
+OPTION_VALUES = {"relabel_freq": (0.01, 5.0), "fairness": (False, True), "duff_wiberg": (False, True),
+                 "pf_switch": (None, 0, 1e30)}
+
+
 @pytest.mark.parametrize("method", CPU_METHODS)
 def test_relabel_freq_and_fairness_do_not_change_cardinality(method):
     rng = np.random.default_rng(7)
     a = sp.random_array((800, 900), density=0.004, rng=rng, format="csr")
     want = scipy_card(a)
-    opts = {
-        "push-relabel": [{"relabel_freq": 0.01}, {"relabel_freq": 5.0}],
-        "pothen-fan": [{"fairness": False}, {"fairness": True}],
-        "hopcroft-karp": [{"duff_wiberg": True}, {"duff_wiberg": False}, {"pf_switch": None},
-                          {"pf_switch": 0}, {"pf_switch": 1e30, "duff_wiberg": True}],
-    }[method]
+    names = TABLE.row(method).options  # each option of the row alone, then all of them at their last value
+    opts = [{o: x} for o in names for x in OPTION_VALUES[o]] + ([{o: OPTION_VALUES[o][-1] for o in names}]
+                                                               if len(names) > 1 else [])
     for o in opts:
         for init in INITS:
             assert solve(a, method, init, **o).cardinality == want
@@ -450,12 +454,12 @@ def test_blowup_inputs_stay_fast(make):
 @pytest.mark.parametrize("case", MATCHING_CASES, ids=lambda c: c.name)
 def test_shared_cases_every_method(case, backend):
     """Every named case through the public entry point: each algorithm on the CPU, and on the
-    GPU (``backend`` fixture) method="auto" and method="push-relabel" (G-PR), all certified."""
+    GPU (``backend`` fixture) method="auto" and each GPU twin (G-PR), all certified."""
     a = case.graph()
     want = scipy_card(a)
     if min(a.shape) <= 7:
         assert want == max_matching_bruteforce(a.toarray())
-    methods = CPU_METHODS + ["auto"] if backend == "cpu" else ["auto", "push-relabel"]
+    methods = CPU_METHODS + ["auto"] if backend == "cpu" else ["auto", *GPU_METHODS]
     for method in methods:
         res = bipartite_matching(a, method=method, backend=backend)
         rep = verify_matching(a, res)
@@ -469,7 +473,6 @@ def test_shared_cases_every_method(case, backend):
 def test_method_table_lists_algorithms_then_aliases():
     from matchflow.matching._api import CPU_METHODS as API_CPU_METHODS
     from matchflow.matching._api import METHODS
-    from matchflow.matching._methods import TABLE
 
     assert METHODS == ("auto", "hopcroft-karp", "push-relabel", "pothen-fan", "gpr")
     assert API_CPU_METHODS == tuple(CPU_METHODS)

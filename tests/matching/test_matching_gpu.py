@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 import scipy.io
 import scipy.sparse as sp
+from conftest import LOOPS, device_only
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import max_matching_bruteforce
@@ -26,17 +27,12 @@ from scipy.sparse.csgraph import maximum_bipartite_matching
 
 import matchflow
 from matchflow import generators, gpu
-from matchflow._cuda import is_simulator
 from matchflow._graph import BipartiteGraph, as_bipartite
 from matchflow.matching._gpu_push_relabel import GPR_INITS, GPR_VARIANTS, validate_gpr_options
 from matchflow.verify import verify_matching
 
 RELABELS = (("fixed", 2), ("adaptive", 0.3), ("adaptive", 0.7))
 STARTS = tuple(i for i in GPR_INITS if i != "symmetric")  # "symmetric" needs A == A^T: tested on its own
-SIM = is_simulator()
-# the two drivers of the same device functions; the CUDA simulator has no warp intrinsics and no grid sync
-LOOPS = ("host",) if SIM else ("persistent", "host")
-device_only = pytest.mark.skipif(SIM, reason="the CUDA simulator has no warp intrinsics or grid sync (or is too slow)")
 ROOT = Path(__file__).resolve().parents[2]  # the repository root
 DEVDATA = ROOT / ".devdata"
 
@@ -52,19 +48,8 @@ def scipy_cardinality(g: BipartiteGraph) -> int:
 
 
 def check_matching(g: BipartiteGraph, row_match: np.ndarray, col_match: np.ndarray) -> int:
-    """Assert that (row_match, col_match) is a valid matching of g; return its cardinality."""
-    assert row_match.shape == (g.n_rows,) and col_match.shape == (g.n_cols,)
-    assert row_match.min(initial=-1) >= -1 and col_match.min(initial=-1) >= -1
-    rows = np.flatnonzero(row_match >= 0)
-    cols = row_match[rows]
-    assert len(np.unique(cols)) == len(cols), "a column is matched twice"
-    assert np.all(col_match[cols] == rows), "row and column mates disagree"
-    assert np.count_nonzero(col_match >= 0) == len(rows), "a column claims an unmatched row"
-    for u, v in zip(rows.tolist(), cols.tolist()):
-        lo, hi = g.row_ptr[u], g.row_ptr[u + 1]
-        k = lo + np.searchsorted(g.col_ind[lo:hi], v)
-        assert k < hi and g.col_ind[k] == v, f"({u}, {v}) is not an edge"
-    return len(rows)
+    """The public certificate on (row_match, col_match) of g (raises with the first problem); the cardinality."""
+    return verify_matching(g, row_match, col_match).cardinality
 
 
 def random_graph(rng: np.random.Generator, m: int, n: int, density: float) -> BipartiteGraph:

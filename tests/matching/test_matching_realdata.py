@@ -13,6 +13,7 @@ import scipy.sparse as sp
 from conftest import SHARED_DATA
 
 from matchflow import BipartiteGraph, bipartite_matching, maximum_bipartite_matching
+from matchflow.matching._methods import TABLE
 from matchflow.verify import verify_matching
 
 
@@ -50,7 +51,7 @@ def test_real_data_maximum_matching(shared_data, name, nnz, expected):
     g = _load(name)
     assert g.nnz == nnz
     inits = ["karp-sipser", "greedy", "none", "auto"] if nnz < BIG else ["karp-sipser", "auto"]
-    for method in ("hopcroft-karp", "pothen-fan", "push-relabel"):
+    for method in TABLE.cpu_names:
         for init in inits:
             res = bipartite_matching(g, method=method, init=init, backend="cpu")
             assert res.cardinality == expected, (method, init)

@@ -12,26 +12,16 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from cases import wmatching_runs
 from hypothesis import given
 from hypothesis import strategies as st
-from naive import greedy_weighted_matching, matrix_edges
+from naive import exact_number, greedy_weighted_mate, matrix_edges
 
 import matchflow as mf
 from matchflow.verify import verify_weighted_matching
 
-METHODS = [("suitor", {}), ("suitor", {"parallel": True}), ("ld", {}), ("greedy", {})]
+METHODS = wmatching_runs("cpu")  # every CPU method of the table, suitor also with parallel=True
 INT_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
-
-
-def _mate_of(n, want):
-    mate = np.full(n, -1)
-    for a, b in want.items():
-        mate[a] = b
-    return mate
-
-
-def _exact(x):
-    return int(x) if isinstance(x, (int, np.integer)) else Fraction(float(x))
 
 
 def test_issue_6d_uint64_weights_are_compared_exactly():
@@ -108,7 +98,7 @@ def test_huge_floats_give_an_inf_weight_and_a_sound_certificate():
     assert rep and rep.upper_bound == math.inf and rep.ratio == 0.5
 
 
-def test_subnormal_weights_are_exact():
+def test_subnormal_weights_areexact_number():
     tiny = 5e-324
     g = (np.array([0, 1, 2]), np.array([1, 2, 3]), np.array([tiny, 2 * tiny, tiny]))
     res = mf.weighted_matching(g)
@@ -170,7 +160,7 @@ def _forms(n, r, c, w):
 
 def _oracle(n, r, c, w):
     edges = matrix_edges(zip(r.tolist(), c.tolist(), w.tolist()))
-    return edges, _mate_of(n, greedy_weighted_matching(n, edges))
+    return edges, greedy_weighted_mate(n, edges)
 
 
 def _opt(n, edges):
@@ -179,7 +169,7 @@ def _opt(n, edges):
     G.add_nodes_from(range(n))
     for a, b, x in edges:
         if x > 0:
-            G.add_edge(a, b, weight=_exact(x))
+            G.add_edge(a, b, weight=exact_number(x))
     return sum((G[a][b]["weight"] for a, b in nx.max_weight_matching(G)), 0)
 
 
@@ -187,7 +177,7 @@ def _opt(n, edges):
 def test_every_method_and_form_is_the_documented_greedy_and_certified(case):
     n, r, c, w = case
     edges, want = _oracle(n, r, c, w)
-    exact_weight = sum((_exact(x) for a, b, x in edges if want[a] == b), 0)
+    exact_weight = sum((exact_number(x) for a, b, x in edges if want[a] == b), 0)
     opt = _opt(n, edges)
     for form, g in _forms(n, r, c, w):
         for method, opts in METHODS:
@@ -200,13 +190,13 @@ def test_every_method_and_form_is_the_documented_greedy_and_certified(case):
         assert rep, rep.problems
         assert Fraction(rep.upper_bound) >= opt and 2 * opt >= exact_weight  # sound bound; the ½ guarantee
         better = mf.weighted_matching(g, improve=True)
-        b_weight = sum((_exact(x) for a, b, x in edges if a < len(better.mate) and better.mate[a] == b), 0)
+        b_weight = sum((exact_number(x) for a, b, x in edges if a < len(better.mate) and better.mate[a] == b), 0)
         assert exact_weight <= b_weight <= opt and better.weight == float(b_weight)
 
 
 def _check_half_exactly(n, edges, mate):
     """(valid, half): the certificate's conditions checked in exact Python arithmetic."""
-    wt = {(min(a, b), max(a, b)): _exact(x) for a, b, x in edges}
+    wt = {(min(a, b), max(a, b)): exact_number(x) for a, b, x in edges}
     valid = all(mate[mate[v]] == v for v in range(n) if mate[v] >= 0) and all(
         wt.get((min(v, mate[v]), max(v, mate[v])), 0) > 0 for v in range(n) if mate[v] >= 0)
     if not valid:
@@ -252,7 +242,7 @@ def test_every_integer_dtype_on_a_triangle_with_ties():
     for dt in INT_DTYPES:
         top = int(np.iinfo(dt).max)
         g = (np.array([0, 1, 0, 3]), np.array([1, 2, 2, 3]), np.array([top, top, top, top], dtype=dt))
-        want = _mate_of(4, greedy_weighted_matching(4, matrix_edges(zip([0, 1, 0, 3], [1, 2, 2, 3], [top] * 4))))
+        want = greedy_weighted_mate(4, matrix_edges(zip([0, 1, 0, 3], [1, 2, 2, 3], [top] * 4)))
         for method, opts in METHODS:
             res = mf.weighted_matching(g, method=method, backend="cpu", **opts)
             assert res.edges.tolist() == [[1, 2]] and res.weight == float(top)

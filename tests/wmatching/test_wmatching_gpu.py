@@ -16,39 +16,31 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from cases import wmatching_runs
+from conftest import LOOPS, SIM, device_only
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive import greedy_weighted_matching
+from naive import greedy_weighted_mate
 from test_wmatching import edge_lists, edges_of
 from test_wmatching_realdata import weighted_input
 
 import matchflow as mf
 import matchflow.gpu
-from matchflow._cuda import is_simulator
 from matchflow.verify import verify_weighted_matching
 from matchflow.wmatching._gpu_suitor import HUB_DEGREE, SUITOR_VARIANTS, edge_keys, validate_suitor_gpu_options
 
-SIM = is_simulator()
-LOOPS = ("host",) if SIM else ("persistent", "host")
 SHAPES = ((32, 1), (32, 3)) if SIM else ((32, 1), (64, 8), (128, 32))  # (block_size, vertices_per_warp)
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def gpu_configs(shapes=SHAPES, loops=LOOPS):
-    """(method, options) of every GPU run: every variant x shape x loop, each variant with hubs (degree > 3)
-    scanned by a whole block (the loops alternating), then GPU-LD."""
+    """(method, options) of every GPU run: every suitor variant x shape x loop, each variant with hubs (degree > 3)
+    scanned by a whole block (the loops alternating), then every other GPU row of the table (GPU-LD)."""
     out = [("suitor", {"variant": v, "block_size": bs, "vertices_per_warp": vpw, "loop": lp, "lb_iters": 1})
            for v in SUITOR_VARIANTS for bs, vpw in shapes for lp in loops]
     out += [("suitor", {"variant": v, "block_size": 32 if SIM else 64, "vertices_per_warp": 4,
                         "loop": loops[i % len(loops)], "hub_degree": 3}) for i, v in enumerate(SUITOR_VARIANTS)]
-    return out + [("ld", {"block_size": 32})]
-
-
-def oracle_mate(n, edges):
-    mate = np.full(n, -1)
-    for a, b in greedy_weighted_matching(n, edges).items():
-        mate[a] = b
-    return mate
+    return out + [(m, o) for m, o in wmatching_runs("gpu") if m != "suitor"]  # the other GPU rows
 
 
 def check_gpu(graph, want, configs=None, **kw):
@@ -134,7 +126,7 @@ def test_gpu_is_the_greedy_matching_on_random_edge_lists(case):
     n, u, v, w = case
     g = mf.Graph.from_edges(u, v, w, n=n)
     configs = gpu_configs() if not SIM else gpu_configs(shapes=((32, 3),))
-    check_gpu(g, oracle_mate(n, edges_of(u, v, w)), configs)
+    check_gpu(g, greedy_weighted_mate(n, edges_of(u, v, w)), configs)
 
 
 def _named():
@@ -171,7 +163,7 @@ def test_gpu_named_cases(name):
     u, v = np.array(u, dtype=np.int64), np.array(v, dtype=np.int64)
     w = np.array(w) if len(w) else np.zeros(0)
     g = mf.Graph.from_edges(u, v, w, n=n)
-    want = oracle_mate(n, edges_of(u, v, w))
+    want = greedy_weighted_mate(n, edges_of(u, v, w))
     check_gpu(g, want)
 
 
@@ -188,7 +180,7 @@ REAL = _real_files()
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(SIM, reason="too slow for the CUDA simulator")
+@device_only
 @pytest.mark.parametrize("path", REAL, ids=[p.name.split(".")[0] for p in REAL])
 def test_gpu_real_graphs_equal_the_cpu_twin_repeatedly(path):
     a = weighted_input(str(path)).tocsr()
@@ -208,7 +200,7 @@ def test_gpu_on_a_device_graph_and_with_improve():
     n, m = 300, 1200
     u, v, w = rng.integers(0, n, m), rng.integers(0, n, m), rng.integers(1, 50, m)
     g = mf.Graph.from_edges(u, v, w, n=n)
-    want = oracle_mate(n, edges_of(u, v, w))
+    want = greedy_weighted_mate(n, edges_of(u, v, w))
     dg = to_device(g)
     mate, _ = mf.gpu.suitor_matching(mf.gpu.weighted_to_device(g), block_size=32, vertices_per_warp=2)
     np.testing.assert_array_equal(mate, want)
@@ -231,7 +223,7 @@ def test_gpu_max_rounds_stops_with_a_clear_error():
     g = mf.Graph.from_edges(u, u + 1, np.arange(1, n), n=n)
     opts = {"loop": "host", "block_size": 32, "vertices_per_warp": 1, "check_every": 1}
     res = mf.weighted_matching(g, method="suitor", backend="gpu", **opts)
-    np.testing.assert_array_equal(res.mate, oracle_mate(n, edges_of(u, u + 1, np.arange(1, n))))
+    np.testing.assert_array_equal(res.mate, greedy_weighted_mate(n, edges_of(u, u + 1, np.arange(1, n))))
     assert res.stats["rounds"] == 1 + (res.stats["beaten"] > 0) * (res.stats["rounds"] - 1)
     with pytest.raises(ValueError, match=r"max_rounds must be .*got 0"):
         mf.weighted_matching(g, method="suitor", backend="gpu", max_rounds=0)
@@ -253,7 +245,7 @@ def test_gpu_hubs_scanned_by_a_block_count_their_deferrals():
                                                      [5] * 59)
     u, v, w = np.array(u), np.array(v), np.array(w)
     g = mf.Graph.from_edges(u, v, w, n=n)
-    want = oracle_mate(n, edges_of(u, v, w))
+    want = greedy_weighted_mate(n, edges_of(u, v, w))
     for loop in LOOPS:
         on = mf.weighted_matching(g, method="suitor", backend="gpu", hub_degree=8, loop=loop, block_size=64)
         off = mf.weighted_matching(g, method="suitor", backend="gpu", hub_degree=0, loop=loop, block_size=64)
@@ -278,7 +270,7 @@ def test_gpu_scipy_input_is_checked_on_the_device(case, kind):
     elif kind == "diag":
         a = sp.csr_array(a + a.T + sp.eye_array(n))
     want = mf.weighted_matching(a, method="suitor", backend="cpu")
-    for method, opts in (("suitor", {"loop": "host", "block_size": 32}), ("ld", {"block_size": 32})):
+    for method, opts in ((m, {**o, "loop": "host"}) for m, o in wmatching_runs("gpu")):
         res = mf.weighted_matching(a, method=method, backend="gpu", **opts)
         np.testing.assert_array_equal(res.mate, want.mate)
         assert res.weight == want.weight
@@ -358,7 +350,7 @@ def test_gpu_device_inputs_stay_on_the_device():
     for lib, make, to_host in _wm_device_inputs():
         for d, symmetric in [(m, True) for m in mats] + [(asym, False)]:
             want = mf.weighted_matching(sp.csr_array(d), method="suitor", backend="cpu")
-            for method in ("suitor", "ld"):
+            for method, _ in wmatching_runs("gpu"):
                 x = make(d)
                 res = mf.weighted_matching(x, method=method, backend="gpu" if method == "ld" else "auto",
                                            block_size=32)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from naive import greedy_weighted_matching
+from cases import wmatching_runs
+from naive import greedy_weighted_mate
 
 import matchflow as mf
 from matchflow import io
@@ -44,11 +45,9 @@ def test_real_inputs_all_methods_equal_greedy(shared_data, name):
     g, _ = mf.wmatching._api.as_weighted_graph(a)
     rows = np.repeat(np.arange(g.n), np.diff(g.indptr))
     up = rows < g.indices
-    want = greedy_weighted_matching(g.n, zip(rows[up].tolist(), g.indices[up].tolist(), g.weights[up].tolist()))
-    mate = np.full(g.n, -1)
-    mate[list(want)] = list(want.values())
+    mate = greedy_weighted_mate(g.n, zip(rows[up].tolist(), g.indices[up].tolist(), g.weights[up].tolist()))
     np.testing.assert_array_equal(res.mate, mate)
-    for method, opts in [("suitor", {"parallel": True}), ("ld", {}), ("greedy", {})]:
+    for method, opts in wmatching_runs("cpu"):
         other = mf.weighted_matching(g, method=method, backend="cpu", **opts)
         np.testing.assert_array_equal(other.mate, mate, err_msg=f"{method} {opts}")
         assert other.weight == res.weight
