@@ -18,6 +18,7 @@ SOLVERS = {
     "min_weight_full_bipartite_matching", "max_flow", "maximum_flow", "grid_cut", "weighted_matching",
     "max_weight_matching_approx", "konig_cover", "push_relabel_matching", "initial_matching", "hungarian",
     "suitor_matching", "locally_dominant_matching", "cost_scaling_assignment", "potts_weights",
+    "batch_linear_sum_assignment",
 }
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 

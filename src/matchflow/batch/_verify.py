@@ -228,7 +228,8 @@ def verify_batch_assignment(costs, col4row, u, v, *, shapes=None, maximize: bool
     >>> x, u, v = batch_linear_sum_assignment(C, return_duals=True)
     >>> bool(verify_batch_assignment(C, x, u, v))
     True
-    >>> cert = verify_batch_assignment(C, x[:, ::-1], u, v, raise_on_error=False)
+    >>> y = x.copy(); y[1] = y[1][::-1]  # item 1 tampered
+    >>> cert = verify_batch_assignment(C, y, u, v, raise_on_error=False)
     >>> cert.optimal.tolist(), cert.problems
     ([True, False], ['item 1: the assignment is not proved optimal by the duals'])
 
