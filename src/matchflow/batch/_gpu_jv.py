@@ -6,7 +6,7 @@ synchronisation per item. A small state object with named stages (``matching/_gp
 one upload; the output and work buffers), ``solve`` (the launch), ``certify`` (integers: the exact certificate
 on the device, ``O(B)`` flags back; floats are certified by the door), ``finish`` (items beyond the exact range
 re-solved on the host by the CPU twin's :func:`._cpu_jv.resolve_items`; the answer on the host for host inputs,
-on the device in the input's library for device inputs).
+numba device arrays on the input's device for device inputs).
 
 Block size (``block_size="auto"``): the smallest of 32, 64, 128 covering the largest item's larger side, else
 256. Shared memory: the work arrays of every item when the largest fits :data:`SMEM_MAX`, and each item's costs
@@ -56,7 +56,8 @@ def choose_block(largest: int) -> int:
 
 def solve_jv_gpu(problem, **options: Any):
     """Solve every item of ``problem`` on the GPU; returns ``(col4row, u, v, status)`` (the contract of
-    :mod:`._prepare`), on the host for host inputs, on the input's device and in its library otherwise."""
+    :mod:`._prepare`): NumPy arrays for host inputs, numba device arrays on the input's device for device
+    inputs (the door hands them back in the input's library, ``_cuda.wrap_like`` / ``on_device_like``)."""
     o = validate_jv_gpu_options(**options)
     with quiet():
         run = JVBatchRun(problem, o)
@@ -153,7 +154,6 @@ class JVBatchRun:
 
     def finish(self):
         """The answer where the input lives; WIDE items re-solved on the host first."""
-        from .._cuda._graph import wrap_like  # noqa: PLC0415
         from ._cpu_jv import resolve_items  # noqa: PLC0415
 
         t0 = time.perf_counter()
@@ -172,9 +172,8 @@ class JVBatchRun:
             outs = [_to_device(a) for a in (x, u, v)]
             self.status = _to_device(st)
         x, u, v = (a[:k] for a, k in zip(outs, sizes))
-        lib = self.p.library
         self.stats["seconds_finish"] = time.perf_counter() - t0
-        return (wrap_like(lib, x), wrap_like(lib, u), wrap_like(lib, v), wrap_like(lib, self.status[:self.B]))
+        return x, u, v, self.status[:self.B]
 
 
 def _to_device(a: np.ndarray):
