@@ -9,9 +9,10 @@ import re
 import pytest
 
 import matchflow
+import matchflow.dask
 
 MODULES = (matchflow, matchflow.verify, matchflow.io, matchflow.gpu, matchflow.generators, matchflow.flow,
-           matchflow.wmatching)
+           matchflow.wmatching, matchflow.dask)
 # the entry points that solve a problem with a published algorithm: they cite it
 SOLVERS = {
     "bipartite_matching", "maximum_bipartite_matching", "assignment", "linear_sum_assignment",
