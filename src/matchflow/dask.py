@@ -41,7 +41,7 @@ def batch_linear_sum_assignment(costs: Any, **kw: Any) -> Any:
     >>> C = da.from_array(np.array([[[4, 1], [2, 0]], [[1, 2], [3, 5]], [[0, 9], [9, 0]]]), chunks=(2, 2, 2))
     >>> x = batch_linear_sum_assignment(C)
     >>> x.compute().tolist()
-    [[1, 0], [0, 1], [0, 1]]
+    [[1, 0], [1, 0], [0, 1]]
 
     References
     ----------
