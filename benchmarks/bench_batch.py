@@ -125,24 +125,33 @@ PEERS = {
 
 
 def measure(run, case, repeat):
+    """Best wall time of ``run(case)``; a runner returning ``(seconds, totals)`` times its own part (the GPU
+    columns: the host totals are not timed)."""
     run(case)  # warm-up (compilation, caches)
     best = np.inf
     for _ in range(repeat):
         t = time.perf_counter()
         totals = run(case)
-        best = min(best, time.perf_counter() - t)
+        sec = time.perf_counter() - t
+        if isinstance(totals, tuple):
+            sec, totals = totals
+        best = min(best, sec)
     return best, totals
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
-    ap.add_argument("--peers", default=",".join(PEERS), help="comma-separated columns")
+    ap.add_argument("--peers", default=None, help="comma-separated columns (default: all available)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--machine", default="", help="a label for the machine (e.g. 'dev box, 2 cores')")
     ap.add_argument("--out", default="results/batch")
     args = ap.parse_args()
-    peers = [p for p in args.peers.split(",") if p in PEERS and PEERS[p][0]()]
+    from benchmarks._bench_batch_gpu import first_call, gpu_peers  # the GPU columns (none without a GPU)
+
+    PEERS.update(gpu_peers())
+    names = args.peers.split(",") if args.peers else list(PEERS)
+    peers = [p for p in names if p in PEERS and PEERS[p][0]()]
     rows = []
     for case in cases(args.quick):
         want = run_scipy(case)
@@ -155,7 +164,8 @@ def main() -> None:
         print(json.dumps(row), flush=True)
     meta = {"host": socket.gethostname(), "machine": args.machine, "cores": os.cpu_count(),
             "cpu": platform.processor() or platform.machine(), "date": datetime.date.today().isoformat(),
-            "python": platform.python_version(), "quick": args.quick, "repeat": args.repeat, "peers": peers}
+            "python": platform.python_version(), "quick": args.quick, "repeat": args.repeat, "peers": peers,
+            "first_gpu_call_s": first_call() if any(p.startswith("ours-gpu") for p in peers) else None}
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     stem = f"{meta['host']}-{meta['date']}{'-quick' if args.quick else ''}"
