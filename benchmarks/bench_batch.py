@@ -147,7 +147,10 @@ def main() -> None:
     ap.add_argument("--machine", default="", help="a label for the machine (e.g. 'dev box, 2 cores')")
     ap.add_argument("--out", default="results/batch")
     args = ap.parse_args()
-    from benchmarks._bench_batch_gpu import first_call, gpu_peers  # the GPU columns (none without a GPU)
+    try:  # the GPU columns (none without a GPU); as a module or as a script
+        from benchmarks._bench_batch_gpu import first_call, gpu_peers
+    except ImportError:
+        from _bench_batch_gpu import first_call, gpu_peers
 
     PEERS.update(gpu_peers())
     names = args.peers.split(",") if args.peers else list(PEERS)
