@@ -13,6 +13,7 @@ from ._progress import precompile
 from ._results import AssignmentResult, MatchingResult
 from ._version import __version__
 from .assignment import assignment, linear_sum_assignment, min_weight_full_bipartite_matching
+from .batch import batch_linear_sum_assignment
 from .flow import FlowResult, GridCutResult, grid_cut, max_flow, maximum_flow
 from .matching import bipartite_matching, maximum_bipartite_matching
 from .wmatching import WeightedMatchingResult, weighted_matching
@@ -33,6 +34,7 @@ __all__ = [
     "as_bipartite",
     "as_graph",
     "assignment",
+    "batch_linear_sum_assignment",
     "bipartite_matching",
     "generators",
     "gpu",

@@ -5,16 +5,18 @@
 * :func:`konig_cover` — the König vertex cover of a maximum matching (the certificate itself).
 * :func:`verify_assignment` — an assignment is optimal when the dual potentials are
   feasible (reduced costs >= 0), tight on assigned pairs, and primal cost == dual value.
+* :func:`verify_batch_assignment` — every item of a batched assignment, by the same duality.
 * :func:`verify_flow` — a flow is feasible (capacities, conservation) and maximum when its value equals
   the capacity of the returned minimum cut.
 """
 
 from .assignment._sparse_certificate import verify_sparse_assignment  # noqa: F401
 from .assignment._verify import verify_assignment  # noqa: F401
+from .batch._verify import verify_batch_assignment  # noqa: F401
 from .flow._verify import verify_flow  # noqa: F401
 from .matching._cover import konig_cover  # noqa: F401
 from .matching._verify import verify_matching  # noqa: F401
 from .wmatching._verify import verify_weighted_matching  # noqa: F401
 
-__all__ = ["verify_matching", "verify_assignment", "verify_sparse_assignment", "verify_flow",
-           "verify_weighted_matching", "konig_cover"]
+__all__ = ["verify_matching", "verify_assignment", "verify_sparse_assignment", "verify_batch_assignment",
+           "verify_flow", "verify_weighted_matching", "konig_cover"]

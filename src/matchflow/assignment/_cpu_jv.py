@@ -69,8 +69,10 @@ def _reduction_kernel(C, x, y, v, free):
 
 @numba.njit(cache=True)
 def _arr_kernel(C, x, y, v, free, nfree, max_steps):
-    """One augmenting row reduction pass over ``free[:nfree]``; returns the new free count."""
-    n = C.shape[0]
+    """One augmenting row reduction pass over ``free[:nfree]``; returns the new free count. Rectangular
+    ``C`` (rows <= columns) too, started from ``v = 0``: a lowered column stays assigned, so unassigned columns
+    keep ``v = 0`` (the batch solver's rectangular start)."""
+    n = C.shape[1]
     k = 0
     prv = nfree
     nfree = 0
@@ -128,9 +130,10 @@ def augment_kernel(C, x, y, v, free, nfree, stats):
     Precondition: every assigned row sits on a column of minimum reduced cost
     ``c[i, j] - v[j]``. ``stats`` (int64[3]) accumulates augmentations, scanned
     columns and minimum searches (dual updates). Returns 0, or -1 if a row had no
-    path (impossible on a finite complete matrix).
+    path (impossible on a finite complete matrix). Rectangular ``C`` (rows <= columns, free rows only) and
+    ``+inf`` entries (a forbidden pair: a row whose every path is forbidden returns -1) are solved as well.
     """
-    n = C.shape[0]
+    n = C.shape[1]
     d = np.empty(n, dtype=C.dtype)
     pred = np.empty(n, dtype=np.int64)
     collist = np.empty(n, dtype=np.uint32)  # unsigned: no negative-index wraparound in the hot loops
@@ -163,6 +166,8 @@ def augment_kernel(C, x, y, v, free, nfree, stats):
                         collist[up] = j
                         up += 1
                 stats[2] += 1
+                if minv - minv != 0:  # +inf: every remaining column is forbidden (never for integers)
+                    return -1
                 for k in range(low, up):
                     if y[collist[k]] < 0:
                         endofpath = np.int64(collist[k])

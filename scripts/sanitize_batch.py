@@ -1,0 +1,58 @@
+"""compute-sanitizer target for the batched assignment kernels (``lsap_batch_kernel`` with shared and global work
+arrays, shared and global costs, warp-shuffle and tree reductions; ``certify_int_kernel``) on small ragged
+batches, through the GPU driver; each answer is checked against SciPy.
+
+    compute-sanitizer --tool memcheck python3 scripts/sanitize_batch.py
+    compute-sanitizer --tool racecheck python3 scripts/sanitize_batch.py   (SANITIZE_SMALL=1: a subset)
+"""
+
+import os
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from matchflow.batch import _gpu_jv
+from matchflow.batch._prepare import prepare
+
+rng = np.random.default_rng(5)
+SMALL = os.environ.get("SANITIZE_SMALL", "") == "1"
+shapes = [(1, 1), (3, 7), (7, 3), (12, 12), (40, 33), (5, 70)]
+batches = {"int": [rng.integers(0, 6, s) for s in shapes], "float": [rng.random(s) for s in shapes]}
+batches["inf"] = [np.where(rng.random(s) < 0.2, np.inf, rng.random(s)) for s in shapes[:4]] + [
+    np.array([[np.inf, 1.0], [np.inf, 2.0]])]  # the last item is infeasible
+bad = 0
+
+
+def want(a):
+    try:
+        r, c = linear_sum_assignment(a)
+    except ValueError:
+        return None
+    x = np.full(a.shape[0], -1)
+    x[r] = c
+    return x
+
+
+def check(items, label, **opts):
+    global bad
+    p = prepare(items)
+    x, _, _, st = _gpu_jv.solve_jv_gpu(p, **opts)
+    diff = 0
+    for b, a in enumerate(items):
+        w = want(np.asarray(a, float))
+        got = x[p.out_rows[b]:p.out_rows[b + 1]]
+        diff += (st[b] != 1) if w is None else (st[b] != 0 or not np.array_equal(got, w))
+    bad += diff
+    print(label, opts, "equal" if not diff else f"{diff} DIFFERENT")
+
+
+variants = [{}, {"block_size": 64}] if SMALL else [{}, {"block_size": 8}, {"block_size": 64}, {"shared_costs": False},
+                                                   {"certify": True}]
+for name, items in batches.items():
+    for opts in variants:
+        check(items, name, **opts)
+_gpu_jv.SMEM_MAX = 0  # every item's work arrays in global memory
+for name, items in batches.items():
+    check(items, name + " global work")
+print("mismatches", bad)
+raise SystemExit(1 if bad else 0)

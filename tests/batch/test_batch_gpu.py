@@ -1,0 +1,205 @@
+"""batch_linear_sum_assignment on the GPU (marked gpu): SciPy's answer for every item, ties included (the
+kernel runs SciPy's own shortest augmenting paths in its scan order), against the CPU twin and SciPy; device
+inputs answered on their device; the kernel's paths (block sizes, shared or global work arrays and costs).
+Under the CUDA simulator (NUMBA_ENABLE_CUDASIM=1) the sizes shrink: it runs every thread in Python."""
+
+import numpy as np
+import pytest
+from scipy.optimize import linear_sum_assignment
+
+from matchflow import batch_linear_sum_assignment
+from matchflow._cuda import is_simulator
+from matchflow.verify import verify_batch_assignment
+
+pytestmark = pytest.mark.gpu
+SIM = is_simulator()
+HI = 7 if SIM else 40  # largest side of the random items
+
+
+def _items(rng, count, hi=HI, kind="float", inf=0.0, ties=True):
+    items = []
+    for _ in range(count):
+        n, m = (int(t) for t in rng.integers(1, hi + 1, 2))
+        a = rng.integers(0, max(n, m) // 2 + 2 if ties else 10**6, (n, m)) if kind == "int" else rng.random((n, m))
+        if inf:
+            a = a.astype(float)
+            a[rng.random((n, m)) < inf] = np.inf
+        items.append(a)
+    return items
+
+
+def _scipy(a, maximize=False):
+    """SciPy's col4row (-1 for an unmatched row)."""
+    r, c = linear_sum_assignment(a, maximize=maximize)
+    x = np.full(a.shape[0], -1, dtype=np.int64)
+    x[r] = c
+    return x
+
+
+def _same_as_scipy(items, x, maximize=False):
+    for b, a in enumerate(items):
+        np.testing.assert_array_equal(np.asarray(x[b])[:a.shape[0]], _scipy(np.asarray(a, float), maximize),
+                                      err_msg=f"item {b} {a.shape}")
+
+
+@pytest.mark.parametrize("kind", ["int", "float"])
+@pytest.mark.parametrize("maximize", [False, True])
+def test_ragged_batches_are_scipys_answers_ties_included(kind, maximize):
+    rng = np.random.default_rng(7 + maximize)
+    items = _items(rng, 12 if SIM else 200, kind=kind)
+    x, cost, u, v = batch_linear_sum_assignment(items, maximize=maximize, backend="gpu", return_cost=True,
+                                                return_duals=True)
+    _same_as_scipy(items, x, maximize)
+    assert verify_batch_assignment(items, x, u, v, maximize=maximize)
+    xc, cc = batch_linear_sum_assignment(items, maximize=maximize, backend="cpu", return_cost=True)
+    np.testing.assert_array_equal(cost, cc)
+
+
+@pytest.mark.parametrize("n, m", [(1, 1), (5, 5), (3, 8), (8, 3)] + ([] if SIM else [(32, 32), (64, 64), (33, 100),
+                                                                                    (300, 50), (512, 512)]))
+def test_tensor_sizes_int_and_float(n, m):
+    rng = np.random.default_rng(n * 1000 + m)
+    B = 3 if SIM or n * m > 10**4 else 40
+    for C in (rng.integers(0, n + 1, (B, n, m)), rng.random((B, n, m))):
+        x = batch_linear_sum_assignment(C, backend="gpu")
+        assert x.shape == (B, n)
+        _same_as_scipy(list(C), x)
+
+
+def test_forbidden_pairs_rectangular_both_ways():
+    rng = np.random.default_rng(3)
+    items = [a for a in _items(rng, 30, inf=0.3) if _feasible(a)][:10 if SIM else 30]
+    x = batch_linear_sum_assignment(items, backend="gpu")
+    _same_as_scipy(items, x)
+
+
+def _feasible(a):
+    try:
+        linear_sum_assignment(a)
+    except ValueError:
+        return False
+    return True
+
+
+def test_infeasible_and_nan_items_are_named():
+    ok = np.array([[1.0, 2.0], [3.0, 4.0]])
+    infeasible = np.array([[np.inf, 1.0], [np.inf, 2.0]])
+    nan = np.array([[np.nan, 1.0], [1.0, 2.0]])
+    with pytest.raises(ValueError, match=r"cost matrix is infeasible \(item 2\)"):
+        batch_linear_sum_assignment([ok, ok, infeasible, ok], backend="gpu")
+    with pytest.raises(ValueError, match=r"invalid numeric entries \(item 1\)"):
+        batch_linear_sum_assignment([ok, nan, ok], backend="gpu")
+    with pytest.raises(ValueError, match=r"invalid numeric entries \(item 0\)"):
+        batch_linear_sum_assignment([-infeasible, ok], backend="gpu")  # -inf when minimising
+
+
+def test_other_items_keep_their_answers_beside_a_failed_one():
+    from matchflow.batch._gpu_jv import solve_jv_gpu
+    from matchflow.batch._prepare import prepare
+
+    items = [np.array([[4.0, 1.0], [2.0, 0.0]]), np.array([[np.inf, 1.0], [np.inf, 2.0]]), np.array([[1.0]])]
+    x, _, _, st = solve_jv_gpu(prepare(items))
+    assert st.tolist() == [0, 1, 0]
+    assert x.tolist() == [1, 0, -1, -1, 0]
+
+
+def test_float16_costs_are_promoted():
+    rng = np.random.default_rng(4)
+    C = rng.random((6, 5, 7)).astype(np.float16)
+    _same_as_scipy(list(C.astype(np.float64)), batch_linear_sum_assignment(C, backend="gpu"))
+
+
+def test_ragged_mixing_1x1_and_300x50():
+    rng = np.random.default_rng(5)
+    big = (12, 4) if SIM else (300, 50)
+    items = [rng.random((1, 1)), rng.random(big), rng.random(big[::-1]), rng.integers(0, 3, (4, 4)).astype(float)]
+    _same_as_scipy(items, batch_linear_sum_assignment(items, backend="gpu"))
+
+
+@pytest.mark.parametrize("opts", [{"block_size": 1}, {"block_size": 4}, {"block_size": 64},
+                                  {"shared_costs": False}, {"certify": True}, {"grid_size": 2}])
+def test_kernel_paths(opts):
+    """Tiny blocks (several columns per thread, the tree reduction), costs in global memory, the device
+    certificate, fewer blocks than items (a block strides over items)."""
+    rng = np.random.default_rng(6)
+    for kind in ("int", "float"):
+        items = _items(rng, 6, hi=9, kind=kind)
+        _same_as_scipy(items, batch_linear_sum_assignment(items, backend="gpu", **opts))
+
+
+def test_work_arrays_in_global_memory(monkeypatch):
+    """Items whose work arrays do not fit the shared-memory budget keep them in global memory."""
+    from matchflow.batch import _gpu_jv
+
+    monkeypatch.setattr(_gpu_jv, "SMEM_MAX", 0)
+    rng = np.random.default_rng(8)
+    items = _items(rng, 6, hi=9, kind="int") + _items(rng, 4, hi=9)
+    _same_as_scipy(items, batch_linear_sum_assignment(items, backend="gpu"))
+
+
+def test_device_certificate_refutes_a_tampered_answer():
+    from numba import cuda
+
+    from matchflow.batch._gpu_jv import BatchGPUError, JVBatchRun, validate_jv_gpu_options
+    from matchflow.batch._prepare import prepare
+
+    C = np.random.default_rng(9).integers(0, 20, (3, 5, 6))
+    run = JVBatchRun(prepare(C), validate_jv_gpu_options())
+    run.start()
+    run.solve()
+    run.certify()  # the true answer passes
+    u = run.u.copy_to_host()
+    u[7] -= 1  # item 1 (rows 5..9): a dual off by one breaks the matched pair's equality
+    run.u = cuda.to_device(u)
+    with pytest.raises(BatchGPUError, match="item 1"):
+        run.certify()
+
+
+def test_wide_integers_are_solved_on_the_host():
+    C = np.array([[[2**60, 1], [3, 2**59]], [[1, 2], [3, 4]]], dtype=np.int64)
+    x, cost = batch_linear_sum_assignment(C, backend="gpu", return_cost=True)
+    assert x.tolist() == [[1, 0], [0, 1]]
+    assert cost.tolist() == [4, 5]
+
+
+def test_repeated_runs_are_identical():
+    """1000 solves of one tied batch (the solver alone: the door's host certificate is tested above)."""
+    from matchflow.batch._gpu_jv import solve_jv_gpu
+    from matchflow.batch._prepare import prepare
+
+    rng = np.random.default_rng(10)
+    C = rng.integers(0, 4, (2 if SIM else 64, 12, 12))  # many ties
+    p = prepare(C)
+    first = solve_jv_gpu(p)
+    _same_as_scipy(list(C), first[0].reshape(C.shape[:2]))
+    for _ in range(1 if SIM else 1000):
+        again = solve_jv_gpu(p)
+        for a, b in zip(first, again):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_torch_cuda_inputs_answer_on_the_device():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("torch without CUDA")
+    rng = np.random.default_rng(11)
+    C = rng.random((8, 6, 9))
+    t = torch.tensor(C, device="cuda", dtype=torch.float32)
+    x, cost = batch_linear_sum_assignment(t, backend="gpu", return_cost=True)
+    assert x.is_cuda and x.dtype == torch.long
+    _same_as_scipy(list(C.astype(np.float32).astype(np.float64)), x.cpu().numpy())
+    shapes = torch.tensor([[6, 9], [3, 4]] * 4)
+    xs = batch_linear_sum_assignment(t, shapes=shapes, backend="gpu")
+    assert xs.is_cuda
+    ragged = [t[0], t[1, :3, :4]]
+    xr = batch_linear_sum_assignment(ragged, backend="gpu")
+    assert all(a.is_cuda for a in xr)
+
+
+def test_cupy_inputs_answer_on_the_device():
+    cupy = pytest.importorskip("cupy")
+    rng = np.random.default_rng(12)
+    C = rng.integers(0, 5, (8, 7, 5))
+    x = batch_linear_sum_assignment(cupy.asarray(C), backend="gpu")
+    assert isinstance(x, cupy.ndarray)
+    _same_as_scipy(list(C), cupy.asnumpy(x))
