@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .._cuda import on_device_like
+from .._cuda import device_library, hand_back
 from .._methods import check_method_options, place, resolve
 from .._validation import check_bool, check_real, is_torch_tensor
 from ._cpu_jv import INVALID, resolve_items
@@ -165,7 +165,7 @@ def _to_input(p: BatchProblem, a: Any) -> Any:
         return [_to_input(p, t) for t in a]
     src = p.source[0] if p.form == "list" and p.batch else p.source
     if p.on_device:
-        return on_device_like(src, a)
+        return hand_back(a, device_library(src), src)
     if is_torch_tensor(src):
         import torch  # noqa: PLC0415
 

@@ -57,7 +57,7 @@ def choose_block(largest: int) -> int:
 def solve_jv_gpu(problem, **options: Any):
     """Solve every item of ``problem`` on the GPU; returns ``(col4row, u, v, status)`` (the contract of
     :mod:`._prepare`): NumPy arrays for host inputs, numba device arrays on the input's device for device
-    inputs (the door hands them back in the input's library, ``_cuda.wrap_like`` / ``on_device_like``)."""
+    inputs (the door hands them back in the input's library, ``_cuda.hand_back``)."""
     o = validate_jv_gpu_options(**options)
     with quiet():
         run = JVBatchRun(problem, o)

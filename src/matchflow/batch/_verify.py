@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from ..assignment._verify import _float_bound_dense_serial, _min_reduced_kernel, certify
+from ..assignment._float_bound import _float_bound_dense_serial
+from ..assignment._verify import _min_reduced_kernel, certify
 
 __all__ = ["verify_batch_assignment", "BatchCertificate", "certify_batch", "flat_answer"]
 
