@@ -111,19 +111,12 @@ def run_ours_dev(case):
 
 
 def run_solve(case):
-    from matchflow.batch._gpu_jv import JVBatchRun, validate_jv_gpu_options
-    from matchflow.batch._prepare import prepare
+    """The launch alone (inputs already uploaded): ``stats["seconds_solve"]`` of the raw GPU solver."""
+    from matchflow import gpu
 
-    p = prepare(case.costs, case.shapes)
-    run = JVBatchRun(p, validate_jv_gpu_options())
-    run.start()
-    _sync()
-    t0 = time.perf_counter()
-    run.solve()
-    _sync()
-    sec = time.perf_counter() - t0
-    x, _, _, _ = run.finish()
-    return sec, _totals(case.items, [x[p.out_rows[b]:p.out_rows[b + 1]] for b in range(p.batch)])
+    x, _, _, _, st = gpu.batch_assignment(case.costs, case.shapes)
+    ro = st["row_offsets"]
+    return st["seconds_solve"], _totals(case.items, [x[ro[b]:ro[b + 1]] for b in range(len(ro) - 1)])
 
 
 _FIRST = """
@@ -164,7 +157,7 @@ def _tla():
 
 def gpu_peers() -> dict:
     """The GPU columns, each ``(available, run)``; empty without a usable GPU."""
-    from matchflow._backend import gpu_available
+    from matchflow.gpu import gpu_available
 
     if not gpu_available():
         return {}

@@ -11,8 +11,7 @@ import os
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from matchflow.batch import _gpu_jv
-from matchflow.batch._prepare import prepare
+from matchflow import gpu
 
 rng = np.random.default_rng(5)
 SMALL = os.environ.get("SANITIZE_SMALL", "") == "1"
@@ -35,12 +34,12 @@ def want(a):
 
 def check(items, label, **opts):
     global bad
-    p = prepare(items)
-    x, _, _, st = _gpu_jv.solve_jv_gpu(p, **opts)
+    x, _, _, st, stats = gpu.batch_assignment(items, **opts)
+    ro = stats["row_offsets"]
     diff = 0
     for b, a in enumerate(items):
         w = want(np.asarray(a, float))
-        got = x[p.out_rows[b]:p.out_rows[b + 1]]
+        got = x[ro[b]:ro[b + 1]]
         diff += (st[b] != 1) if w is None else (st[b] != 0 or not np.array_equal(got, w))
     bad += diff
     print(label, opts, "equal" if not diff else f"{diff} DIFFERENT")
@@ -51,8 +50,7 @@ variants = [{}, {"block_size": 64}] if SMALL else [{}, {"block_size": 8}, {"bloc
 for name, items in batches.items():
     for opts in variants:
         check(items, name, **opts)
-_gpu_jv.SMEM_MAX = 0  # every item's work arrays in global memory
 for name, items in batches.items():
-    check(items, name + " global work")
+    check(items, name + " global work", shared_work=False)
 print("mismatches", bad)
 raise SystemExit(1 if bad else 0)

@@ -13,6 +13,8 @@ GPU solver speaks one option vocabulary (:data:`OPTIONS`): ``loop`` ("auto" | "p
   solver behind ``assignment(method="lopes", backend="gpu")``, returning duals.
 * :func:`suitor_matching` — GPU-Suitor (Naim et al. 2015) on a weighted :class:`~matchflow.Graph` or its
   device twin from :func:`weighted_to_device`: the raw solver behind ``weighted_matching(backend="gpu")``.
+* :func:`batch_assignment` — the batched GPU Jonker-Volgenant on a (B, n, m) array or a list of matrices: the raw
+  solver behind ``batch_linear_sum_assignment(backend="gpu")``, with the stage timings.
 * :func:`warm_up` — create the CUDA context now, so that ``backend="auto"`` uses the GPU wherever it wins in a
   warm process (until a process has used the GPU, ``auto`` sends only problems large enough to pay for the
   first GPU call there: see :mod:`matchflow._methods`).
@@ -29,7 +31,7 @@ from ._cuda import GPU_LOOPS, GPU_OPTIONS
 
 __all__ = ["OPTIONS", "LOOPS", "warm_up", "to_device", "push_relabel_matching", "initial_matching",
            "hungarian", "suitor_matching", "weighted_to_device", "locally_dominant_matching",
-           "cost_scaling_to_device", "cost_scaling_assignment", "gpu_available", "gpu_reason", "GPUUnavailableError"]
+           "cost_scaling_to_device", "cost_scaling_assignment", "batch_assignment", "gpu_available", "gpu_reason", "GPUUnavailableError"]
 
 OPTIONS = GPU_OPTIONS
 LOOPS = GPU_LOOPS
@@ -313,3 +315,39 @@ def cost_scaling_assignment(dev: Any, **options: Any) -> tuple[int, np.ndarray, 
 
     return solve_uploaded(dev, o=validate_cost_scaling_gpu_options(**options))
 
+
+
+def batch_assignment(costs: Any, shapes: Any = None, *, maximize: bool = False, **options: Any
+                     ) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+    """The batched GPU solve without the door's float certificate or re-solves: ``(col4row, u, v, status,
+    stats)``. ``col4row``, ``u`` (rows) and ``v`` (columns) are every item's answer one after the other (item
+    ``b``'s rows are ``stats["row_offsets"][b]:stats["row_offsets"][b + 1]``, its columns likewise with
+    ``"col_offsets"``); ``status[b]`` is 0 when item ``b`` was solved, 1 when it is infeasible, 2 when it holds NaN (or ``-inf``
+    when minimising). Host inputs give
+    NumPy arrays, device inputs numba device arrays. ``stats``: ``seconds_start`` (uploads),
+    ``seconds_solve`` (the launch, waited for), ``seconds_finish``, ``block_size``, ``shared_bytes``,
+    ``launches``. Options: :data:`OPTIONS` plus ``shared_costs`` and ``shared_work`` (default True).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from matchflow import gpu
+    >>> C = np.array([[[4, 1, 3], [2, 0, 5]], [[1, 2, 9], [3, 5, 0]]])
+    >>> # the lines below need a GPU (skipped without one)
+    >>> col4row, u, v, status, stats = gpu.batch_assignment(C)  # doctest: +SKIP
+    >>> col4row.tolist(), status.tolist(), stats["row_offsets"].tolist()  # doctest: +SKIP
+    ([1, 0, 0, 2], [0, 0], [0, 2, 4])
+
+    References
+    ----------
+    .. [1] Crouse, D. F., "On implementing 2D rectangular assignment algorithms", IEEE Transactions on Aerospace
+           and Electronic Systems 52(4), 1679-1696, 2016. DOI:10.1109/TAES.2016.2517038
+    """
+    require_gpu("matchflow.gpu.batch_assignment")
+    from .batch._gpu_jv import solve_jv_gpu  # noqa: PLC0415
+    from .batch._prepare import prepare  # noqa: PLC0415
+
+    p = prepare(costs, shapes, maximize)
+    stats: dict[str, Any] = {"row_offsets": p.out_rows.copy(), "col_offsets": p.out_cols.copy()}
+    x, u, v, status = solve_jv_gpu(p, stats=stats, **options)
+    return x, u, v, status, stats

@@ -137,6 +137,21 @@ def test_work_arrays_in_global_memory(monkeypatch):
     _same_as_scipy(items, batch_linear_sum_assignment(items, backend="gpu"))
 
 
+def test_raw_gpu_solver_stages_and_global_work():
+    """``matchflow.gpu.batch_assignment``: every item's answer at its offsets, statuses, the stage timings; with
+    ``shared_work=False`` the work arrays live in global memory and the answers do not change."""
+    from matchflow import gpu
+
+    rng = np.random.default_rng(9)
+    items = _items(rng, 5, hi=9, kind="int") + [np.array([[np.inf, 1.0], [np.inf, 2.0]])]
+    for opts in ({}, {"shared_work": False, "shared_costs": False}):
+        x, u, v, status, st = gpu.batch_assignment(items, **opts)
+        ro = st["row_offsets"]
+        assert status.tolist() == [0] * 5 + [1]
+        assert st["seconds_solve"] >= 0 and st["launches"] == 1 and st["shared_work"] == (not opts)
+        _same_as_scipy(items[:5], [x[ro[b]:ro[b + 1]] for b in range(5)])
+
+
 def test_device_certificate_refutes_a_tampered_answer():
     from numba import cuda
 

@@ -24,9 +24,9 @@ import numpy as np
 from .._cuda import quiet, validate_gpu_options
 from .._validation import check_bool, check_options
 
-__all__ = ["solve_jv_gpu", "validate_jv_gpu_options", "BatchGPUError", "SMEM_MAX", "choose_block", "JVBatchRun"]
+__all__ = ["solve_jv_gpu", "validate_jv_gpu_options", "BatchGPUError", "choose_block", "JVBatchRun"]
 
-_OPTIONS = ("shared_costs",)
+_OPTIONS = ("shared_costs", "shared_work")
 SMEM_MAX = 48 * 1024  # dynamic shared memory without the opt-in attribute: every CUDA device numba-cuda supports
 
 
@@ -37,12 +37,14 @@ class BatchGPUError(RuntimeError):
 def validate_jv_gpu_options(**options: Any) -> dict[str, Any]:
     """The GPU vocabulary (``block_size``: a power of two in [1, 1024], default by size; ``grid_size``: blocks,
     default one per item; ``certify``: the device certificate of integer answers, default off: the door
-    certifies; ``loop`` / ``max_rounds`` accepted, unused: one launch) plus ``shared_costs`` (default True)."""
+    certifies; ``loop`` / ``max_rounds`` accepted, unused: one launch) plus ``shared_costs`` and ``shared_work``
+    (default True: costs and work arrays in shared memory where they fit; False keeps them in global memory)."""
     opts = dict(options)
     o = validate_gpu_options("batch_linear_sum_assignment (gpu)", opts, block_low=1, block_default=0,
                              certify_default=False)
     check_options("batch_linear_sum_assignment (gpu)", opts, _OPTIONS)
     o["shared_costs"] = check_bool("shared_costs", opts.get("shared_costs", True))
+    o["shared_work"] = check_bool("shared_work", opts.get("shared_work", True))
     return o
 
 
@@ -54,18 +56,23 @@ def choose_block(largest: int) -> int:
     return 256
 
 
-def solve_jv_gpu(problem, **options: Any):
+def solve_jv_gpu(problem, stats: dict[str, Any] | None = None, **options: Any):
     """Solve every item of ``problem`` on the GPU; returns ``(col4row, u, v, status)`` (the contract of
     :mod:`._prepare`): NumPy arrays for host inputs, numba device arrays on the input's device for device
-    inputs (the door hands them back in the input's library, ``_cuda.hand_back``)."""
+    inputs (the door hands them back in the input's library, ``_cuda.hand_back``). With a ``stats`` dict, the
+    launch is waited for and the stage timings (``seconds_start``, ``seconds_solve``: launch to completion,
+    ``seconds_finish``) and the launch shape are written into it."""
     o = validate_jv_gpu_options(**options)
     with quiet():
         run = JVBatchRun(problem, o)
         run.start()
-        run.solve()
+        run.solve(wait=stats is not None)
         if o["certify"]:
             run.certify()
-        return run.finish()
+        out = run.finish()
+    if stats is not None:
+        stats.update(run.stats)
+    return out
 
 
 class JVBatchRun:
@@ -84,7 +91,7 @@ class JVBatchRun:
         largest = int(large.max()) if self.B else 0
         self.bdim = o["block_size"] or choose_block(largest)
         work = K.item_smem(small, large, self.bdim, False)  # vectorised over the items
-        self.wshared = int(work.max(initial=0)) <= SMEM_MAX
+        self.wshared = o["shared_work"] and int(work.max(initial=0)) <= SMEM_MAX
         smem = K.item_smem(0, 0, self.bdim, False, work=False)
         if self.wshared:
             smem = max(smem, int(work.max(initial=0)))
@@ -116,9 +123,12 @@ class JVBatchRun:
         self.gint = cuda.device_array(4 * nw, dtype=np.int32)
         self.stats["seconds_start"] = time.perf_counter() - t0
 
-    def solve(self) -> None:
-        """One launch for the whole batch (asynchronous: nothing is read back here)."""
+    def solve(self, wait: bool = False) -> None:
+        """One launch for the whole batch (asynchronous unless ``wait``: nothing is read back here)."""
+        from numba import cuda  # noqa: PLC0415
+
         if self.B == 0:
+            self.stats["seconds_solve"] = 0.0
             return
         K, dt = self.K, self.dt
         t0 = time.perf_counter()
@@ -129,6 +139,8 @@ class JVBatchRun:
         K.lsap_batch_kernel[self.grid, self.bdim, 0, self.smem](
             self.vals, offs, ld, rows, cols, sign, dt.type(0), inf, np.float64(limit), r0, c0, np.int64(self.smem),
             self.wshared, self.gval, self.gint, self.col4row, self.u, self.v, self.status)
+        if wait:
+            cuda.synchronize()
         self.stats.update(seconds_solve=time.perf_counter() - t0, block_size=self.bdim, shared_bytes=self.smem,
                           shared_work=self.wshared, launches=1)
 
