@@ -146,6 +146,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--machine", default="", help="a label for the machine (e.g. 'dev box, 2 cores')")
     ap.add_argument("--out", default="results/batch")
+    ap.add_argument("--cases", default="", help="comma-separated substrings of the case names to run (default: all)")
     args = ap.parse_args()
     try:  # the GPU columns (none without a GPU); as a module or as a script
         from benchmarks._bench_batch_gpu import first_call, gpu_peers
@@ -155,8 +156,14 @@ def main() -> None:
     PEERS.update(gpu_peers())
     names = args.peers.split(",") if args.peers else list(PEERS)
     peers = [p for p in names if p in PEERS and PEERS[p][0]()]
+    meta = {"host": socket.gethostname(), "machine": args.machine, "cores": os.cpu_count(),
+            "cpu": platform.processor() or platform.machine(), "date": datetime.date.today().isoformat(),
+            "python": platform.python_version(), "quick": args.quick, "repeat": args.repeat, "peers": peers,
+            "first_gpu_call_s": None}
     rows = []
     for case in cases(args.quick):
+        if args.cases and not any(c in case.name for c in args.cases.split(",")):
+            continue
         want = run_scipy(case)
         row = {"case": case.name}
         for p in peers:
@@ -165,16 +172,20 @@ def main() -> None:
             row[p] = {"ms": None if totals is None else 1e3 * sec, "ok": ok, "items": len(case.items)}
         rows.append(row)
         print(json.dumps(row), flush=True)
-    meta = {"host": socket.gethostname(), "machine": args.machine, "cores": os.cpu_count(),
-            "cpu": platform.processor() or platform.machine(), "date": datetime.date.today().isoformat(),
-            "python": platform.python_version(), "quick": args.quick, "repeat": args.repeat, "peers": peers,
-            "first_gpu_call_s": first_call() if any(p.startswith("ours-gpu") for p in peers) else None}
-    out = Path(args.out)
+        _write(args.out, meta, rows, peers)  # after every case: a run cut short keeps what it measured
+    if any(p.startswith("ours-gpu") for p in peers):
+        meta["first_gpu_call_s"] = first_call()
+    print(_write(args.out, meta, rows, peers))
+
+
+def _write(folder: str, meta: dict, rows: list, peers: list) -> str:
+    out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
-    stem = f"{meta['host']}-{meta['date']}{'-quick' if args.quick else ''}"
+    stem = f"{meta['host']}-{meta['date']}{'-quick' if meta['quick'] else ''}"
+    md = markdown(meta, rows, peers)
     (out / f"{stem}.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
-    (out / f"{stem}.md").write_text(markdown(meta, rows, peers))
-    print(markdown(meta, rows, peers))
+    (out / f"{stem}.md").write_text(md)
+    return md
 
 
 def markdown(meta, rows, peers) -> str:
