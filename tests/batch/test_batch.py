@@ -231,3 +231,39 @@ def test_empty_batches_keep_their_shape(n, m):
     x1 = batch_linear_sum_assignment(np.zeros((1, n, m)))
     assert x1.shape == (1, n)
     assert batch_linear_sum_assignment([]) == []
+
+
+def test_the_door_certifies_in_one_pass_and_does_no_per_item_work(monkeypatch):
+    """Every form goes through one batched certificate call and one gather for the totals: no item is read
+    one by one (``BatchProblem.item`` is the per-item path), and the totals are NumPy's sums of each item's
+    assigned entries."""
+    from matchflow.batch import _prepare, _verify
+
+    calls = []
+    for name in ("_certify_int_kernel", "_certify_float_kernel"):
+        kern = getattr(_verify, name)
+        monkeypatch.setattr(_verify, name, lambda *a, _k=kern, _n=name: calls.append(_n) or _k(*a))
+    monkeypatch.setattr(_prepare.BatchProblem, "item", lambda self, i: pytest.fail(f"item {i} read on its own"))
+    rng = np.random.default_rng(23)
+    items = _random_items(rng, 40, hi=9) + [rng.random((300, 5)), rng.random((4, 30))]
+    shapes = np.array([a.shape for a in items])
+    pad = np.zeros((len(items), *shapes.max(axis=0)))
+    for b, a in enumerate(items):
+        pad[b, :a.shape[0], :a.shape[1]] = a
+    for maximize in (False, True):
+        for costs, kw in ((items, {}), (pad, {"shapes": shapes})):
+            before = len(calls)
+            x, cost, u, v = batch_linear_sum_assignment(costs, maximize=maximize, return_cost=True,
+                                                        return_duals=True, **kw)
+            assert calls[before:] == ["_certify_float_kernel"]
+            for b, a in enumerate(items):
+                xb = np.asarray(x[b])[:a.shape[0]]
+                r = np.flatnonzero(xb >= 0)
+                assert cost[b] == a[r, xb[r]].sum()  # bit for bit: the user's own sum
+            _check_items(items, x, cost, maximize)
+            assert verify_batch_assignment(costs, x, u, v, maximize=maximize, **kw)  # no item read either
+    ints = rng.integers(0, 9, (50, 7, 7))
+    before = len(calls)
+    x, cost = batch_linear_sum_assignment(ints, return_cost=True)
+    assert calls[before:] == ["_certify_int_kernel"] and x.shape == (50, 7) and cost.dtype == np.int64
+    _check_items(list(ints), x, cost)
