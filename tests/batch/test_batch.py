@@ -231,3 +231,113 @@ def test_empty_batches_keep_their_shape(n, m):
     x1 = batch_linear_sum_assignment(np.zeros((1, n, m)))
     assert x1.shape == (1, n)
     assert batch_linear_sum_assignment([]) == []
+
+
+def test_the_door_certifies_in_one_pass_and_does_no_per_item_work(monkeypatch):
+    """Every form goes through one batched certificate call and one gather for the totals: no item is read
+    one by one (``BatchProblem.item`` is the per-item path), and the totals are NumPy's sums of each item's
+    assigned entries."""
+    from matchflow.batch import _prepare, _verify
+
+    calls = []
+    for name in ("_certify_int_kernel", "_certify_float_kernel"):
+        kern = getattr(_verify, name)
+        monkeypatch.setattr(_verify, name, lambda *a, _k=kern, _n=name: calls.append(_n) or _k(*a))
+    monkeypatch.setattr(_prepare.BatchProblem, "item", lambda self, i: pytest.fail(f"item {i} read on its own"))
+    rng = np.random.default_rng(23)
+    items = _random_items(rng, 40, hi=9) + [rng.random((300, 5)), rng.random((4, 30))]
+    shapes = np.array([a.shape for a in items])
+    pad = np.zeros((len(items), *shapes.max(axis=0)))
+    for b, a in enumerate(items):
+        pad[b, :a.shape[0], :a.shape[1]] = a
+    for maximize in (False, True):
+        for costs, kw in ((items, {}), (pad, {"shapes": shapes})):
+            before = len(calls)
+            x, cost, u, v = batch_linear_sum_assignment(costs, maximize=maximize, return_cost=True,
+                                                        return_duals=True, **kw)
+            assert calls[before:] == ["_certify_float_kernel"]
+            for b, a in enumerate(items):
+                xb = np.asarray(x[b])[:a.shape[0]]
+                r = np.flatnonzero(xb >= 0)
+                assert cost[b] == a[r, xb[r]].sum()  # bit for bit: the user's own sum
+            _check_items(items, x, cost, maximize)
+            assert verify_batch_assignment(costs, x, u, v, maximize=maximize, **kw)  # no item read either
+    ints = rng.integers(0, 9, (50, 7, 7))
+    before = len(calls)
+    x, cost = batch_linear_sum_assignment(ints, return_cost=True)
+    assert calls[before:] == ["_certify_int_kernel"] and x.shape == (50, 7) and cost.dtype == np.int64
+    _check_items(list(ints), x, cost)
+
+
+def _fake_gpu(monkeypatch, ran):
+    """Pretend a real GPU is present: the placement rules run as on a GPU machine; the GPU twin is the CPU
+    solve, recording each call in ``ran``."""
+    from matchflow import _methods
+    from matchflow._methods import Method
+    from matchflow.batch import _api
+    from matchflow.batch._methods import TABLE
+
+    jv = TABLE.row("jv")
+    gpu = Method("jv", cpu=jv.cpu, gpu=lambda p, **o: ran.append(p.batch) or jv.cpu(p), options=jv.options,
+                 check=jv.check, auto_gpu=jv.auto_gpu)
+    monkeypatch.setattr(_methods, "_auto_may_use_gpu", lambda: True)
+    monkeypatch.setattr(_api, "TABLE", TABLE.with_method(gpu))
+
+
+def test_backend_auto_takes_the_gpu_where_it_was_measured_faster(monkeypatch, warm_gpu_process):
+    """Warm process: the GPU from GPU_MIN_ITEMS items of a larger side <= GPU_MAX_SIDE (the H200's end-to-end
+    range), the CPU for fewer or larger items; method="jv" follows the same rule; a CPU option keeps the CPU."""
+    from matchflow.batch._methods import GPU_MAX_SIDE, GPU_MIN_ITEMS
+
+    ran = []
+    _fake_gpu(monkeypatch, ran)
+    rng = np.random.default_rng(31)
+    many = rng.integers(0, 9, (GPU_MIN_ITEMS, 5, 3))
+    x, cost = batch_linear_sum_assignment(many, return_cost=True)
+    assert ran == [GPU_MIN_ITEMS]
+    _check_items(list(many[:20]), x[:20], cost[:20])
+    batch_linear_sum_assignment(many[:-1])  # one item fewer
+    batch_linear_sum_assignment(list(many[:-1]) + [np.ones((2, GPU_MAX_SIDE + 1))])  # one item too large
+    batch_linear_sum_assignment(many, arr_passes=1)  # a CPU option
+    assert ran == [GPU_MIN_ITEMS]
+    ragged = list(many[:-1]) + [np.ones((GPU_MAX_SIDE, 2))]
+    batch_linear_sum_assignment(ragged, method="jv")
+    assert ran == [GPU_MIN_ITEMS] * 2
+
+
+def test_backend_auto_first_use_rule(monkeypatch, cold_gpu_process):
+    """A fresh process: the GPU only from GPU_COLD_ITEMS items (the saving covers the measured first GPU call);
+    placing a batch there makes the process warm, and then the warm rule alone decides."""
+    from matchflow import _methods as M
+    from matchflow.batch import _methods
+    from matchflow.batch._methods import GPU_MIN_ITEMS
+
+    ran = []
+    _fake_gpu(monkeypatch, ran)
+    many = np.random.default_rng(37).integers(0, 9, (GPU_MIN_ITEMS, 4, 4))
+    batch_linear_sum_assignment(many)
+    assert ran == [] and not M.gpu_warm()  # the warm rule says GPU, the first call is not paid back
+    monkeypatch.setattr(_methods, "GPU_COLD_ITEMS", 2 * GPU_MIN_ITEMS)
+    batch_linear_sum_assignment(np.concatenate([many, many]))
+    assert ran == [2 * GPU_MIN_ITEMS] and M.gpu_warm()
+    batch_linear_sum_assignment(many)
+    assert ran == [2 * GPU_MIN_ITEMS, GPU_MIN_ITEMS]
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_device_input_counts_as_on_its_gpu(monkeypatch, warm):
+    """The rules read a device input as measured faster and the first call as paid (it is on its GPU)."""
+    import dataclasses
+
+    from matchflow import _methods as M
+    from matchflow._methods import place
+    from matchflow.batch._methods import TABLE
+    from matchflow.batch._prepare import prepare
+
+    monkeypatch.setattr(M, "_GPU_WARM", [warm])
+    monkeypatch.setattr(M, "_auto_may_use_gpu", lambda: True)
+    p = prepare(np.ones((2, 3, 3)))
+    assert place(TABLE, None, "auto", lambda: p)[1] == "cpu"  # 2 host items
+    d = dataclasses.replace(p, on_device=True)
+    assert place(TABLE, None, "auto", lambda: d)[1] == "gpu"
+    assert place(TABLE, TABLE.row("jv"), "auto", lambda: d)[1] == "gpu"

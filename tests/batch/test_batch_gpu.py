@@ -8,7 +8,7 @@ import pytest
 from scipy.optimize import linear_sum_assignment
 
 from matchflow import batch_linear_sum_assignment
-from matchflow._cuda import is_simulator
+from matchflow._cuda import is_device_array, is_simulator
 from matchflow.verify import verify_batch_assignment
 
 pytestmark = pytest.mark.gpu
@@ -218,3 +218,39 @@ def test_cupy_inputs_answer_on_the_device():
     x = batch_linear_sum_assignment(cupy.asarray(C), backend="gpu")
     assert isinstance(x, cupy.ndarray)
     _same_as_scipy(list(C), cupy.asnumpy(x))
+
+
+def test_numba_device_inputs_cross_to_the_host_once(monkeypatch):
+    """A device input's costs reach the host certificate in ONE copy (``BatchProblem.on_host``), never item by
+    item; the answers are device arrays on the input's device, equal to SciPy's, the totals the user's sums."""
+    from numba import cuda
+
+    from matchflow.batch import _prepare
+
+    copies = []
+    on_host = _prepare.BatchProblem.on_host
+    monkeypatch.setattr(_prepare.BatchProblem, "on_host", lambda self: copies.append(self.on_device) or on_host(self))
+    monkeypatch.setattr(_prepare.BatchProblem, "item", lambda self, i: pytest.fail(f"item {i} copied on its own"))
+    rng = np.random.default_rng(29)
+    C = rng.integers(0, 6, (5, 4, 6))
+    shapes = np.array([[4, 6], [2, 3], [4, 1], [1, 6], [3, 3]])
+    items = [C[b, :n, :m] for b, (n, m) in enumerate(shapes)]
+    for costs, kw, want in ((cuda.to_device(C), {}, list(C)), (cuda.to_device(C), {"shapes": shapes}, items),
+                            ([cuda.to_device(np.ascontiguousarray(a)) for a in items], {}, items)):
+        for maximize in (False, True):
+            del copies[:]
+            x, cost, u, v = batch_linear_sum_assignment(costs, maximize=maximize, backend="gpu", return_cost=True,
+                                                        return_duals=True, **kw)
+            assert copies == [True]
+            xs = x if isinstance(x, list) else [x[b] for b in range(len(want))]
+            assert all(is_device_array(t) for t in xs + [cost, u if not isinstance(u, list) else u[0]])
+            xh = [t.copy_to_host() for t in xs]
+            _same_as_scipy(want, xh, maximize)
+            ch = cost.copy_to_host()
+            for b, a in enumerate(want):
+                r = np.flatnonzero(xh[b][:a.shape[0]] >= 0)
+                assert ch[b] == a[r, xh[b][r]].sum()
+            host = (lambda t: [s.copy_to_host() for s in t]) if isinstance(x, list) else (lambda t: t.copy_to_host())
+            assert verify_batch_assignment(want, [t[:a.shape[0]] for t, a in zip(xh, want)],
+                                           [t[:a.shape[0]] for t, a in zip(host(u), want)],
+                                           [t[:a.shape[1]] for t, a in zip(host(v), want)], maximize=maximize)

@@ -16,7 +16,7 @@ hold the user's costs (not negated for ``maximize``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -53,6 +53,15 @@ class BatchProblem:
     @property
     def is_int(self) -> bool:
         return np.dtype(self.vals.dtype).kind in "iu"
+
+    def on_host(self) -> BatchProblem:
+        """This problem with its costs on the host: itself, or (device costs) ONE device-to-host copy of ``vals``
+        (the certificate's input; never one copy per item)."""
+        if not self.on_device:
+            return self
+        dt = np.dtype(self.vals.dtype)
+        vals = self.vals.copy_to_host() if self.vals.size else np.zeros(0, dtype=dt)
+        return replace(self, vals=vals, on_device=False)
 
     def item(self, i: int) -> np.ndarray:
         """Item ``i`` as a 2-D host view (a copy for device costs)."""

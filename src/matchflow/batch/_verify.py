@@ -15,7 +15,7 @@ minimisation problem on ``Cm = C`` (``-C`` when maximising) prove it optimal:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numba
 import numpy as np
@@ -87,20 +87,16 @@ def _int_item(C, sign, x, u, v, used):
 
 
 @numba.njit(cache=True)
-def _sum_up(t, mask):
-    """An upper bound of the sum of the non-negative ``t[mask]`` (the k-term float sum's proven factor)."""
-    s = 0.0
-    k = 0
-    for i in range(t.size):
-        if mask[i]:
-            s += t[i]
-            k += 1
+def _up_sum(s, k):
+    """An upper bound of a k-term float sum ``s`` of non-negative terms (its proven factor)."""
     return s * (1.0 + (2 * k + 2) * _U)
 
 
 @numba.njit(cache=True)
-def _float_item(C, sign, x, u, v, used):
-    """(verdict, gap_bound, tol) of one float item: the dense family's bound (module docstring)."""
+def _float_item(C, sign, x, u, v, used, delta, slack, err, err_c, row_lb, row_j):
+    """(verdict, gap_bound, tol) of one float item: the dense family's bound (module docstring). The row
+    arrays are the item's slices of the batch's work arrays (``err_c`` zeroed by the caller): nothing is
+    allocated here beyond the row pass's ``|v|``."""
     n, m = C.shape
     if not _valid_kernel(C, x, used):
         return FAILED, np.inf, 0.0
@@ -110,44 +106,50 @@ def _float_item(C, sign, x, u, v, used):
     for j in range(m):
         if v[j] - v[j] != 0:
             return FAILED, np.inf, 0.0
-    delta, slack, err, err_c, row_lb = np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n)
-    row_j = np.empty(n, dtype=np.int64)
     _float_bound_dense_serial(C, sign, x, u, v, delta, slack, err, err_c, row_lb, row_j)
-    rows = x >= 0
-    alln = np.ones(n, dtype=np.bool_)
-    gap = _sum_up(np.maximum(slack, 0.0), rows)
-    if n > m:  # rows are the "<= 1" side: u' = min(u - delta, 0)
-        terms = np.where(rows, np.maximum(delta, u), np.maximum(delta - u, 0.0))
-        gap += _sum_up(terms, alln)
-    else:
-        gap += _sum_up(delta, alln)
-        if n < m:  # columns are the "<= 1" side: v' = min(v, 0)
-            terms = np.where(used, np.maximum(v, 0.0), np.maximum(-v, 0.0))
-            gap += _sum_up(terms, np.ones(m, dtype=np.bool_))
+    s_slack, k_slack, s_err, s_rows = 0.0, 0, 0.0, 0.0
+    for i in range(n):
+        if x[i] >= 0:
+            s_slack += max(slack[i], 0.0)
+            s_err += err[i]
+            k_slack += 1
+        if n > m:  # rows are the "<= 1" side: u' = min(u - delta, 0)
+            s_rows += max(delta[i], u[i]) if x[i] >= 0 else max(delta[i] - u[i], 0.0)
+        else:
+            s_rows += delta[i]
+    gap = _up_sum(s_slack, k_slack) + _up_sum(s_rows, n)
+    if n < m:  # columns are the "<= 1" side: v' = min(v, 0)
+        s_cols = 0.0
+        for j in range(m):
+            s_cols += max(v[j], 0.0) if used[j] else max(-v[j], 0.0)
+        gap += _up_sum(s_cols, m)
     gap *= 1.0 + 4 * _U
-    tol = (max(n, m) + 4) * _sum_up(err, rows) + (n + m + 8) * 2.0**-1068
+    tol = (max(n, m) + 4) * _up_sum(s_err, k_slack) + (n + m + 8) * 2.0**-1068
     ok = gap <= tol and gap - gap == 0 and tol - tol == 0
     return (PROVED if ok else FAILED), gap, tol
 
 
 @numba.njit(cache=True, parallel=True)
-def _certify_int_kernel(vals, offs, ld, rows, cols, sign, out_rows, out_cols, col4row, u, v, verdict):
-    """Every integer item's exact certificate on the Numba threads (``u``, ``v``: minimisation duals)."""
+def _certify_int_kernel(vals, offs, ld, rows, cols, sign, out_rows, out_cols, col4row, u, v, used, verdict):
+    """Every integer item's exact certificate on the Numba threads (``u``, ``v``: minimisation duals; ``used``:
+    one flag per column of the batch, the items' slices)."""
     for b in numba.prange(offs.size):
         r0, r1, c0, c1 = out_rows[b], out_rows[b + 1], out_cols[b], out_cols[b + 1]
         C = _item_view(vals, offs[b], ld[b], rows[b], cols[b])
-        used = np.zeros(cols[b], dtype=np.bool_)
-        verdict[b] = _int_item(C, sign, col4row[r0:r1], u[r0:r1], v[c0:c1], used)
+        verdict[b] = _int_item(C, sign, col4row[r0:r1], u[r0:r1], v[c0:c1], used[c0:c1])
 
 
 @numba.njit(cache=True, parallel=True)
-def _certify_float_kernel(vals, offs, ld, rows, cols, sign, out_rows, out_cols, col4row, u, v, verdict, gap, tol):
-    """Every float item's gap bound on the Numba threads (``u``, ``v``: minimisation duals)."""
+def _certify_float_kernel(vals, offs, ld, rows, cols, sign, out_rows, out_cols, col4row, u, v, used, work, row_j,
+                          verdict, gap, tol):
+    """Every float item's gap bound on the Numba threads (``u``, ``v``: minimisation duals; ``used``, the five
+    rows of ``work`` and ``row_j``: the batch's work arrays, sliced per item)."""
     for b in numba.prange(offs.size):
         r0, r1, c0, c1 = out_rows[b], out_rows[b + 1], out_cols[b], out_cols[b + 1]
         C = _item_view(vals, offs[b], ld[b], rows[b], cols[b])
-        used = np.zeros(cols[b], dtype=np.bool_)
-        verdict[b], gap[b], tol[b] = _float_item(C, sign, col4row[r0:r1], u[r0:r1], v[c0:c1], used)
+        verdict[b], gap[b], tol[b] = _float_item(C, sign, col4row[r0:r1], u[r0:r1], v[c0:c1], used[c0:c1],
+                                                 work[0, r0:r1], work[1, r0:r1], work[2, r0:r1], work[3, r0:r1],
+                                                 work[4, r0:r1], row_j[r0:r1])
 
 
 def certify_batch(p, col4row: np.ndarray, u: np.ndarray, v: np.ndarray):
@@ -161,15 +163,16 @@ def certify_batch(p, col4row: np.ndarray, u: np.ndarray, v: np.ndarray):
     if B == 0:
         return verdict, gap, tol
     args = (p.vals, p.offs, p.ld, p.rows, p.cols)
+    R, used = int(p.out_rows[-1]), np.zeros(int(p.out_cols[-1]), dtype=np.bool_)
     if p.is_int and u.dtype.kind == "i" and v.dtype.kind == "i":
-        _certify_int_kernel(*args, np.int64(-1 if p.maximize else 1), p.out_rows, p.out_cols, x, u, v, verdict)
+        _certify_int_kernel(*args, np.int64(-1 if p.maximize else 1), p.out_rows, p.out_cols, x, u, v, used, verdict)
     elif p.is_int:
         verdict[:] = UNKNOWN
     else:
         with np.errstate(all="ignore"):
             uf, vf = np.asarray(u, dtype=np.float64), np.asarray(v, dtype=np.float64)
-        _certify_float_kernel(*args, -1.0 if p.maximize else 1.0, p.out_rows, p.out_cols, x, uf, vf, verdict, gap,
-                              tol)
+        _certify_float_kernel(*args, -1.0 if p.maximize else 1.0, p.out_rows, p.out_cols, x, uf, vf, used,
+                              np.zeros((5, R)), np.empty(R, dtype=np.int64), verdict, gap, tol)
     for b in np.flatnonzero(verdict == UNKNOWN).tolist():
         r0, r1, c0, c1 = p.out_rows[b], p.out_rows[b + 1], p.out_cols[b], p.out_cols[b + 1]
         r = np.flatnonzero(x[r0:r1] >= 0)
@@ -241,14 +244,12 @@ def verify_batch_assignment(costs, col4row, u, v, *, shapes=None, maximize: bool
     """
     from ._prepare import prepare
 
-    p = prepare(costs, shapes, bool(maximize))
-    if p.on_device:
-        p = prepare([p.item(b) for b in range(p.batch)], None, p.maximize)
+    p = prepare(costs, shapes, bool(maximize)).on_host()
     x = flat_answer(p, col4row, "col4row").astype(np.int64)
     uf, vf = flat_answer(p, u, "u"), flat_answer(p, v, "v")
     if p.is_int and (uf.dtype.kind not in "iu" or vf.dtype.kind not in "iu") and uf.dtype != object:
         uf, vf = uf.astype(np.float64), vf.astype(np.float64)
-        p = prepare([p.item(b).astype(np.float64) for b in range(p.batch)], None, p.maximize)
+        p = replace(p, vals=p.vals.astype(np.float64))
     verdict, gap, tol = certify_batch(p, x, uf, vf)
     bad = np.flatnonzero(verdict != PROVED).tolist()
     problems = [f"item {b}: the assignment is not proved optimal by the duals" for b in bad]
