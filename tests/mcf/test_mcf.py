@@ -122,8 +122,8 @@ def _networks(draw):
     return t.astype(np.int64), h.astype(np.int64), d.astype(np.int64), cap.astype(np.int64), cost.astype(np.int64)
 
 
-@given(_networks())
-def test_random_networks_against_networkx(net):
+@given(_networks(), st.sampled_from([{}, {"price_updates": 0}, {"price_updates": 0.01, "alpha": 2}]))
+def test_random_networks_against_networkx(net, opts):
     tail, head, demand, cap, cost = net
     try:
         want = _nx_cost(tail, head, demand, cap.astype(np.float64), cost)
@@ -131,9 +131,10 @@ def test_random_networks_against_networkx(net):
         with pytest.raises(ValueError, match="infeasible"):
             mf.min_cost_flow((tail, head), demand, capacity=cap, cost=cost, backend="cpu")
         return
-    res = mf.min_cost_flow((tail, head), demand, capacity=cap, cost=cost, backend="cpu")
+    res = mf.min_cost_flow((tail, head), demand, capacity=cap, cost=cost, backend="cpu", **opts)
     assert res.cost == want
     assert verify_min_cost_flow((tail, head), demand, res, capacity=cap, cost=cost) == []
+    assert res.stats["price_updates"] == 0 if opts.get("price_updates") == 0 else res.stats["price_updates"] >= 0
 
 
 def test_tampered_answers_rejected():
@@ -221,19 +222,18 @@ def test_networkx_entry_one_line_change():
 def test_max_flow_min_cost_against_networkx(net):
     tail, head, _, cap, cost = net
     n = int(max(tail.max(initial=1), head.max(initial=1))) + 1
-    G = nx.MultiDiGraph()
-    G.add_nodes_from(range(n))
-    for t, h, c, w in zip(tail.tolist(), head.tolist(), cap.tolist(), cost.tolist(), strict=True):
-        G.add_edge(t, h, capacity=c, weight=w)
-    try:
-        want = nx.cost_of_flow(G, nx.max_flow_min_cost(G, 0, n - 1))
-        value = nx.maximum_flow_value(nx.DiGraph(G), 0, n - 1) if not G.is_multigraph() else None
-    except nx.NetworkXUnbounded:
-        return
+    D = nx.DiGraph()  # networkx's max-flow takes no multigraph: parallel capacities summed
+    D.add_nodes_from(range(n))
+    for t, h, c in zip(tail.tolist(), head.tolist(), cap.tolist(), strict=True):
+        if t != h:
+            D.add_edge(t, h, capacity=D.edges[t, h]["capacity"] + c if D.has_edge(t, h) else c)
+    value = nx.maximum_flow_value(D, 0, n - 1)
+    demand = np.zeros(n, np.int64)
+    demand[0], demand[n - 1] = -value, value
     res = mf.max_flow_min_cost((tail, head), 0, n - 1, capacity=cap, cost=cost, n=n)
-    assert res.cost == want
-    assert res.flow_value == mf.max_flow(mf.FlowNetwork(n, 0, n - 1, tail, head, cap), backend="cpu").flow_value
-    assert value is None
+    assert res.flow_value == value
+    assert res.cost == _nx_cost(tail, head, demand, cap.astype(np.float64), cost)
+    assert verify_min_cost_flow((tail, head), demand, res, capacity=cap, cost=cost) == []
 
 
 def test_max_flow_min_cost_unbounded():
@@ -286,6 +286,16 @@ def test_argument_errors(kwargs, match):
     d = args.pop("demand")
     with pytest.raises(ValueError, match=match):
         mf.min_cost_flow((np.array([0, 1]), np.array([1, 2])), d, **args)
+
+
+def test_options_checked():
+    args = ((np.array([0]), np.array([1])), np.array([-1, 1]))
+    with pytest.raises(ValueError, match="price_updates must be a number >= 0"):
+        mf.min_cost_flow(*args, price_updates=-1)
+    with pytest.raises(ValueError, match="alpha must be >= 2"):
+        mf.min_cost_flow(*args, alpha=1)
+    with pytest.raises(TypeError, match="unexpected option.*block_size.*accepted: alpha, price_updates"):
+        mf.min_cost_flow(*args, block_size=32)
 
 
 def test_node_ids_and_overflow_refused():

@@ -145,6 +145,9 @@ def max_flow_min_cost(G: Any, s: Any, t: Any, *, capacity: Any = None, cost: Any
     return res
 
 
+max_flow_min_cost.__doc__ += _REFS
+
+
 def transport(supply: Any, demand: Any, C: Any, *, method: str = "auto", backend: str = "auto",
               **options: Any) -> TransportResult:
     """An optimal transportation plan for the dense cost matrix ``C`` (m x n): exact optimal transport.
@@ -189,6 +192,11 @@ def transport(supply: Any, demand: Any, C: Any, *, method: str = "auto", backend
     u, v = -res.potential[:m], res.potential[m:]
     return TransportResult(plan=plan, cost=cost, u=u, v=v, method=res.method, backend=res.backend,
                            seconds=res.seconds, stats=stats)
+
+
+transport.__doc__ += _REFS.replace("Applications\", Prentice Hall, 1993.", "Applications\", Prentice Hall, 1993.\n"
+    "    .. [4] Flamary, R., et al., \"POT: Python Optimal Transport\", Journal of Machine Learning Research 22(78),\n"
+    "           1-8, 2021 (``ot.emd``, the network-simplex peer).")
 
 
 def _masses(supply: Any, demand: Any, m: int, n: int) -> tuple[np.ndarray, np.ndarray, float]:

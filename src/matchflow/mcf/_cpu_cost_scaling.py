@@ -12,7 +12,9 @@ none is left (``p(v) = max(p(w) - c(v, w)) - eps`` over residual arcs: prices on
 potentials of the final flow come from a label-correcting shortest-path pass on the residual network started at
 ``floor(p / (n + 1))`` (:func:`exact_potentials_kernel`): at an optimum no negative cycle exists, so it ends.
 
-Heuristics: none of CS2's (price refinement, push look-ahead, global price updates) yet: measured in the report.
+Heuristics: Goldberg's global price update (:func:`price_update_kernel`, at the start of each phase and after
+every ``price_updates * n`` relabels; ``price_updates=0`` turns it off); not yet price refinement or push
+look-ahead.
 The caller guarantees a feasible problem (every phase then ends: Goldberg & Tarjan's bound) and the int64 ranges
 (:mod:`._prepare`); a price that falls past ``-2**62`` stops the solve with ``OVERFLOW``.
 """
@@ -64,11 +66,94 @@ def residual_kernel(n, tail, head, cap, cost):
 
 
 @numba.njit(cache=True)
-def refine_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur):
-    """One phase at ``eps``: returns ``(status, pushes, relabels)``."""
+def price_update_kernel(indptr, to, rev, res, c, excess, price, eps, dist, done, bnext, bprev, bhead):
+    """Goldberg's global price update: ``d(v)`` = the residual distance from ``v`` to a node with a deficit, an
+    arc of reduced cost ``r`` counting ``0`` if ``r < 0`` else ``r // eps + 1`` (Dial's buckets, scanned until every
+    node with excess is reached and capped there), then ``p(v) -= d(v) * eps``. ``eps``-optimality is kept: every
+    residual arc has ``d(v) <= d(w) + length``, so its reduced cost falls by at most ``length * eps``. Returns False
+    (prices untouched) where a price would pass the floor."""
+    n = indptr.size - 1
+    K = n + 1
+    active = 0
+    for L in range(K):
+        bhead[L] = -1
+    for v in range(n):
+        done[v] = False
+        dist[v] = K
+        if excess[v] > 0:
+            active += 1
+        elif excess[v] < 0:
+            dist[v] = 0
+            bprev[v] = -1
+            bnext[v] = bhead[0]
+            if bhead[0] >= 0:
+                bprev[bhead[0]] = v
+            bhead[0] = v
+    stop = K
+    L = 0
+    while L < K and active > 0:
+        v = bhead[L]
+        if v < 0:
+            L += 1
+            continue
+        bhead[L] = bnext[v]
+        if bnext[v] >= 0:
+            bprev[bnext[v]] = -1
+        done[v] = True
+        if excess[v] > 0:
+            active -= 1
+            if active == 0:
+                stop = L
+                break
+        pv = price[v]
+        for a in range(indptr[v], indptr[v + 1]):
+            b = rev[a]
+            if res[b] > 0:
+                u = to[a]
+                if done[u]:
+                    continue
+                r = c[b] + price[u] - pv
+                nd = L if r < 0 else L + r // eps + 1
+                if nd < dist[u] and nd < K:
+                    if dist[u] < K:  # unlink from its bucket
+                        if bprev[u] >= 0:
+                            bnext[bprev[u]] = bnext[u]
+                        else:
+                            bhead[dist[u]] = bnext[u]
+                        if bnext[u] >= 0:
+                            bprev[bnext[u]] = bprev[u]
+                    dist[u] = nd
+                    bprev[u] = -1
+                    bnext[u] = bhead[nd]
+                    if bhead[nd] >= 0:
+                        bprev[bhead[nd]] = u
+                    bhead[nd] = u
+    if stop == K:
+        stop = L if L < K else K
+    for v in range(n):
+        d = dist[v] if done[v] else stop
+        if d > stop:
+            d = stop
+        if price[v] - d * eps <= FLOOR:
+            return False
+    for v in range(n):
+        d = dist[v] if done[v] else stop
+        if d > stop:
+            d = stop
+        price[v] -= d * eps
+    return True
+
+
+@numba.njit(cache=True)
+def refine_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur, every, work):
+    """One phase at ``eps``: returns ``(status, pushes, relabels, updates)``; a global price update
+    (:func:`price_update_kernel`, work arrays ``work``) at the start and after each ``every`` relabels
+    (``every <= 0``: none)."""
     n = indptr.size - 1
     pushes = 0
     relabels = 0
+    updates = 0
+    since = 0
     for v in range(n):  # saturate the arcs of negative reduced cost: the pseudoflow becomes 0-optimal
         pv = price[v]
         for a in range(indptr[v], indptr[v + 1]):
@@ -78,6 +163,9 @@ def refine_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur):
                 res[rev[a]] += r
                 excess[v] -= r
                 excess[to[a]] += r
+    if every > 0 and price_update_kernel(indptr, to, rev, res, c, excess, price, eps, work[0], inq, work[1],
+                                         work[2], work[3]):
+        updates += 1
     head_ = 0
     tail_ = 0
     for v in range(n):
@@ -97,6 +185,13 @@ def refine_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur):
             head_ = 0
         count -= 1
         inq[v] = False
+        if every > 0 and since >= every:
+            since = 0
+            if price_update_kernel(indptr, to, rev, res, c, excess, price, eps, work[0], work[4], work[1], work[2],
+                                   work[3]):
+                updates += 1
+                for u in range(n):
+                    cur[u] = indptr[u]
         while excess[v] > 0:
             a = cur[v]
             end = indptr[v + 1]
@@ -133,13 +228,14 @@ def refine_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur):
                             best = t
                             found = True
                 if not found:
-                    return STUCK, pushes, relabels
+                    return STUCK, pushes, relabels, updates
                 if best - eps <= FLOOR:
-                    return OVERFLOW, pushes, relabels
+                    return OVERFLOW, pushes, relabels, updates
                 price[v] = best - eps
                 cur[v] = indptr[v]
                 relabels += 1
-    return OK, pushes, relabels
+                since += 1
+    return OK, pushes, relabels, updates
 
 
 @numba.njit(cache=True)
@@ -187,11 +283,15 @@ def residual(problem):
 
 
 def check_cost_scaling_options(options: dict) -> dict:
-    alpha = check_int("alpha", options.get("alpha", 8), low=2)
-    return {"alpha": alpha}
+    out = {"alpha": check_int("alpha", options.get("alpha", 8), low=2)}
+    u = options.get("price_updates", 3.0)
+    if isinstance(u, bool) or not isinstance(u, int | float) or not (u == 0 or 0 < u < np.inf):
+        raise ValueError(f"price_updates must be a number >= 0 (0: off), got {u!r}")
+    out["price_updates"] = float(u)
+    return out
 
 
-def solve_cost_scaling(problem, alpha: int = 8) -> tuple[np.ndarray, np.ndarray, dict]:
+def solve_cost_scaling(problem, alpha: int = 8, price_updates: float = 3.0) -> tuple[np.ndarray, np.ndarray, dict]:
     """``(flow, potential, stats)`` on the integer costs ``problem.icost``: ``flow`` int64 per input arc,
     ``potential`` int64 exact duals (reduced costs >= 0 on every residual arc, bounded arcs at ``problem.cap``).
     Raises OverflowError where the prices leave int64 and RuntimeError if a phase is stuck (an infeasible
@@ -208,13 +308,18 @@ def solve_cost_scaling(problem, alpha: int = 8) -> tuple[np.ndarray, np.ndarray,
     inq = np.zeros(n, np.bool_)
     cur = np.empty(n, np.int64)
     eps = int(np.abs(cs).max()) if cs.size else 0
-    phases = pushes = relabels = 0
+    phases = pushes = relabels = updates = 0
+    every = np.int64(max(1, int(price_updates * n))) if price_updates > 0 else np.int64(0)
+    work = (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n + 1, np.int64),
+            np.zeros(n, np.bool_))
     while True:
         eps = max(1, eps // alpha)
-        status, p_, r_ = refine_kernel(indptr, to, rev, res, cs, excess, price, np.int64(eps), queue, inq, cur)
+        status, p_, r_, u_ = refine_kernel(indptr, to, rev, res, cs, excess, price, np.int64(eps), queue, inq, cur,
+                                           every, work)
         phases += 1
         pushes += p_
         relabels += r_
+        updates += u_
         if status == OVERFLOW:
             raise OverflowError(f"prices passed -2**62 at eps={eps} (costs too large for this network's size)")
         if status == STUCK:
@@ -228,6 +333,7 @@ def solve_cost_scaling(problem, alpha: int = 8) -> tuple[np.ndarray, np.ndarray,
         raise RuntimeError("the exact potentials did not converge (a negative residual cycle: not optimal)")
     flow = (problem.cap - res[slot]) if m else np.zeros(0, np.int64)
     t3 = time.perf_counter()
-    stats = {"phases": phases, "pushes": int(pushes), "relabels": int(relabels), "potential_relaxations": int(relax),
+    stats = {"phases": phases, "pushes": int(pushes), "relabels": int(relabels), "price_updates": int(updates),
+             "potential_relaxations": int(relax),
              "alpha": alpha, "seconds_build": t1 - t0, "seconds_refine": t2 - t1, "seconds_potentials": t3 - t2}
     return flow.astype(np.int64), pot, stats
