@@ -122,7 +122,7 @@ def _networks(draw):
     return t.astype(np.int64), h.astype(np.int64), d.astype(np.int64), cap.astype(np.int64), cost.astype(np.int64)
 
 
-@given(_networks(), st.sampled_from([{}, {"price_updates": 0}, {"price_updates": 0.01, "alpha": 2}]))
+@given(_networks(), st.sampled_from([{}, {"price_updates": 0, "lookahead": False}, {"price_updates": 0.01, "alpha": 2}]))
 def test_random_networks_against_networkx(net, opts):
     tail, head, demand, cap, cost = net
     try:
@@ -294,7 +294,7 @@ def test_options_checked():
         mf.min_cost_flow(*args, price_updates=-1)
     with pytest.raises(ValueError, match="alpha must be >= 2"):
         mf.min_cost_flow(*args, alpha=1)
-    with pytest.raises(TypeError, match="unexpected option.*block_size.*accepted: alpha, price_updates"):
+    with pytest.raises(TypeError, match="unexpected option.*block_size.*accepted: alpha, lookahead, price_updates"):
         mf.min_cost_flow(*args, block_size=32)
 
 

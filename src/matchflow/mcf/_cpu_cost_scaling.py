@@ -144,8 +144,40 @@ def price_update_kernel(indptr, to, rev, res, c, excess, price, eps, dist, done,
     return True
 
 
+@numba.njit(cache=True, inline="always")
+def _relabel(v, indptr, to, res, c, price, eps, cur):
+    """``p(v) = max(p(w) - c(v, w)) - eps`` over the residual arcs of ``v``; its current arc back to the first."""
+    best = FLOOR
+    found = False
+    for b in range(indptr[v], indptr[v + 1]):
+        if res[b] > 0:
+            t = price[to[b]] - c[b]
+            if not found or t > best:
+                best = t
+                found = True
+    if not found:
+        return STUCK
+    if best - eps <= FLOOR:
+        return OVERFLOW
+    price[v] = best - eps
+    cur[v] = indptr[v]
+    return OK
+
+
+@numba.njit(cache=True, inline="always")
+def _admissible(w, indptr, to, res, c, price, cur):
+    """``w`` has an admissible arc from its current arc on (moves the current arc to it)."""
+    pw = price[w]
+    for b in range(cur[w], indptr[w + 1]):
+        if res[b] > 0 and c[b] + pw - price[to[b]] < 0:
+            cur[w] = b
+            return True
+    cur[w] = indptr[w + 1]
+    return False
+
+
 @numba.njit(cache=True)
-def refine_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur, every, work):
+def refine_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur, every, work, lookahead):
     """One phase at ``eps``: returns ``(status, pushes, relabels, updates)``; a global price update
     (:func:`price_update_kernel`, work arrays ``work``) at the start and after each ``every`` relabels
     (``every <= 0``: none)."""
@@ -200,6 +232,14 @@ def refine_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur, 
                 r = res[a]
                 if r > 0:
                     w = to[a]
+                    if c[a] + pv - price[w] < 0 and lookahead and excess[w] >= 0 and not _admissible(
+                            w, indptr, to, res, c, price, cur):
+                        st = _relabel(w, indptr, to, res, c, price, eps, cur)  # push look-ahead: w would stall
+                        if st == OVERFLOW:
+                            return st, pushes, relabels, updates
+                        if st == OK:  # STUCK: w has no residual arc yet (the push makes one back to v)
+                            relabels += 1
+                            since += 1
                     if c[a] + pv - price[w] < 0:
                         d = excess[v] if excess[v] < r else r
                         res[a] = r - d
@@ -218,21 +258,10 @@ def refine_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur, 
                             break
                 a += 1
             cur[v] = a
-            if excess[v] > 0:  # relabel
-                best = FLOOR
-                found = False
-                for b in range(indptr[v], end):
-                    if res[b] > 0:
-                        t = price[to[b]] - c[b]
-                        if not found or t > best:
-                            best = t
-                            found = True
-                if not found:
-                    return STUCK, pushes, relabels, updates
-                if best - eps <= FLOOR:
-                    return OVERFLOW, pushes, relabels, updates
-                price[v] = best - eps
-                cur[v] = indptr[v]
+            if excess[v] > 0:
+                st = _relabel(v, indptr, to, res, c, price, eps, cur)
+                if st != OK:
+                    return st, pushes, relabels, updates
                 relabels += 1
                 since += 1
     return OK, pushes, relabels, updates
@@ -288,10 +317,15 @@ def check_cost_scaling_options(options: dict) -> dict:
     if isinstance(u, bool) or not isinstance(u, int | float) or not (u == 0 or 0 < u < np.inf):
         raise ValueError(f"price_updates must be a number >= 0 (0: off), got {u!r}")
     out["price_updates"] = float(u)
+    la = options.get("lookahead", True)
+    if not isinstance(la, bool | np.bool_):
+        raise ValueError(f"lookahead must be True or False, got {la!r}")
+    out["lookahead"] = bool(la)
     return out
 
 
-def solve_cost_scaling(problem, alpha: int = 8, price_updates: float = 3.0) -> tuple[np.ndarray, np.ndarray, dict]:
+def solve_cost_scaling(problem, alpha: int = 8, price_updates: float = 3.0,
+                       lookahead: bool = True) -> tuple[np.ndarray, np.ndarray, dict]:
     """``(flow, potential, stats)`` on the integer costs ``problem.icost``: ``flow`` int64 per input arc,
     ``potential`` int64 exact duals (reduced costs >= 0 on every residual arc, bounded arcs at ``problem.cap``).
     Raises OverflowError where the prices leave int64 and RuntimeError if a phase is stuck (an infeasible
@@ -315,7 +349,7 @@ def solve_cost_scaling(problem, alpha: int = 8, price_updates: float = 3.0) -> t
     while True:
         eps = max(1, eps // alpha)
         status, p_, r_, u_ = refine_kernel(indptr, to, rev, res, cs, excess, price, np.int64(eps), queue, inq, cur,
-                                           every, work)
+                                           every, work, lookahead)
         phases += 1
         pushes += p_
         relabels += r_
