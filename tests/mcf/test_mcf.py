@@ -308,3 +308,41 @@ def test_node_ids_and_overflow_refused():
         mf.min_cost_flow(sp.csr_array(np.eye(3)), np.array([-1, 1]))
     with pytest.raises(ValueError, match="method must be one of"):
         mf.min_cost_flow((np.array([0]), np.array([1])), np.array([-1, 1]), method="simplex")
+
+
+def test_all_arcs_unbounded_by_default_and_float_networkx():
+    tail, head = np.array([0, 1, 0]), np.array([1, 2, 2])
+    res = mf.min_cost_flow((tail, head), np.array([-4, 0, 4]), cost=np.array([1, 1, 3]))
+    assert res.flow.tolist() == [4, 4, 0] and res.cost == 8
+    G = nx.DiGraph()
+    G.add_node(0, demand=-2)
+    G.add_node(2, demand=2)
+    G.add_edge(0, 1, weight=0.25, capacity=1)
+    G.add_edge(1, 2, weight=0.5)
+    G.add_edge(0, 2, weight=1.0)
+    r = mf.min_cost_flow(G)
+    assert r.cost == 1.75 and r.stats["exact_costs"] and r.stats["gap_bound"] == 0.0
+    assert r.flow_dict == {0: {1: 1, 2: 1}, 1: {2: 1}, 2: {}}
+
+
+def test_max_flow_min_cost_ignores_networkx_demands_and_takes_sparse():
+    G = nx.DiGraph()
+    G.add_node("s", demand=7)  # ignored, as networkx.max_flow_min_cost does
+    G.add_edge("s", "t", capacity=2, weight=3)
+    G.add_edge("s", "a", capacity=5, weight=1)
+    G.add_edge("a", "t", capacity=1, weight=1)
+    res = mf.max_flow_min_cost(G, "s", "t")
+    assert (res.flow_value, res.cost) == (3, 8) == (3, nx.cost_of_flow(G, nx.max_flow_min_cost(G, "s", "t")))
+    A = sp.csr_array(np.array([[0, 2, 5], [0, 0, 0], [0, 1, 0]]))
+    W = sp.csr_array(np.array([[0, 3, 1], [0, 0, 0], [0, 1, 0]]))
+    r = mf.max_flow_min_cost(A, 0, 1, cost=W)
+    assert (r.flow_value, r.cost) == (3, 8)
+    with pytest.raises(ValueError, match="t 'x' is not a node of the graph"):
+        mf.max_flow_min_cost(G, "s", "x")
+
+
+def test_transport_errors():
+    with pytest.raises(ValueError, match="supply and demand must have equal sums, got 3 and 4"):
+        mf.transport([1, 2], [4], np.ones((2, 1)))
+    with pytest.raises(ValueError, match=r"demand must have one entry per column of C \(3\), got shape \(2,\)"):
+        mf.transport([1, 1], [1, 1], np.ones((2, 3)))

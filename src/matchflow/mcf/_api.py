@@ -12,11 +12,13 @@ the result. No per-method code lives here.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import warnings
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._graph import FlowNetwork
 from .._methods import check_method_options, place, resolve
@@ -128,6 +130,8 @@ def max_flow_min_cost(G: Any, s: Any, t: Any, *, capacity: Any = None, cost: Any
         ids = [np.asarray(a).max() for a in G if np.asarray(a).size]
         nn = n if n is not None else int(max([*ids, s, t])) + 1
         P = prepare(G, np.zeros(nn, np.int64), capacity, cost)
+    elif sp.issparse(G):
+        P = prepare(G, np.zeros(G.shape[0], np.int64), capacity, cost)
     else:
         P = prepare(G, None, capacity, cost, ignore_demand=True)
     si, ti = _node(P, "s", s), _node(P, "t", t)
@@ -260,7 +264,10 @@ def _run(P: Prepared, row: Any, backend: str, options: dict, feasible: bool = Fa
         raise ValueError(f"unbounded: a negative-cost cycle of unbounded arcs exists (arc {k}: "
                          f"{int(P.tail[k])} -> {int(P.head[k])} lies on one); the cost has no minimum")
     potential = pot if not P.is_float else pot / P.scale
-    problems, bound = certificate(P, flow, potential)
+    if P.is_float and P.exact:  # dyadic float costs: the exact integer certificate on cost * scale
+        problems, bound = certificate(dataclasses.replace(P, cost=P.icost), flow, pot)
+    else:
+        problems, bound = certificate(P, flow, potential)
     t3 = time.perf_counter()
     if problems and not P.is_float:
         raise RuntimeError(f"min_cost_flow: the answer failed its certificate: {problems[0]}")
