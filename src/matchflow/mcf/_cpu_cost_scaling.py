@@ -178,13 +178,15 @@ def _admissible(w, indptr, to, res, c, price, cur):
 
 @numba.njit(cache=True)
 def refine_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur, every, work, lookahead):
-    """One phase at ``eps``: returns ``(status, pushes, relabels, updates)``; a global price update
+    """One phase at ``eps``: returns ``(status, pushes, relabels, updates, scans)`` (``scans``: arcs the discharges
+    passed over, at most); a global price update
     (:func:`price_update_kernel`, work arrays ``work``) at the start and after each ``every`` relabels
     (``every <= 0``: none)."""
     n = indptr.size - 1
     pushes = 0
     relabels = 0
     updates = 0
+    scans = 0
     since = 0
     for v in range(n):  # saturate the arcs of negative reduced cost: the pseudoflow becomes 0-optimal
         pv = price[v]
@@ -228,6 +230,7 @@ def refine_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur, 
             a = cur[v]
             end = indptr[v + 1]
             pv = price[v]
+            scans += end - a
             while a < end:
                 r = res[a]
                 if r > 0:
@@ -236,7 +239,7 @@ def refine_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur, 
                             w, indptr, to, res, c, price, cur):
                         st = _relabel(w, indptr, to, res, c, price, eps, cur)  # push look-ahead: w would stall
                         if st == OVERFLOW:
-                            return st, pushes, relabels, updates
+                            return st, pushes, relabels, updates, scans
                         if st == OK:  # STUCK: w has no residual arc yet (the push makes one back to v)
                             relabels += 1
                             since += 1
@@ -261,10 +264,10 @@ def refine_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur, 
             if excess[v] > 0:
                 st = _relabel(v, indptr, to, res, c, price, eps, cur)
                 if st != OK:
-                    return st, pushes, relabels, updates
+                    return st, pushes, relabels, updates, scans
                 relabels += 1
                 since += 1
-    return OK, pushes, relabels, updates
+    return OK, pushes, relabels, updates, scans
 
 
 @numba.njit(cache=True)
@@ -342,18 +345,19 @@ def solve_cost_scaling(problem, alpha: int = 8, price_updates: float = 3.0,
     inq = np.zeros(n, np.bool_)
     cur = np.empty(n, np.int64)
     eps = int(np.abs(cs).max()) if cs.size else 0
-    phases = pushes = relabels = updates = 0
+    phases = pushes = relabels = updates = scans = 0
     every = np.int64(max(1, int(price_updates * n))) if price_updates > 0 else np.int64(0)
     work = (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n + 1, np.int64),
             np.zeros(n, np.bool_))
     while True:
         eps = max(1, eps // alpha)
-        status, p_, r_, u_ = refine_kernel(indptr, to, rev, res, cs, excess, price, np.int64(eps), queue, inq, cur,
+        status, p_, r_, u_, s_ = refine_kernel(indptr, to, rev, res, cs, excess, price, np.int64(eps), queue, inq, cur,
                                            every, work, lookahead)
         phases += 1
         pushes += p_
         relabels += r_
         updates += u_
+        scans += s_
         if status == OVERFLOW:
             raise OverflowError(f"prices passed -2**62 at eps={eps} (costs too large for this network's size)")
         if status == STUCK:
@@ -368,6 +372,7 @@ def solve_cost_scaling(problem, alpha: int = 8, price_updates: float = 3.0,
     flow = (problem.cap - res[slot]) if m else np.zeros(0, np.int64)
     t3 = time.perf_counter()
     stats = {"phases": phases, "pushes": int(pushes), "relabels": int(relabels), "price_updates": int(updates),
+             "arc_scans": int(scans),
              "potential_relaxations": int(relax),
              "alpha": alpha, "seconds_build": t1 - t0, "seconds_refine": t2 - t1, "seconds_potentials": t3 - t2}
     return flow.astype(np.int64), pot, stats
