@@ -17,7 +17,7 @@ import scipy.sparse as sp
 
 import matchflow as mf
 
-__all__ = ["MatchingCase", "AssignmentCase", "MATCHING_CASES", "ASSIGNMENT_CASES"]
+__all__ = ["MatchingCase", "AssignmentCase", "MATCHING_CASES", "ASSIGNMENT_CASES", "MCFCase", "MCF_CASES"]
 
 
 @dataclass(frozen=True)
@@ -391,3 +391,66 @@ def wmatching_runs(device: str) -> list[tuple[str, dict]]:
             except (TypeError, ValueError):
                 pass  # not a boolean switch
     return runs
+
+
+# ----------------------------------------------------------------------------- min-cost flow networks
+@dataclass(frozen=True)
+class MCFCase:
+    """A min-cost flow problem ``(tail, head, demand, capacity, cost)`` in the edge-list form (capacity ``np.inf``:
+    unbounded); ``error``: the ValueError message every method must raise (None: solvable). The tests take the
+    optimal cost from networkx's ``min_cost_flow_cost`` and OR-Tools' ``SimpleMinCostFlow``."""
+
+    name: str
+    make: Callable[[], tuple]
+    error: str | None = None
+
+
+def _mcf(tail, head, demand, cap, cost, cdtype=np.int64) -> tuple:
+    return (np.asarray(tail, np.int64), np.asarray(head, np.int64), np.asarray(demand, np.int64),
+            np.asarray(cap, np.float64 if np.isinf(np.asarray(cap, np.float64)).any() else np.int64),
+            np.asarray(cost, cdtype))
+
+
+def _mcf_random(n: int, m: int, seed: int, hi: int = 20, cdtype=np.int64, lo: int = -5, unbounded: float = 0.0) -> tuple:
+    """Random arcs and demands taken from a random flow on them (so a feasible problem)."""
+    rng = np.random.default_rng(seed)
+    t, h = rng.integers(0, n, m), rng.integers(0, n, m)
+    cap = rng.integers(0, hi, m)
+    f = rng.integers(0, cap + 1)
+    d = np.zeros(n, np.int64)
+    np.add.at(d, h, f)
+    np.subtract.at(d, t, f)
+    cost = rng.integers(lo, 30, m) if cdtype == np.int64 else rng.random(m) * 30 + lo
+    cap = np.where(rng.random(m) < unbounded, np.inf, cap)
+    if unbounded:
+        cost = np.where(np.isinf(cap), np.abs(cost), cost)  # unbounded arcs cost >= 0: no unbounded cycle
+    return _mcf(t, h, d, cap, cost, cdtype)
+
+
+_NEAR = 2**60 // 5 - 1  # costs on 4 nodes: max|cost| * (n + 1) just below 2**60
+
+MCF_CASES = (
+    MCFCase("empty", lambda: _mcf([], [], [], [], [])),
+    MCFCase("one_node", lambda: _mcf([], [], [0], [], [])),
+    MCFCase("isolated_nodes", lambda: _mcf([0, 1], [1, 2], [-3, 0, 3, 0, 0], [5, 5], [2, 1])),
+    MCFCase("parallel_arcs", lambda: _mcf([0, 0, 0], [1, 1, 1], [-7, 7], [3, 2, 5], [4, 1, 2])),
+    MCFCase("self_loops", lambda: _mcf([0, 0, 1, 1], [0, 1, 1, 2], [-2, 0, 2], [4, 5, 3, 5], [-3, 1, 2, 1])),
+    MCFCase("zero_cost_cycle", lambda: _mcf([0, 1, 2, 0, 2], [1, 2, 0, 2, 3], [-2, 0, 0, 2], [5, 5, 5, 1, 5],
+                                            [0, 0, 0, 0, 1])),
+    MCFCase("negative_cycle_bounded", lambda: _mcf([0, 1, 2, 2], [1, 2, 0, 3], [-1, 0, 0, 1], [4, 4, 4, 9],
+                                                   [-2, -2, 1, 3])),
+    MCFCase("ties", lambda: _mcf([0, 0, 0, 1, 2, 3], [1, 2, 3, 4, 4, 4], [-5, 0, 0, 0, 5], [5] * 6, [1] * 6)),
+    MCFCase("unbounded_arcs", lambda: _mcf([0, 1, 0, 2], [1, 2, 2, 1], [-6, 6, 0], [np.inf, 2, np.inf, np.inf],
+                                           [5, -1, 1, 1])),
+    MCFCase("random_int", lambda: _mcf_random(12, 40, 1)),
+    MCFCase("random_unbounded", lambda: _mcf_random(15, 50, 2, unbounded=0.3)),
+    MCFCase("random_float", lambda: _mcf_random(10, 35, 3, cdtype=np.float64)),
+    MCFCase("float_dyadic", lambda: _mcf([0, 0, 1, 2], [1, 2, 3, 3], [-4, 0, 0, 4], [3] * 4, [0.5, 1.25, 0.75, 0.5],
+                                         np.float64)),
+    MCFCase("int64_near_overflow", lambda: _mcf([0, 0, 1, 2, 1], [1, 2, 3, 3, 2], [-(2**40), 0, 0, 2**40],
+                                                [2**40] * 5, [_NEAR, _NEAR - 1, -_NEAR, 1, 3])),
+    MCFCase("infeasible", lambda: _mcf([0, 1], [1, 2], [-5, 0, 5], [5, 2], [1, 1]), error="3 of 5 units"),
+    MCFCase("unbounded_negative_cycle", lambda: _mcf([0, 1, 2, 0], [1, 2, 0, 2], [-1, 0, 1], [np.inf] * 4,
+                                                     [1, -3, 1, 1]), error="unbounded"),
+    MCFCase("demand_not_balanced", lambda: _mcf([0], [1], [-1, 2], [5], [1]), error="sum 1"),
+)

@@ -10,16 +10,17 @@ import pytest
 
 import matchflow
 import matchflow.dask
+import matchflow.mcf
 
 MODULES = (matchflow, matchflow.verify, matchflow.io, matchflow.gpu, matchflow.generators, matchflow.flow,
-           matchflow.wmatching, matchflow.dask)
+           matchflow.wmatching, matchflow.dask, matchflow.mcf)
 # the entry points that solve a problem with a published algorithm: they cite it
 SOLVERS = {
     "bipartite_matching", "maximum_bipartite_matching", "assignment", "linear_sum_assignment",
     "min_weight_full_bipartite_matching", "max_flow", "maximum_flow", "grid_cut", "weighted_matching",
     "max_weight_matching_approx", "konig_cover", "push_relabel_matching", "initial_matching", "hungarian",
     "suitor_matching", "locally_dominant_matching", "cost_scaling_assignment", "potts_weights",
-    "batch_linear_sum_assignment",
+    "batch_linear_sum_assignment", "min_cost_flow", "max_flow_min_cost", "transport",
 }
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 

@@ -1,4 +1,4 @@
-"""matchflow: matching, assignment and max-flow solvers on NVIDIA GPUs, with a fast CPU path.
+"""matchflow: matching, assignment, max-flow and min-cost flow solvers on NVIDIA GPUs, with a fast CPU path.
 
 Importing matchflow never touches CUDA; GPU entry points fail only when called.
 """
@@ -16,6 +16,7 @@ from .assignment import assignment, linear_sum_assignment, min_weight_full_bipar
 from .batch import batch_linear_sum_assignment
 from .flow import FlowResult, GridCutResult, grid_cut, max_flow, maximum_flow
 from .matching import bipartite_matching, maximum_bipartite_matching
+from .mcf import MinCostFlowResult, TransportResult, max_flow_min_cost, min_cost_flow, transport
 from .wmatching import WeightedMatchingResult, weighted_matching
 
 __all__ = [
@@ -44,6 +45,11 @@ __all__ = [
     "linear_sum_assignment",
     "min_weight_full_bipartite_matching",
     "maximum_bipartite_matching",
+    "max_flow_min_cost",
+    "min_cost_flow",
+    "MinCostFlowResult",
+    "transport",
+    "TransportResult",
     "precompile",
     "verify",
     "WeightedMatchingResult",

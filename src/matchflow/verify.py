@@ -8,6 +8,8 @@
 * :func:`verify_batch_assignment` — every item of a batched assignment, by the same duality.
 * :func:`verify_flow` — a flow is feasible (capacities, conservation) and maximum when its value equals
   the capacity of the returned minimum cut.
+* :func:`verify_min_cost_flow` — a flow is feasible (bounds, conservation = demand) and optimal when the node
+  potentials make every residual arc's reduced cost non-negative.
 """
 
 from .assignment._sparse_certificate import verify_sparse_assignment  # noqa: F401
@@ -16,7 +18,8 @@ from .batch._verify import verify_batch_assignment  # noqa: F401
 from .flow._verify import verify_flow  # noqa: F401
 from .matching._cover import konig_cover  # noqa: F401
 from .matching._verify import verify_matching  # noqa: F401
+from .mcf._verify import verify_min_cost_flow  # noqa: F401
 from .wmatching._verify import verify_weighted_matching  # noqa: F401
 
 __all__ = ["verify_matching", "verify_assignment", "verify_sparse_assignment", "verify_batch_assignment",
-           "verify_flow", "verify_weighted_matching", "konig_cover"]
+           "verify_flow", "verify_min_cost_flow", "verify_weighted_matching", "konig_cover"]
