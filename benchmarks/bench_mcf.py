@@ -47,7 +47,7 @@ def cases(quick: bool) -> list[Case]:
     out = []
     for n in sizes:
         side = int(round(np.sqrt(n)))
-        out.append(Case(f"netgen n={n:g}", "netgen", lambda n=n: netgen(n, 8 * n, seed=n), n, 8 * n))
+        out.append(Case(f"netgen n={n}", "netgen", lambda n=n: netgen(n, 8 * n, seed=n), n, 8 * n))
         out.append(Case(f"gridgen {side}x{side}", "gridgen", lambda s=side: gridgen(s, s, degree=8, seed=s),
                         side * side, 8 * side * side))
         out.append(Case(f"goto {side}x{side}", "goto", lambda s=side: goto(s, s, degree=8, seed=s), side * side,

@@ -125,15 +125,19 @@ def netgen(n: int, m: int, *, sources: int | None = None, sinks: int | None = No
     rng = _rng(seed)
     supply_ = _supplies(n, np.arange(ns), np.arange(n - nt, n), total, rng)
     st, sh, sf = _path_flow(rng.permutation(n).astype(np.int64), supply_)
+    by_tail = np.argsort(st, kind="stable")
+    st, sh, sf = st[by_tail], sh[by_tail], sf[by_tail]
     k = m - (n - 1)
-    rt = rng.integers(0, n, k, dtype=np.int64)
+    rt = np.repeat(np.arange(n, dtype=np.int64), np.bincount(rng.integers(0, n, k), minlength=n))  # sorted
     rh = (rt + rng.integers(1, n, k, dtype=np.int64)) % n
-    tail, head = np.concatenate([st, rt]), np.concatenate([sh, rh])
-    cap = _draw(rng, capacity, m)
-    cap[: n - 1] = np.maximum(cap[: n - 1], sf)
-    order = np.argsort(tail, kind="stable")
-    return MinCostFlowProblem(n, tail[order], head[order], np.zeros(m, np.int64), cap[order], _draw(rng, cost, m),
-                              -supply_)
+    # merge the two tail-sorted lists (skeleton first on ties): arcs come grouped by tail, as NETGEN writes them
+    at_s = np.arange(n - 1) + np.searchsorted(rt, st, side="left")
+    at_r = np.arange(k) + np.searchsorted(st, rt, side="right")
+    tail, head, cap = (np.empty(m, dtype=np.int64) for _ in range(3))
+    tail[at_s], tail[at_r], head[at_s], head[at_r] = st, rt, sh, rh
+    cap[at_r] = _draw(rng, capacity, k)
+    cap[at_s] = np.maximum(_draw(rng, capacity, n - 1), sf)
+    return MinCostFlowProblem(n, tail, head, np.zeros(m, np.int64), cap, _draw(rng, cost, m), -supply_)
 
 
 def gridgen(rows: int, cols: int, *, degree: int = 4, sources: int | None = None, sinks: int | None = None,
