@@ -14,7 +14,10 @@ number of threads or ``workers``) and mirrors a family used in the literature:
 * :func:`random_bipartite` - Erdős-Rényi bipartite graphs (SciPy's matching benchmark);
 * :func:`hk_ladder` - layered "ladder" matrices on which SciPy's Hopcroft-Karp takes time
   exponential in the depth (scipy issue 26147);
-* :func:`uniform_costs` - uniform integer cost matrices (Lopes et al. 2019, Table 1).
+* :func:`uniform_costs` - uniform integer cost matrices (Lopes et al. 2019, Table 1);
+* :func:`netgen`, :func:`gridgen`, :func:`goto`, :func:`transport_instance` - min-cost flow inputs in
+  the DIMACS families (NETGEN, GRIDGEN, GOTO; dense transportation), feasible by construction
+  (``matchflow._generators_mcf``).
 
 Graph generators return a ``scipy.sparse.csr_array`` of dtype ``bool`` in canonical form
 (sorted indices, no duplicates, no explicit zeros); undirected graphs are symmetric
@@ -1046,3 +1049,9 @@ def rmat_weighted(scale: int, edge_factor: int = 16, seed: Any = 0, *, max_weigh
     out.has_sorted_indices = True
     out.has_canonical_format = True
     return out
+
+
+# --------------------------------------------------------------------------- min-cost flow (DIMACS families)
+from ._generators_mcf import goto, gridgen, netgen, transport_instance  # noqa: E402  (they use _rng above)
+
+__all__ += ["netgen", "gridgen", "goto", "transport_instance"]

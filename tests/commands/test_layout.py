@@ -57,11 +57,12 @@ def test_import_matchflow_does_not_load_the_cli():
 
 
 def test_every_family_module_has_the_hooks():
-    assert [f.__name__.rsplit(".", 1)[1] for f in _families.FAMILIES] == ["matching", "assignment", "flow", "wmatching"]
+    assert [f.__name__.rsplit(".", 1)[1] for f in _families.FAMILIES] == ["matching", "assignment", "flow", "wmatching",
+                                                                                      "mcf"]
     for family in _families.FAMILIES:
         assert callable(family.add_parser) and callable(family.demo_section), family.__name__
     commands = set(_main.build_parser()._subparsers._group_actions[0].choices)
-    assert commands == {"info", "match", "assign", "flow", "wmatch", "demo", "precompile"}
+    assert commands == {"info", "match", "assign", "flow", "wmatch", "mcf", "demo", "precompile"}
 
 
 def _family(name: str, failures: int) -> types.ModuleType:

@@ -21,7 +21,7 @@ from matchflow.io import FormatError
 _SPECIAL = b"\n \t-+.,%e9018\r\x00#aps"
 _HUGE = [b"9223372036854775807", b"9223372036854775808", b"18446744073709551616", b"1" + b"0" * 30,
          b"2147483648", b"-1", b"0", b"-9223372036854775808", b"99999999999", b"1e308", b"nan"]
-_FORMATS = ("mtx", "metis", "dimacs", "edgelist", "matching")
+_FORMATS = ("mtx", "metis", "dimacs", "edgelist", "matching", "mcf")  # mcf: DIMACS min-cost flow (.min)
 
 
 def _real_mtx() -> bytes:
@@ -53,6 +53,12 @@ def seeds(tmp_path_factory) -> dict[str, bytes]:
                                      np.arange(len(rows)) % 7 + 1)
     mio.write(d / "p.max", net)
     out["dimacs"] = (d / "p.max").read_bytes()
+    low = np.arange(len(rows)) % 3 == 0
+    supply = np.zeros(int(a.shape[0]), dtype=np.int64)
+    supply[:5], supply[-5:] = np.arange(1, 6), -np.arange(1, 6)
+    mio.write(d / "p.min", mio.MinCostFlowProblem(int(a.shape[0]), rows, cols, low, low + np.arange(len(rows)) % 5,
+                                                  np.arange(len(rows)) % 11 - 3, -supply))
+    out["mcf"] = (d / "p.min").read_bytes()
     k = min(a.shape)
     mio.write_matching(d / "p.matching", np.where(np.arange(k) % 3 == 0, -1, np.arange(k)[::-1]))
     out["matching"] = (d / "p.matching").read_bytes()
@@ -125,7 +131,7 @@ def _check_read(data: bytes, fmt: str, tmp_path, tag: str) -> None:
 
 
 @pytest.mark.parametrize("seed_name", ["mtx", "mtx_array", "mtx_sym", "metis", "metis_w", "metis_vw", "edgelist",
-                                       "edgelist_w", "dimacs", "matching"])
+                                       "edgelist_w", "dimacs", "matching", "mcf"])
 def test_mutated_files_read_or_raise_format_error(seeds, tmp_path, seed_name):
     fmt = next(f for f in _FORMATS if seed_name.startswith(f))
     data = seeds[seed_name]
@@ -135,7 +141,7 @@ def test_mutated_files_read_or_raise_format_error(seeds, tmp_path, seed_name):
         _check_read(_mutate(data, rng), fmt, tmp_path, f"{seed_name}_{k}")
 
 
-@pytest.mark.parametrize("seed_name", ["mtx", "mtx_array", "metis_vw", "edgelist", "dimacs", "matching"])
+@pytest.mark.parametrize("seed_name", ["mtx", "mtx_array", "metis_vw", "edgelist", "dimacs", "matching", "mcf"])
 def test_huge_and_bad_numbers_in_every_header_field(seeds, tmp_path, seed_name):
     """Each of the first integer tokens (the header's sizes, the first ids) replaced by every huge value."""
     fmt = next(f for f in _FORMATS if seed_name.startswith(f))
@@ -189,7 +195,7 @@ def test_every_reader_on_garbage(tmp_path, fmt):
     """Random short byte strings of the format's alphabet: never anything but FormatError."""
     rng = np.random.default_rng(20261123 + _FORMATS.index(fmt))
     heads = {"mtx": b"%%MatrixMarket matrix coordinate real general\n", "matching": b"%%MatchFlow matching\n",
-             "dimacs": b"p max 4 3\nn 1 s\nn 4 t\n", "metis": b"", "edgelist": b""}
+             "dimacs": b"p max 4 3\nn 1 s\nn 4 t\n", "metis": b"", "edgelist": b"", "mcf": b"p min 4 3\nn 1 2\n"}
     alphabet = np.frombuffer(b"0123456789  \n\n-.e,%ascnpt\r", dtype=np.uint8)
     for k in range(150):
         body = alphabet[rng.integers(0, len(alphabet), int(rng.integers(0, 60)))].tobytes()

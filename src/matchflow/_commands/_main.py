@@ -1,4 +1,4 @@
-"""Command-line interface: ``matchflow info | match | assign | flow | wmatch | demo | precompile``.
+"""Command-line interface: ``matchflow info | match | assign | flow | wmatch | mcf | demo | precompile``.
 
 Run ``matchflow COMMAND --help`` (or ``python -m matchflow COMMAND --help``).
 """

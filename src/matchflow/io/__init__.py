@@ -1,4 +1,4 @@
-"""File formats: Matrix Market, METIS, DIMACS max-flow, edge lists, matchings.
+"""File formats: Matrix Market, METIS, DIMACS max-flow and min-cost flow, edge lists, matchings.
 
 :func:`read` and :func:`write` pick the format from the file name (``format=`` overrides);
 compressed files (gzip, bzip2, xz) are recognised by their magic bytes when reading and by
@@ -20,6 +20,8 @@ Formats (extensions; what ``read`` returns):
   ``numpy.ndarray`` (array).
 * ``metis`` (``.graph``, ``.metis``): METIS graph; :class:`matchflow.Graph`.
 * ``dimacs`` (``.max``, ``.dimacs``): DIMACS max-flow; :class:`FlowNetwork`.
+* ``dimacs_min`` (``.min``): DIMACS min-cost flow; :class:`MinCostFlowProblem` (``demand = -supply``:
+  networkx's sign convention; lower bounds as read).
 * ``edgelist`` (``.el``, ``.edges``, ``.edgelist``, ``.txt``, ``.csv``, ``.tsv``): ``u v [w]``
   lines; ``scipy.sparse.coo_array``.
 * ``matching`` (``.matching``): matched pairs; ``row_match`` array (``as_result=True``:
@@ -39,6 +41,7 @@ from .._graph import FlowNetwork
 from ._common import SIZE_FLOOR, SIZE_PER_RECORD, FormatError, PathOrFile, read_source, source_name
 from ._cost import read_cost_matrix
 from ._dimacs import read_dimacs_max, write_dimacs_max
+from ._dimacs_min import MinCostFlowProblem, read_dimacs_min, write_dimacs_min
 from ._edgelist import INDEX_BASES, read_edgelist, write_edgelist
 from ._matching import read_matching, write_matching
 from ._metis import read_metis, write_metis
@@ -49,17 +52,20 @@ __all__ = [
     "FlowNetwork",
     "FormatError",
     "INDEX_BASES",
+    "MinCostFlowProblem",
     "SIZE_FLOOR",
     "SIZE_PER_RECORD",
     "read",
     "read_cost_matrix",
     "read_dimacs_max",
+    "read_dimacs_min",
     "read_edgelist",
     "read_matching",
     "read_metis",
     "read_mtx",
     "write",
     "write_dimacs_max",
+    "write_dimacs_min",
     "write_edgelist",
     "write_matching",
     "write_metis",
@@ -73,6 +79,7 @@ _EXTENSIONS = {
     ".metis": "metis",
     ".max": "dimacs",
     ".dimacs": "dimacs",
+    ".min": "dimacs_min",
     ".el": "edgelist",
     ".edges": "edgelist",
     ".edgelist": "edgelist",
@@ -83,6 +90,7 @@ _EXTENSIONS = {
 }
 _COMPRESSED = (".gz", ".bz2", ".xz")
 _ALIASES = {"matrixmarket": "mtx", "mm": "mtx", "graph": "metis", "max": "dimacs", "dimacs_max": "dimacs",
+            "min": "dimacs_min", "mcf": "dimacs_min",
             "el": "edgelist", "edges": "edgelist"}
 
 #: format name -> (reader, writer)
@@ -90,12 +98,13 @@ FORMATS: dict[str, tuple[Callable[..., Any], Callable[..., None]]] = {
     "mtx": (read_mtx, write_mtx),
     "metis": (read_metis, write_metis),
     "dimacs": (read_dimacs_max, write_dimacs_max),
+    "dimacs_min": (read_dimacs_min, write_dimacs_min),
     "edgelist": (read_edgelist, write_edgelist),
     "matching": (read_matching, write_matching),
 }
 
 
-_ONE_BASED = ("mtx", "metis", "dimacs")
+_ONE_BASED = ("mtx", "metis", "dimacs", "dimacs_min")
 _BANNERS = ((b"%%matrixmarket", "mtx"), (b"%%matchflow matching", "matching"))
 _VAGUE = (None, "edgelist")  # extension unknown, or a generic text one (.txt, .csv, ...)
 

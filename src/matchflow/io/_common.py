@@ -140,11 +140,11 @@ class Source:
         """An upper bound on the number of lines from ``pos`` on (sizes arrays from the data present)."""
         return self.data.count(b"\n", pos) + 1
 
-    def max_records(self, pos: int, nfields: int) -> int:
+    def max_records(self, pos: int, nfields: int, end: int | None = None) -> int:
         """An upper bound on the records of ``nfields`` fields from ``pos`` on: each needs at least
         ``2 * nfields`` bytes ("1 1\\n"), the last one minus its newline. Sizes arrays from the data
         actually present, never from a count announced in a header."""
-        return (len(self.data) - pos + 1) // (2 * max(nfields, 1))
+        return ((len(self.data) if end is None else end) - pos + 1) // (2 * max(nfields, 1))
 
     def token_at(self, pos: int) -> str:
         """The whitespace-delimited token starting at ``pos``, shortened for messages."""
@@ -232,11 +232,12 @@ def parse_records(
     comments: str = "%",
     comma: bool = False,
     what: str = "entries",
+    end: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Parse fixed-field records (one per line) from ``pos`` to the end of the data.
 
     ``kinds[k]`` is INDEX (stored minus ``shift[k]`` in the index array), INT (int64) or REAL
-    (float64, correctly rounded); integers are checked against ``lo[k]..hi[k]`` (None: no
+    (float64, correctly rounded); ``end`` (a line start; default: the end of the data) stops early; integers are checked against ``lo[k]..hi[k]`` (None: no
     bound). ``announced`` is the record count the header promises (None: unknown); a record
     beyond it is an error. Arrays are sized from the data actually present
     (:meth:`Source.max_records`), never from ``announced``. Returns (index[:, :count],
@@ -254,12 +255,12 @@ def parse_records(
     pre = ord(prefix) if prefix else -1
     args = (kinds_a, lo_a, hi_a, shift_a)
     opts = (pre, c1, c2, comma)
-    bound = src.max_records(pos, ncols + (1 if prefix else 0))
+    end = len(src.data) if end is None else end
+    bound = src.max_records(pos, ncols + (1 if prefix else 0), end)
     cap = bound if announced is None else min(int(announced), bound)
     idx, ints, reals = (np.empty((k, cap), dtype=d) for k, d in zip(n_of, dtypes))
     slow_at = np.empty(cap * n_of[2], dtype=np.int64)
     slow_pos = np.empty(cap * n_of[2], dtype=np.int64)
-    end = len(src.data)
     status, count, eline, epos, ecol, nslow, evalue = _k.parse_records_kernel(
         src.buf, pos, end, line, *args, idx, ints, reals, slow_at, slow_pos, *opts)
     if status == _k.TOO_MANY_RECORDS and (announced is None or cap < announced):

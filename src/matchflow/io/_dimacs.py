@@ -8,6 +8,7 @@ non-negative integer capacities and that the arc count matches ``m``. The contai
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -17,13 +18,14 @@ from ._common import (
     INDEX,
     INT,
     PathOrFile,
+    Source,
     format_records,
     open_for_write,
     parse_records,
     read_source,
 )
 
-__all__ = ["FlowNetwork", "read_dimacs_max", "write_dimacs_max"]
+__all__ = ["FlowNetwork", "read_dimacs_max", "read_header", "write_dimacs_max"]
 
 
 def read_dimacs_max(path: PathOrFile, *, max_vertices: int | None = None) -> FlowNetwork:
@@ -45,59 +47,24 @@ def read_dimacs_max(path: PathOrFile, *, max_vertices: int | None = None) -> Flo
     5
     """
     src = read_source(path)
-    if len(src.data) == 0:
-        raise src.error(1, "empty file (expected a 'p max <nodes> <arcs>' line)")
-    pos, line = 0, 0
-    n = m = -1
-    p_line = 0
     ends: dict[str, tuple[int, int]] = {}
-    while True:
-        text, nxt = src.next_line(pos)
-        if text is None:
-            break
-        line += 1
-        tok = text.split()
-        if not tok or tok[0].startswith("c"):
-            pos = nxt
-            continue
-        kind = tok[0]
-        if kind == "a":
-            break
-        if kind == "p":
-            if p_line:
-                raise src.error(line, f"second problem line (the first is line {p_line})")
-            if len(tok) != 4 or tok[1] != "max":
-                raise src.error(line, f"bad problem line {text[:60]!r}: expected 'p max <nodes> <arcs>'")
-            try:
-                n, m = int(tok[2]), int(tok[3])
-            except ValueError:
-                raise src.error(line, f"bad problem line {text[:60]!r}: non-numeric token") from None
-            if n < 0 or m < 0:
-                raise src.error(line, f"bad problem line {text[:60]!r}: counts must be non-negative")
-            src.check_int64(line, "node count", n)
-            src.check_int64(line, "arc count", m)
-            p_line = line
-        elif kind == "n":
-            if not p_line:
-                raise src.error(line, "node line before the problem line 'p max <nodes> <arcs>'")
-            if len(tok) != 3 or tok[2] not in ("s", "t"):
-                raise src.error(line, f"bad node line {text[:60]!r}: expected 'n <id> s' or 'n <id> t'")
-            try:
-                v = int(tok[1])
-            except ValueError:
-                raise src.error(line, f"bad node line {text[:60]!r}: non-numeric node id") from None
-            if not 1 <= v <= n:
-                raise src.error(line, f"node id {v} is out of range 1..{n}")
-            role = tok[2]
-            if role in ends:
-                what = "source" if role == "s" else "sink"
-                raise src.error(line, f"second {what} node (the first is on line {ends[role][1]})")
-            ends[role] = (v - 1, line)
-        else:
-            raise src.error(line, f"unexpected line {text[:60]!r}: expected 'c', 'p', 'n' or 'a' lines")
-        pos = nxt
-    if not p_line:
-        raise src.error(line or 1, "missing problem line 'p max <nodes> <arcs>'")
+
+    def node_line(tok: list[str], text: str, line: int, n: int) -> None:
+        if len(tok) != 3 or tok[2] not in ("s", "t"):
+            raise src.error(line, f"bad node line {text[:60]!r}: expected 'n <id> s' or 'n <id> t'")
+        try:
+            v = int(tok[1])
+        except ValueError:
+            raise src.error(line, f"bad node line {text[:60]!r}: non-numeric node id") from None
+        if not 1 <= v <= n:
+            raise src.error(line, f"node id {v} is out of range 1..{n}")
+        role = tok[2]
+        if role in ends:
+            what = "source" if role == "s" else "sink"
+            raise src.error(line, f"second {what} node (the first is on line {ends[role][1]})")
+        ends[role] = (v - 1, line)
+
+    n, m, p_line, pos, line = read_header(src, "max", {"n": node_line}, stop=("a",))
     for role, what in (("s", "source"), ("t", "sink")):
         if role not in ends:
             raise src.error(line, f"no {what} node ('n <id> {role}' line) before the arcs")
@@ -152,3 +119,62 @@ def _check_network(net: Any) -> None:
             raise ValueError("DIMACS capacities must be integers; the network holds fractional capacities")
     elif c.dtype == np.uint64 and c.size and c.max() > np.iinfo(np.int64).max:
         raise ValueError(f"capacity {int(c.max())} does not fit in a 64-bit signed integer")
+
+
+_WORDS = {"n": "node", "a": "arc"}
+
+
+def read_header(src: Source, problem: str, handlers: dict[str, Callable[[list[str], str, int, int], None]],
+                stop: tuple[str, ...]) -> tuple[int, int, int, int, int]:
+    """The ``c`` comment lines, the problem line ``p <problem> <nodes> <arcs>`` and the descriptor lines
+    before the first line whose kind is in ``stop`` (``handlers[kind](tokens, text, line, nodes)`` reads
+    the others). Returns (nodes, arcs, problem line, byte offset and number of the stopping line)."""
+    if len(src.data) == 0:
+        raise src.error(1, f"empty file (expected a 'p {problem} <nodes> <arcs>' line)")
+    pos, line, n, m, p_line = 0, 0, -1, -1, 0
+    kinds = ", ".join(f"'{k}'" for k in ("c", "p", *handlers, *stop)[:-1]) + f" or '{stop[-1]}'"
+    while True:
+        text, nxt = src.next_line(pos)
+        if text is None:
+            break
+        line += 1
+        tok = text.split()
+        if not tok or tok[0].startswith("c"):
+            pos = nxt
+            continue
+        kind = tok[0]
+        if kind in handlers or kind in stop:
+            if not p_line:
+                raise src.error(line, f"{_WORDS.get(kind, kind)} line before the problem line "
+                                      f"'p {problem} <nodes> <arcs>'")
+            if kind in stop:
+                break
+            handlers[kind](tok, text, line, n)
+        elif kind == "p":
+            n, m = _problem_line(src, problem, tok, text, line, p_line)
+            p_line = line
+        else:
+            raise src.error(line, f"unexpected line {text[:60]!r}: expected {kinds} lines")
+        pos = nxt
+    if not p_line:
+        raise src.error(line or 1, f"missing problem line 'p {problem} <nodes> <arcs>'")
+    return n, m, p_line, pos, line
+
+
+def _problem_line(src: Source, problem: str, tok: list[str], text: str, line: int, p_line: int) -> tuple[int, int]:
+    if p_line:
+        raise src.error(line, f"second problem line (the first is line {p_line})")
+    if len(tok) != 4 or tok[1] != problem:
+        other = {"max": "min", "min": "max"}.get(problem)
+        hint = (f" (a 'p {other}' file is read with format='dimacs{'_min' if other == 'min' else ''}')"
+                if len(tok) > 1 and tok[1] == other else "")
+        raise src.error(line, f"bad problem line {text[:60]!r}: expected 'p {problem} <nodes> <arcs>'{hint}")
+    try:
+        n, m = int(tok[2]), int(tok[3])
+    except ValueError:
+        raise src.error(line, f"bad problem line {text[:60]!r}: non-numeric token") from None
+    if n < 0 or m < 0:
+        raise src.error(line, f"bad problem line {text[:60]!r}: counts must be non-negative")
+    src.check_int64(line, "node count", n)
+    src.check_int64(line, "arc count", m)
+    return n, m
