@@ -35,7 +35,7 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("family", ["matching", "assignment", "flow", "wmatching"])
+@pytest.mark.parametrize("family", ["matching", "assignment", "flow", "wmatching", "batch", "mcf"])
 def test_families_do_not_import_the_commands(family):
     files = sorted((SRC / family).rglob("*.py"))
     assert files
