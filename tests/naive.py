@@ -8,6 +8,18 @@ import math
 from fractions import Fraction
 
 import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import maximum_bipartite_matching as scipy_mbm
+
+
+def scipy_card(a) -> int:
+    """Maximum matching cardinality by SciPy's matcher (the independent oracle): ``a`` dense, scipy.sparse or a
+    matchflow ``BipartiteGraph`` (its CSR pattern)."""
+    if hasattr(a, "row_ptr"):
+        if a.n_rows == 0 or a.n_cols == 0:
+            return 0
+        a = sp.csr_array((np.ones(a.nnz, dtype=np.int8), a.col_ind, a.row_ptr), shape=a.shape)
+    return int(np.count_nonzero(scipy_mbm(sp.csr_array(a), perm_type="column") >= 0))
 
 
 def max_matching_bruteforce(adj: np.ndarray) -> int:

@@ -16,10 +16,11 @@ from scipy.optimize import linear_sum_assignment as scipy_lsa
 import matchflow
 from matchflow import AssignmentResult
 from matchflow._methods import Method
+from matchflow.assignment._methods import TABLE
 from matchflow.assignment._prepare import as_cost_matrix_scanned, prepare
 from matchflow.verify import verify_assignment
 
-METHODS = ["jv", "hungarian", "auction", "munkres", "cost-scaling"]
+METHODS = list(TABLE.cpu_names)  # every dense CPU row
 I64 = np.iinfo(np.int64)
 
 
@@ -90,7 +91,7 @@ def test_same_optimum_as_scipy_with_verified_duals(method, kind):
     assert checked >= 20
 
 
-@pytest.mark.parametrize("method", ["jv", "hungarian", "auction"])
+@pytest.mark.parametrize("method", [m for m in METHODS if m != "munkres"])  # munkres: the O(n^4) textbook steps
 def test_medium_instances_match_scipy(method):
     rng = np.random.default_rng(7)
     for shape, hi in [((150, 150), 150), ((90, 160), 1000), ((160, 70), 5)]:
@@ -346,7 +347,7 @@ def test_prepare_does_not_copy_ready_matrices_nor_modify_input():
     assert np.array_equal(c, before)
 
 
-@pytest.mark.parametrize("algo", ["jv", "hungarian", "auction", "munkres"])
+@pytest.mark.parametrize("algo", [m for m in TABLE.cpu_names if "-" not in m])  # a module per algorithm name
 def test_each_dense_cpu_method_runs_solve_algo_of_its_cpu_module(monkeypatch, algo):
     """Issue 22's vocabulary: ``method=algo`` on the CPU runs ``solve_<algo>`` of ``_cpu_<algo>.py``."""
     import importlib

@@ -22,10 +22,11 @@ from matchflow import generators
 from matchflow._validation import native_array
 from matchflow.assignment import _cpu_auction
 from matchflow.assignment._cpu_auction import solve_auction
+from matchflow.assignment._methods import TABLE
 from matchflow.verify import verify_assignment
 
 inf = np.inf
-CPU = ["jv", "hungarian", "auction", "munkres"]
+CPU = TABLE.cpu_names  # every dense CPU row
 
 
 # ---------------------------------------------------------------- issue 13 item 1 / issue 8
@@ -46,7 +47,7 @@ def test_issue8_auction_wrong_answer_is_not_certified():
     c = np.array([[2, 1, 5, inf, 2, 1], [1, 1e16, 7, 0, inf, 7]])
     res = matchflow.assignment(c, method="auction", backend="cpu")
     assert res.cost == 1.0 and verify_assignment(c, res).optimal
-    for m in ("jv", "hungarian", "munkres"):
+    for m in CPU:
         assert matchflow.assignment(c, method=m, backend="cpu").cost == 1.0
     # the answer the auction used to return (cost 2.0) is rejected with the optimal duals
     cert = verify_assignment(c, [0, 1], [1, 0], res.u, res.v, raise_on_error=False)

@@ -239,9 +239,9 @@ def test_float_certificate_rows_on_the_device_equal_the_host_pass(dtype):
     bound equal to the host certificate's."""
     from numba import cuda
 
+    from matchflow.assignment._float_bound import _float_bound_dense_serial
     from matchflow.assignment._gpu_verify import device_rows
     from matchflow.assignment._prepare import _polish_serial
-    from matchflow.assignment._float_bound import _float_bound_dense_serial
 
     rng = np.random.default_rng(47)
     n = 300

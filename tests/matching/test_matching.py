@@ -10,7 +10,7 @@ import scipy.sparse as sp
 from cases import MATCHING_CASES
 from hypothesis import given
 from hypothesis import strategies as st
-from naive import max_matching_bruteforce
+from naive import max_matching_bruteforce, scipy_card
 from scipy.sparse.csgraph import maximum_bipartite_matching as scipy_mbm
 
 import matchflow as mf
@@ -28,10 +28,6 @@ def solve(a, method, init, **kw):
     rep = verify_matching(a, res, explicit_zeros=kw.get("explicit_zeros", False))
     assert rep.valid and rep.maximum and rep.cardinality == res.cardinality
     return res
-
-
-def scipy_card(a) -> int:
-    return int(np.count_nonzero(scipy_mbm(sp.csr_array(a), perm_type="column") >= 0))
 
 
 # ----------------------------------------------------------------- strategies

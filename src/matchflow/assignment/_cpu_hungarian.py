@@ -11,6 +11,8 @@ integers, the exact fallback for integer matrices too wide for int64.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numba
 import numpy as np
 
@@ -150,8 +152,6 @@ def hungarian_exact_float(a: np.ndarray, maximize: bool):
     :func:`hungarian_bigint` solves it exactly (O(n^3) Python steps). The caller has
     checked feasibility. Returns ``(col4row, u, v, scale_exponent, stats)`` on the padded
     square integer problem; the duals are exact integers of ``C * 2**k``."""
-    from fractions import Fraction
-
     nr, nc = a.shape
     n = max(nr, nc)
     sg = -1 if maximize else 1

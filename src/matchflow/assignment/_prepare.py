@@ -39,8 +39,10 @@ from dataclasses import dataclass, field
 
 import numba
 import numpy as np
+import scipy.sparse as sp
 
 from .._validation import native_array, to_host_array
+from ..matching import maximum_bipartite_matching
 
 __all__ = ["as_cost_matrix", "prepare", "Prepared", "InfeasibleError", "INT_SAFE", "limit_extended",
            "granularity_exponent_kernel"]
@@ -417,10 +419,6 @@ def _feasible(allowed: np.ndarray) -> bool:
     Runs matchflow's own CPU matcher (greedy + Hopcroft-Karp with the PF+ finish): SciPy's
     ``maximum_bipartite_matching`` is exponential on the Hopcroft-Karp ladder pattern.
     """
-    import scipy.sparse as sp
-
-    from ..matching import maximum_bipartite_matching
-
     nr, nc = allowed.shape
     if nr == 0 or nc == 0:
         return True

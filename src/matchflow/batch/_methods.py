@@ -16,6 +16,7 @@ import numpy as np
 
 from .._methods import Method, MethodTable
 from .._validation import check_int
+from ._cpu_jv import solve_jv
 
 __all__ = ["TABLE", "gpu_measured_faster", "GPU_MIN_ENTRIES"]
 
@@ -32,13 +33,11 @@ def gpu_measured_faster(p) -> bool:
 
 
 def _jv(problem, **options):
-    from ._cpu_jv import solve_jv
-
     return solve_jv(problem, **options)
 
 
 def _jv_gpu(problem, **options):
-    from ._gpu_jv import solve_jv_gpu
+    from ._gpu_jv import solve_jv_gpu  # noqa: PLC0415 - loads numba.cuda on use only
 
     return solve_jv_gpu(problem, **options)
 
