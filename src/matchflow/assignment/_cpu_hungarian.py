@@ -16,6 +16,8 @@ from fractions import Fraction
 import numba
 import numpy as np
 
+from ._prepare import counters, square_answer
+
 __all__ = ["solve_hungarian", "hungarian_bigint", "hungarian_exact_float"]
 
 
@@ -79,16 +81,12 @@ def _hungarian_kernel(C, big, u, v, col4row, stats):
 
 def solve_hungarian(C: np.ndarray):
     """Solve the square LAP on ``C`` (int64 or float64). Returns (col4row, u, v, stats)."""
-    n = C.shape[0]
-    col4row = np.full(n, -1, dtype=np.int64)
-    u = np.zeros(n, dtype=C.dtype)
-    v = np.zeros(n, dtype=C.dtype)
-    st = np.zeros(3, dtype=np.int64)
-    if n:
+    col4row, u, v, st = square_answer(C)
+    if C.shape[0]:
         big = np.int64(2**62) if C.dtype.kind == "i" else np.float64(np.inf)
         if _hungarian_kernel(C, big, u, v, col4row, st) != 0:
             raise RuntimeError("Hungarian search found no free column (internal error)")
-    return col4row, u, v, {"augmentations": int(st[0]), "iterations": int(st[1]), "dual_updates": int(st[2])}
+    return col4row, u, v, counters(st)
 
 
 def hungarian_bigint(C: list[list[int]]):

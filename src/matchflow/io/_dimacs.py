@@ -13,16 +13,7 @@ from typing import Any
 import numpy as np
 
 from .._graph import FlowNetwork
-from ._common import (
-    INDEX,
-    INT,
-    Layout,
-    PathOrFile,
-    format_records,
-    open_for_write,
-    parse_records,
-    read_source,
-)
+from ._common import INDEX, INT, Layout, PathOrFile, format_records, open_for_write, parse_records, read_source
 
 __all__ = ["FlowNetwork", "read_dimacs_max", "write_dimacs_max"]
 

@@ -23,17 +23,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._graph import BipartiteGraph, Graph, index_dtype
-from ._common import (
-    INDEX,
-    REAL,
-    Layout,
-    PathOrFile,
-    Source,
-    format_records,
-    open_for_write,
-    parse_records,
-    read_source,
-)
+from ._common import INDEX, REAL, Layout, PathOrFile, Source, format_records, open_for_write, parse_records, read_source
 
 __all__ = ["read_edgelist", "write_edgelist", "INDEX_BASES"]
 

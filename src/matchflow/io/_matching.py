@@ -18,15 +18,7 @@ from typing import Any
 import numpy as np
 
 from .._results import AssignmentResult, MatchingResult
-from ._common import (
-    INDEX,
-    Layout,
-    PathOrFile,
-    format_records,
-    open_for_write,
-    parse_records,
-    read_source,
-)
+from ._common import INDEX, Layout, PathOrFile, format_records, open_for_write, parse_records, read_source
 
 __all__ = ["read_matching", "write_matching"]
 
