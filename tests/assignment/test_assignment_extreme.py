@@ -23,6 +23,7 @@ from matchflow._validation import native_array
 from matchflow.assignment import _cpu_auction
 from matchflow.assignment._cpu_auction import solve_auction
 from matchflow.assignment._methods import TABLE
+from matchflow.assignment._verify import granularity
 from matchflow.verify import verify_assignment
 
 inf = np.inf
@@ -316,8 +317,6 @@ def test_tiny_costs_lost_to_the_power_of_two_scaling_are_not_certified(method):
 
 
 def test_granularity_proves_exact_optimality():
-    from matchflow.assignment._verify import granularity
-
     assert granularity(np.array([[1.0, 3.0], [inf, 6.0]])) == 1.0
     assert granularity(np.array([[0.5, 0.0], [5e-324, 2.0]])) == 5e-324
     assert granularity(np.array([[0.0, inf]])) == inf
