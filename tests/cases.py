@@ -18,7 +18,7 @@ import scipy.sparse as sp
 
 import matchflow as mf
 from matchflow.flow import offsets, potts_weights, unary_from_intensity
-from matchflow.wmatching._methods import TABLE
+from matchflow.wmatching import _methods as wmatching_methods  # TABLE read per call: tests patch it
 
 __all__ = ["MatchingCase", "AssignmentCase", "MATCHING_CASES", "ASSIGNMENT_CASES"]
 
@@ -372,9 +372,9 @@ def wmatching_runs(device: str) -> list[tuple[str, dict]]:
     with each of its options that takes ``True`` (a boolean switch such as suitor's ``parallel``) switched on; on
     the GPU each row with a GPU twin, with 32-thread blocks (small inputs span several blocks)."""
     if device == "gpu":
-        return [(m.name, {"block_size": 32}) for m in TABLE.methods if m.gpu is not None]
+        return [(m.name, {"block_size": 32}) for m in wmatching_methods.TABLE.methods if m.gpu is not None]
     runs = []
-    for m in TABLE.methods:
+    for m in wmatching_methods.TABLE.methods:
         if m.cpu is None:
             continue
         runs.append((m.name, {}))
