@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.resources import as_file, files
 
 import numpy as np
 import scipy.sparse as sp
 
 import matchflow as mf
+from matchflow.flow import offsets, potts_weights, unary_from_intensity
+from matchflow.wmatching import _methods as wmatching_methods  # TABLE read per call: tests patch it
 
 __all__ = ["MatchingCase", "AssignmentCase", "MATCHING_CASES", "ASSIGNMENT_CASES", "MCFCase", "MCF_CASES"]
 
@@ -118,10 +121,6 @@ ASSIGNMENT_CASES = (
 def image_batch_segmentation(seed: int, b: int, h: int = 40, w: int = 50):
     """A batch of ``b`` small noisy disc images as 8-connected segmentation energies (integer source / sink
     capacities (b, h, w) and Potts edge capacities (b, 8, h, w)): the grid-cut GPU tests' batch input."""
-    import numpy as np
-
-    from matchflow.flow import potts_weights, unary_from_intensity
-
     rng = np.random.default_rng(seed)
     yy, xx = np.mgrid[:h, :w]
     imgs = np.stack([0.2 + 0.6 * ((yy - rng.integers(10, 30)) ** 2 + (xx - rng.integers(10, 40)) ** 2 < 12**2)
@@ -245,8 +244,6 @@ class GridCase:
 def _grid(shape, conn: int, seed: int, hi: int = 30, dtype=np.int64, zeros: float = 0.0, batch: tuple = ()) -> tuple:
     """Random capacities in [0, hi) of a grid (``batch``: ``(B,)`` for a batch), ``zeros``: the share of zero edges;
     floats: times 0.37."""
-    from matchflow.flow import offsets
-
     rng = np.random.default_rng(seed)
     k = len(offsets(len(shape), conn))
     src, snk, edg = (rng.integers(0, hi, s) for s in (batch + shape, batch + shape, batch + (k,) + shape))
@@ -322,8 +319,6 @@ def _wrandom(n: int, m: int, seed: int, lo: int, hi: int) -> tuple:
 
 def _bundled(name: str):
     """A real input bundled with matchflow (``src/matchflow/data``), through the public reader."""
-    from importlib.resources import as_file, files
-
     with as_file(files("matchflow") / "data" / f"{name}.mtx.gz") as p:
         return sp.coo_array(mf.io.read(p))
 
@@ -376,12 +371,10 @@ def wmatching_runs(device: str) -> list[tuple[str, dict]]:
     new row is tested without touching a test file): on the CPU each row with a CPU solve, with its defaults and
     with each of its options that takes ``True`` (a boolean switch such as suitor's ``parallel``) switched on; on
     the GPU each row with a GPU twin, with 32-thread blocks (small inputs span several blocks)."""
-    from matchflow.wmatching._methods import TABLE
-
     if device == "gpu":
-        return [(m.name, {"block_size": 32}) for m in TABLE.methods if m.gpu is not None]
+        return [(m.name, {"block_size": 32}) for m in wmatching_methods.TABLE.methods if m.gpu is not None]
     runs = []
-    for m in TABLE.methods:
+    for m in wmatching_methods.TABLE.methods:
         if m.cpu is None:
             continue
         runs.append((m.name, {}))

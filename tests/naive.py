@@ -8,6 +8,20 @@ import math
 from fractions import Fraction
 
 import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import maximum_bipartite_matching as scipy_mbm
+
+from matchflow.flow import grid_energy, offsets
+
+
+def scipy_card(a) -> int:
+    """Maximum matching cardinality by SciPy's matcher (the independent oracle): ``a`` dense, scipy.sparse or a
+    matchflow ``BipartiteGraph`` (its CSR pattern)."""
+    if hasattr(a, "row_ptr"):
+        if a.n_rows == 0 or a.n_cols == 0:
+            return 0
+        a = sp.csr_array((np.ones(a.nnz, dtype=np.int8), a.col_ind, a.row_ptr), shape=a.shape)
+    return int(np.count_nonzero(scipy_mbm(sp.csr_array(a), perm_type="column") >= 0))
 
 
 def max_matching_bruteforce(adj: np.ndarray) -> int:
@@ -54,8 +68,6 @@ def assignment_bruteforce(cost: np.ndarray, maximize: bool = False) -> float | N
 def assignment_bruteforce_exact(cost: np.ndarray, maximize: bool = False):
     """Exact optimum (a ``Fraction``; +inf entries forbidden) of a tiny (rectangular) assignment,
     summing the float entries without rounding; None if infeasible."""
-    from fractions import Fraction
-
     c = np.asarray(cost, dtype=float)
     if c.shape[0] > c.shape[1]:
         c = c.T
@@ -75,8 +87,6 @@ def assignment_bruteforce_exact(cost: np.ndarray, maximize: bool = False):
 
 def exact_total(cost: np.ndarray, rows, cols):
     """The exact (Fraction) total of the chosen entries."""
-    from fractions import Fraction
-
     c = np.asarray(cost, dtype=float)
     return sum((Fraction(float(c[i, j])) for i, j in zip(rows, cols)), Fraction(0))
 
@@ -123,8 +133,6 @@ def min_cut_bruteforce(n: int, source: int, sink: int, tails, heads, caps):
 
 def grid_energy_bruteforce(source_caps, sink_caps, edge_caps, connectivity: int):
     """Minimum grid-cut energy of a tiny grid (<= 14 points) over all labellings."""
-    from matchflow.flow import grid_energy
-
     shape = np.shape(source_caps)
     size = int(np.prod(shape))
     best = None
@@ -154,8 +162,6 @@ def max_flow_exact(net) -> Fraction:
 def grid_energy_exact(labels, src, snk, edg, conn: int):
     """A labelling's grid-cut energy, exact for integers (Python ints) and correctly rounded for floats
     (``math.fsum`` over the cut terms); ``edg`` broadcast to ``(k, *grid)``."""
-    from matchflow.flow import offsets
-
     lab = np.asarray(labels, bool)
     src, snk = np.asarray(src), np.asarray(snk)
     off = offsets(lab.ndim, conn)
@@ -181,8 +187,6 @@ def grid_min_exact(src, snk, edg, conn: int):
 def partial_assignment_bruteforce(cost: np.ndarray):
     """(k, min cost) over all matchings of maximum cardinality k; ``inf`` entries are missing arcs.
     Exhaustive over the shorter side's choices (small inputs only)."""
-    import itertools
-
     a = np.asarray(cost, dtype=object)
     if a.shape[0] > a.shape[1]:
         a = a.T
@@ -226,8 +230,6 @@ def greedy_weighted_matching(n: int, edges) -> dict:
 
 def exact_number(x):
     """A weight as an exact Python number: an int for integers, a ``Fraction`` for floats."""
-    from fractions import Fraction
-
     return int(x) if isinstance(x, (int, np.integer)) else Fraction(float(x))
 
 
@@ -243,8 +245,6 @@ def matrix_edges(entries) -> list:
     """The undirected edges of a matrix given by its stored entries ``(i, j, x)``, read as SciPy reads a COO
     matrix, slowly and exactly: duplicates summed (Python ints, or ``Fraction`` for floats, rounded once),
     zeros and the diagonal dropped, edge {i, j} = the larger of A[i, j] and A[j, i]. Returns (i, j, w)."""
-    from fractions import Fraction
-
     a = {}
     for i, j, x in entries:
         x = int(x) if isinstance(x, (int, np.integer)) else Fraction(float(x))
@@ -283,8 +283,6 @@ def exact_weighted_matching_weight(n: int, edges) -> float:
 def granularity_naive(a: np.ndarray) -> float:
     """The largest power of two dividing every finite non-zero entry (inf when there is none), from
     Python's exact float decomposition, entry by entry."""
-    import math
-
     best = math.inf
     for x in np.asarray(a, dtype=np.float64).ravel().tolist():
         if math.isfinite(x) and x != 0:

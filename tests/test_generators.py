@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import math
+from decimal import Decimal, getcontext
+from fractions import Fraction
 
 import networkx as nx
 import numpy as np
@@ -180,9 +182,6 @@ def test_delaunay_workers_errors():
 
 def _exact_circle(a, b, c):
     """Circumcentre and top / bottom y of the circle through three float points, in 60-digit decimals."""
-    from decimal import Decimal, getcontext
-    from fractions import Fraction
-
     getcontext().prec = 60
     (ax, ay), (bx, by), (cx, cy) = [(Fraction(float(p[0])), Fraction(float(p[1]))) for p in (a, b, c)]
     d = 2 * (ax * (by - cy) + bx * (cy - ay) + cx * (ay - by))
@@ -212,7 +211,6 @@ def test_circles_thin_triangles_on_the_sides():
     tris += [tuple(map(tuple, rng.random((3, 2)))) for _ in range(20)]
     a, b, c = (np.array([t[k] for t in tris]) for k in range(3))
     got = gen._circles(a, b, c)
-    from decimal import Decimal
     for i, t in enumerate(tris):
         exact = _exact_circle(*t)
         ox, oy = exact[0], exact[1]

@@ -6,6 +6,10 @@ import importlib.metadata
 import platform
 import sys
 
+import numba
+import numpy
+import scipy
+
 from ._backend import gpu_available, gpu_info, gpu_reason
 from ._version import __version__
 
@@ -24,10 +28,6 @@ def info(*, as_dict: bool = False) -> dict | str:
     >>> sorted(matchflow.info(as_dict=True))[:3]
     ['backends', 'cpu_threads', 'gpu']
     """
-    import numba
-    import numpy
-    import scipy
-
     try:  # the distribution's metadata: importing numba_cuda would cost ~0.5 s
         numba_cuda_version = importlib.metadata.version("numba-cuda")
     except importlib.metadata.PackageNotFoundError:

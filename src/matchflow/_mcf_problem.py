@@ -80,7 +80,7 @@ class MinCostFlowProblem:
 
     def to_networkx(self) -> Any:
         """A ``networkx.MultiDiGraph`` with node ``demand`` and arc ``capacity`` / ``weight`` attributes."""
-        import networkx as nx
+        import networkx as nx  # noqa: PLC0415 - networkx is optional (the test and bench extras)
 
         if self.low.any():
             raise ValueError("networkx has no lower bounds: call shifted() first")

@@ -11,10 +11,28 @@ printed. :func:`precompile` calls every CPU solver on tiny inputs so that later 
 from __future__ import annotations
 
 import contextlib
+import io as _io
 import sys
 import time
 from collections.abc import Callable, Iterator
+from types import SimpleNamespace
 from typing import Any, TextIO
+
+import numpy as np
+import scipy.sparse as sp
+from numba.core import event
+
+from . import io, verify
+from ._graph import Graph
+from .assignment import _float_bound as _verify
+from .assignment import _methods as _assignment_methods
+from .assignment import _prepare, assignment, linear_sum_assignment
+from .flow import _methods as _flow_methods
+from .flow import grid_cut, max_flow
+from .matching import _methods as _matching_methods
+from .matching import bipartite_matching, maximum_bipartite_matching
+from .wmatching import _methods as _wmatching_methods
+from .wmatching import weighted_matching
 
 __all__ = ["NOTICE", "CompileLog", "compile_progress", "precompile"]
 
@@ -42,7 +60,7 @@ class CompileLog:
         if not self.quiet:  # look sys.stderr up now: rich's live displays redirect it
             print(f"[matchflow] {text}", file=self._stream or sys.stderr, flush=True)
 
-    # numba.core.event.Listener protocol (the class is built lazily to keep numba out of the import)
+    # numba.core.event.Listener protocol (the listener class is built per use around this log)
     def on_start(self, event: Any) -> None:
         if not _is_ours(event):
             return
@@ -90,8 +108,6 @@ def compile_progress(*, quiet: bool = False, verbose: bool = False,
     if _ACTIVE:
         yield _ACTIVE[-1]
         return
-    from numba.core import event
-
     log = CompileLog(stream, quiet, verbose)
     listener = type("_CompileListener", (event.Listener,), {
         "on_start": lambda self, ev: log.on_start(ev), "on_end": lambda self, ev: log.on_end(ev)})()
@@ -105,16 +121,12 @@ def compile_progress(*, quiet: bool = False, verbose: bool = False,
 
 
 def _matching_steps() -> list[tuple[str, Callable[[], Any]]]:
-    import scipy.sparse as sp
-
-    from .matching._methods import TABLE
-
     matchflow = _public()
 
     a = sp.random(12, 15, density=0.25, format="csr", random_state=0)
     steps: list[tuple[str, Callable[[], Any]]] = [
         ("maximum_bipartite_matching", lambda: matchflow.maximum_bipartite_matching(a, perm_type="column"))]
-    for method in TABLE.cpu_names:
+    for method in _matching_methods.TABLE.cpu_names:
         for init in ("none", "greedy", "karp-sipser"):
             steps.append((f"bipartite_matching(method={method!r}, init={init!r}) + verify_matching",
                           lambda m=method, i=init: matchflow.verify.verify_matching(
@@ -123,10 +135,6 @@ def _matching_steps() -> list[tuple[str, Callable[[], Any]]]:
 
 
 def _assignment_steps() -> list[tuple[str, Callable[[], Any]]]:
-    import numpy as np
-
-    from .assignment._methods import TABLE
-
     matchflow = _public()
 
     ci = np.random.default_rng(0).integers(0, 50, size=(6, 6))
@@ -136,7 +144,7 @@ def _assignment_steps() -> list[tuple[str, Callable[[], Any]]]:
     steps: list[tuple[str, Callable[[], Any]]] = []
     for label, c in inputs.items():
         steps.append((f"linear_sum_assignment({label})", lambda c=c: matchflow.linear_sum_assignment(c)))
-        for method in TABLE.cpu_names:
+        for method in _assignment_methods.TABLE.cpu_names:
             for maximize in (False, True):
                 if maximize and label != "int64":
                     continue  # maximize negates the same kernels' inputs
@@ -150,11 +158,6 @@ def _assignment_steps() -> list[tuple[str, Callable[[], Any]]]:
 def _parallel_float_bound() -> None:
     """The threaded twins of the float scan, shift and certificate passes, which tiny inputs never reach
     (float64; float32 certificates compile on first use)."""
-    import numpy as np
-
-    from .assignment import _float_bound as _verify  # the bound's row passes
-    from .assignment import _prepare
-
     b = np.zeros(2, dtype=np.bool_)
     a = np.ones((2, 2))
     _prepare._scan_float_parallel(a, -np.inf, b, b.copy(), np.zeros(2), np.zeros(2))
@@ -170,9 +173,6 @@ def _parallel_float_bound() -> None:
 
 
 def _sparse_assignment_steps() -> list[tuple[str, Callable[[], Any]]]:
-    import numpy as np
-    import scipy.sparse as sp
-
     matchflow = _public()
 
     c = sp.random(8, 8, density=0.5, random_state=0, format="csr")
@@ -188,11 +188,6 @@ def _sparse_assignment_steps() -> list[tuple[str, Callable[[], Any]]]:
 
 
 def _flow_steps() -> list[tuple[str, Callable[[], Any]]]:
-    import numpy as np
-    import scipy.sparse as sp
-
-    from .flow._methods import TABLE
-
     matchflow = _public()
 
     a = sp.csr_array(np.array([[0, 3, 2, 0], [0, 0, 1, 2], [0, 0, 0, 3], [0, 0, 0, 0]]))
@@ -200,33 +195,24 @@ def _flow_steps() -> list[tuple[str, Callable[[], Any]]]:
     nets = [a.astype(dt) for dt in (np.int64, np.float64)]
     return [(f"max_flow({b.dtype}, {m}) + verify_flow",
              lambda b=b, m=m: matchflow.verify.verify_flow(b, 0, 3, matchflow.max_flow(b, 0, 3, method=m)))
-            for b in nets for m in TABLE.cpu_names] + [
+            for b in nets for m in _flow_methods.TABLE.cpu_names] + [
             (f"grid_cut(connectivity={k})", lambda k=k: matchflow.grid_cut(src, src[::-1], 1, connectivity=k))
             for k in (4, 8)]
 
 
 def _wmatching_steps() -> list[tuple[str, Callable[[], Any]]]:
-    import numpy as np
-    import scipy.sparse as sp
-
-    from .wmatching._methods import TABLE
-
     matchflow = _public()
 
     w = sp.random(12, 12, density=0.4, random_state=0, format="csr")
     w = sp.csr_array(w + w.T)
     return [(f"weighted_matching(method={m!r}) + verify_weighted_matching",
              lambda m=m: matchflow.verify.verify_weighted_matching(w, matchflow.weighted_matching(w, method=m)))
-            for m in TABLE.cpu_names] + [
+            for m in _wmatching_methods.TABLE.cpu_names] + [
             ("weighted_matching(integer weights)", lambda: matchflow.weighted_matching(
                 sp.csr_array((np.round(w.data * 9).astype(np.int64) + 1, w.indices, w.indptr), shape=w.shape)))]
 
 
 def _io_steps() -> list[tuple[str, Callable[[], Any]]]:
-    import io as _io
-
-    import scipy.sparse as sp
-
     matchflow = _public()
 
     a = sp.random(5, 6, density=0.4, format="coo", random_state=0)
@@ -280,15 +266,6 @@ def precompile(*, families: tuple[str, ...] = FAMILIES, progress: bool = True,
 
 def _public():
     """The public API from its own modules (not through ``matchflow``, whose ``__init__`` imports this module)."""
-    from types import SimpleNamespace
-
-    from . import io, verify
-    from ._graph import Graph
-    from .assignment import assignment, linear_sum_assignment
-    from .flow import grid_cut, max_flow
-    from .matching import bipartite_matching, maximum_bipartite_matching
-    from .wmatching import weighted_matching
-
     return SimpleNamespace(io=io, verify=verify, Graph=Graph, assignment=assignment, grid_cut=grid_cut,
                            linear_sum_assignment=linear_sum_assignment, max_flow=max_flow,
                            bipartite_matching=bipartite_matching,

@@ -27,7 +27,11 @@ without self loops. Index arrays are ``int32`` when they fit.
 from __future__ import annotations
 
 import math
+import multiprocessing as mp
 import os
+import warnings
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import numba
@@ -328,7 +332,7 @@ def delaunay(n: int, seed: Any = 0, *, order: str = "hilbert", workers: int | No
             a = _delaunay_strips(fed, perm, strips, halo * grow, workers)
             if a is not None:
                 return a
-    from scipy.spatial import Delaunay
+    from scipy.spatial import Delaunay  # noqa: PLC0415 - scipy.spatial costs ~0.4 s at import; only Delaunay needs it
 
     tri = perm[Delaunay(fed).simplices]  # (n_triangles, 3), labels of pts
     return _triangles_pattern(tri, n)
@@ -341,12 +345,8 @@ def _delaunay_strips(pts: np.ndarray, labels: np.ndarray, k: int, halo: float,
                      workers: int) -> sp.csr_array | None:
     """Delaunay edges of ``pts`` from k strips and 2 bands; None when the edge count is wrong."""
     global _DT_SHARED
-    import multiprocessing as mp
-    import warnings
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
 
-    from scipy.spatial import ConvexHull
+    from scipy.spatial import ConvexHull  # noqa: PLC0415 - scipy.spatial costs ~0.4 s at import; only Delaunay needs it
 
     n = len(pts)
     band = min(_BAND * halo, 0.5)
@@ -399,7 +399,7 @@ def _delaunay_job(job: tuple, data: tuple[np.ndarray, np.ndarray] | None = None
     (unbounded at the square's left / right sides); a band the points with y < band (bottom)
     or y >= 1 - band (top). Triangles are certified by :func:`_circles`' disk extents.
     """
-    from scipy.spatial import Delaunay, QhullError
+    from scipy.spatial import Delaunay, QhullError  # noqa: PLC0415 - scipy.spatial costs ~0.4 s at import; only Delaunay needs it
 
     pts, labels = data if data is not None else _DT_SHARED
     margin = 1e-9  # far above the circumcircle rounding error of non-degenerate triangles

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import zlib
 
@@ -14,12 +15,16 @@ from naive import assignment_bruteforce
 from scipy.optimize import linear_sum_assignment as scipy_lsa
 
 import matchflow
-from matchflow import AssignmentResult
+from matchflow import AssignmentResult, _methods
 from matchflow._methods import Method
-from matchflow.assignment._prepare import as_cost_matrix_scanned, prepare
+from matchflow.assignment import _api, _prepare
+from matchflow.assignment._api import CPU_METHODS
+from matchflow.assignment._api import METHODS as API_METHODS
+from matchflow.assignment._methods import TABLE, Problem, _hungarian, gpu_measured_faster
+from matchflow.assignment._prepare import _polish_parallel, _polish_serial, as_cost_matrix_scanned, prepare
 from matchflow.verify import verify_assignment
 
-METHODS = ["jv", "hungarian", "auction", "munkres", "cost-scaling"]
+METHODS = list(TABLE.cpu_names)  # every dense CPU row
 I64 = np.iinfo(np.int64)
 
 
@@ -90,7 +95,7 @@ def test_same_optimum_as_scipy_with_verified_duals(method, kind):
     assert checked >= 20
 
 
-@pytest.mark.parametrize("method", ["jv", "hungarian", "auction"])
+@pytest.mark.parametrize("method", [m for m in METHODS if m != "munkres"])  # munkres: the O(n^4) textbook steps
 def test_medium_instances_match_scipy(method):
     rng = np.random.default_rng(7)
     for shape, hi in [((150, 150), 150), ((90, 160), 1000), ((160, 70), 5)]:
@@ -312,8 +317,6 @@ def test_float_shift_only_when_exact_and_no_copy_when_it_is_not():
 
 @pytest.mark.parametrize("shape", [(1024, 1030), (1030, 1024), (1024, 1024)])
 def test_polished_duals_parallel_equal_serial(shape):
-    from matchflow.assignment._prepare import _polish_parallel, _polish_serial
-
     rng = np.random.default_rng(11)
     A = rng.normal(size=shape)
     A[rng.random(shape) < 0.01] = np.inf
@@ -346,11 +349,9 @@ def test_prepare_does_not_copy_ready_matrices_nor_modify_input():
     assert np.array_equal(c, before)
 
 
-@pytest.mark.parametrize("algo", ["jv", "hungarian", "auction", "munkres"])
+@pytest.mark.parametrize("algo", [m for m in TABLE.cpu_names if "-" not in m])  # a module per algorithm name
 def test_each_dense_cpu_method_runs_solve_algo_of_its_cpu_module(monkeypatch, algo):
     """Issue 22's vocabulary: ``method=algo`` on the CPU runs ``solve_<algo>`` of ``_cpu_<algo>.py``."""
-    import importlib
-
     module = importlib.import_module(f"matchflow.assignment._cpu_{algo}")
 
     def marker(*args, **kwargs):
@@ -362,8 +363,6 @@ def test_each_dense_cpu_method_runs_solve_algo_of_its_cpu_module(monkeypatch, al
 
 
 def test_auto_rule_picks_gpu_hungarian_only_where_it_measured_faster():
-    from matchflow.assignment._methods import Problem, gpu_measured_faster
-
     i64 = np.dtype(np.int64)
 
     def faster(shape, rng, dtype=i64):
@@ -406,10 +405,6 @@ def test_shared_cases_every_method(case, backend):
 
 
 def test_method_table_lists_algorithms_then_aliases():
-    from matchflow.assignment._api import CPU_METHODS
-    from matchflow.assignment._api import METHODS as API_METHODS
-    from matchflow.assignment._methods import TABLE
-
     assert API_METHODS == ("auto", "jv", "hungarian", "auction", "munkres", "cost-scaling", "lopes")
     assert CPU_METHODS == tuple(METHODS)
     assert TABLE.row("lopes") is TABLE.row("hungarian") and TABLE.row("hungarian").gpu is not None
@@ -417,10 +412,6 @@ def test_method_table_lists_algorithms_then_aliases():
 
 def _fake_gpu(monkeypatch, gpu_solve):
     """Pretend a real GPU is present, with ``gpu_solve`` (a CPU stand-in) as the Hungarian's twin."""
-    from matchflow import _methods
-    from matchflow.assignment import _api
-    from matchflow.assignment._methods import TABLE
-
     monkeypatch.setattr(_methods, "_auto_may_use_gpu", lambda: True)
     monkeypatch.setattr(_methods, "require_gpu", lambda what: None)
     h = TABLE.row("hungarian")
@@ -432,8 +423,6 @@ def test_backend_auto_placement_rules(monkeypatch, warm_gpu_process):
     """backend="auto" runs the GPU twin only where it was measured faster end to end: method="auto"
     and method="hungarian" on a large small-range integer matrix; never the CPU-only methods, nor
     floats, nor small matrices. result.method is the algorithm, result.backend the device."""
-    from matchflow.assignment._methods import _hungarian
-
     calls = []
 
     def gpu_stand_in(prep, **options):
@@ -478,8 +467,6 @@ def test_lopes_alias_reports_the_algorithm_and_the_device():
 def test_validates_once(monkeypatch):
     """One call reads and checks the matrix once and prepares it once (the drop-in included); a float matrix is
     scanned once (the preparation reuses the validation's scan)."""
-    from matchflow.assignment import _api, _prepare
-
     counts = {"as_cost_matrix_scanned": 0, "resolve": 0, "prepare": 0, "scan_float": 0}
 
     def counting(name, fn):

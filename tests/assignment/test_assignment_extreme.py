@@ -22,10 +22,12 @@ from matchflow import generators
 from matchflow._validation import native_array
 from matchflow.assignment import _cpu_auction
 from matchflow.assignment._cpu_auction import solve_auction
+from matchflow.assignment._methods import TABLE
+from matchflow.assignment._verify import granularity
 from matchflow.verify import verify_assignment
 
 inf = np.inf
-CPU = ["jv", "hungarian", "auction", "munkres"]
+CPU = TABLE.cpu_names  # every dense CPU row
 
 
 # ---------------------------------------------------------------- issue 13 item 1 / issue 8
@@ -46,7 +48,7 @@ def test_issue8_auction_wrong_answer_is_not_certified():
     c = np.array([[2, 1, 5, inf, 2, 1], [1, 1e16, 7, 0, inf, 7]])
     res = matchflow.assignment(c, method="auction", backend="cpu")
     assert res.cost == 1.0 and verify_assignment(c, res).optimal
-    for m in ("jv", "hungarian", "munkres"):
+    for m in CPU:
         assert matchflow.assignment(c, method=m, backend="cpu").cost == 1.0
     # the answer the auction used to return (cost 2.0) is rejected with the optimal duals
     cert = verify_assignment(c, [0, 1], [1, 0], res.u, res.v, raise_on_error=False)
@@ -315,8 +317,6 @@ def test_tiny_costs_lost_to_the_power_of_two_scaling_are_not_certified(method):
 
 
 def test_granularity_proves_exact_optimality():
-    from matchflow.assignment._verify import granularity
-
     assert granularity(np.array([[1.0, 3.0], [inf, 6.0]])) == 1.0
     assert granularity(np.array([[0.5, 0.0], [5e-324, 2.0]])) == 5e-324
     assert granularity(np.array([[0.0, inf]])) == inf

@@ -9,6 +9,8 @@ import scipy.sparse as sp
 from scipy.optimize import linear_sum_assignment as scipy_lsa
 
 import matchflow
+from matchflow.assignment import _cpu_hungarian, _prepare
+from matchflow.assignment import _float_bound as _verify
 from matchflow.io import read_cost_matrix
 from matchflow.verify import verify_assignment
 
@@ -233,8 +235,6 @@ def test_every_tampered_certificate_is_rejected():
 def test_internal_certificate_catches_a_wrong_solver(monkeypatch):
     """assignment() checks every answer with the same sound check: a solver returning a
     suboptimal assignment is re-solved (floats: JV; integers: the exact big-integer Hungarian)."""
-    from matchflow.assignment import _cpu_hungarian
-
     good = _cpu_hungarian.solve_hungarian
 
     def wrong(C):
@@ -255,10 +255,6 @@ def test_internal_certificate_catches_a_wrong_solver(monkeypatch):
 def test_float_certificate_parallel_row_pass_equals_the_serial_one(monkeypatch):
     """The certificate's row pass runs on the Numba threads for large matrices: the same bound, tolerance,
     least reduced cost and its position as the serial pass, dense and sparse (forbidden entries, ties)."""
-    import scipy.sparse as sp
-
-    from matchflow.assignment import _float_bound as _verify  # the row passes' module
-
     rng = np.random.default_rng(17)
     n = 120
     C = np.round(rng.random((n, n)) * 64) / 8
@@ -278,8 +274,6 @@ def test_float_certificate_parallel_row_pass_equals_the_serial_one(monkeypatch):
 def test_float_scan_parallel_equals_serial(monkeypatch, dtype):
     """The validation scan of float costs (NaN / wrong infinity, forbidden entries, finite range) runs on the
     Numba threads for large matrices: the same answer as the serial scan."""
-    from matchflow.assignment import _prepare
-
     rng = np.random.default_rng(5)
     a = (rng.random((70, 90)) * 200 - 100).astype(dtype)
     a[3, 4], a[60, 1] = np.inf, -7e3
@@ -296,8 +290,6 @@ def test_cost_shift_parallel_equals_serial(monkeypatch, negate):
     """The preparation's shift of the costs (floats: exactness by TwoSum, forbidden -> 0, padding; integers:
     modulo 2**64) runs on the Numba threads for large matrices: the same matrix and exactness flag as serially,
     on an exact case (dyadic costs) and an inexact one."""
-    from matchflow.assignment import _prepare
-
     rng = np.random.default_rng(23)
     exact_a = np.round(rng.random((40, 30)) * 64) / 8
     exact_a[5, 7] = np.inf

@@ -3,6 +3,7 @@ min_weight_full_bipartite_matching and the sparse certificate, against SciPy and
 
 from __future__ import annotations
 
+import importlib
 import warnings
 
 import numpy as np
@@ -252,8 +253,6 @@ def test_verify_assignment_accepts_sparse_costs():
 def test_auto_backend_rule_for_sparse_costs(monkeypatch):
     """``backend="auto"``: the CPU below ``AUTO_GPU_NNZ`` arcs, with options, or without a real GPU (the rule
     in ``stats["auto_rule"]``; the GPU side is tested in test_cost_scaling_gpu.py)."""
-    import importlib
-
     S = importlib.import_module("matchflow.assignment._methods")
     M = importlib.import_module("matchflow._methods")
     A = sp.csr_array(np.array([[1, 2], [3, 1]]))

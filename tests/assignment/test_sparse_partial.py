@@ -5,6 +5,7 @@ brute force, SciPy on an extended matrix built here, cost scaling, and on Netlib
 from __future__ import annotations
 
 import gzip
+import importlib
 
 import numpy as np
 import pytest
@@ -189,8 +190,6 @@ def test_greenbea_same_as_cost_scaling_and_scipy(shared_data, floats):
 def test_unproved_paths_fall_back_to_cost_scaling(monkeypatch, floats):
     """When the label-correcting pass does not prove the paths' matching (stubbed here: a negative cycle), cost
     scaling solves the extension as before and says so in ``result.method``: never an unproved answer."""
-    import importlib
-
     C = importlib.import_module("matchflow.assignment._sparse_certificate")  # the routes' duals
     A = sp.csr_array(np.array([[4, 1, 0], [2, 0, 0], [3, 0, 0]]))
     A.eliminate_zeros()
@@ -209,8 +208,6 @@ def test_unproved_paths_fall_back_to_cost_scaling(monkeypatch, floats):
 def test_unproved_float_cost_scaling_answer_is_never_silent(monkeypatch):
     """A float cost-scaling answer that the true costs do not prove goes to shortest augmenting paths; when those
     are not proved either (stubbed), the caller is warned with the bound (verify_sparse_assignment rejects it)."""
-    import importlib
-
     S = importlib.import_module("matchflow.assignment._sparse_routes")
     A = sp.csr_array(np.array([[4.5, 1.25, 0], [2.0, 0, 7.0], [3.0, 0, 1.5]]))
     A.eliminate_zeros()

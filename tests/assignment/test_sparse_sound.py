@@ -17,6 +17,7 @@ from scipy.sparse.csgraph import min_weight_full_bipartite_matching as scipy_mwf
 
 import matchflow
 from matchflow import generators
+from matchflow.assignment._sparse_routes import _solve_square
 from matchflow.verify import verify_sparse_assignment
 
 # ---------------------------------------------------------------- defect 7: the structure by our own matcher
@@ -67,8 +68,6 @@ def test_mixed_magnitudes_60x60_solved_right_and_the_rounded_answer_rejected():
     """Reproducer (the issue's 60 x 60, seed 0 here): cost scaling's integer rounding is set by the large entries
     (scale 2**-5: every small entry rounds to 0) and its matching costs 31.9 where the optimum is 1.85; the old
     verifier accepted it (gap bound 42 under a tolerance of 757 made of the duals' magnitudes ~1e14)."""
-    from matchflow.assignment._sparse_routes import _solve_square
-
     A = _mixed(0, 60)
     r0, c0 = scipy_mwfbm(A)
     opt = A.toarray()[r0, c0].sum()

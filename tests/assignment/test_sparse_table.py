@@ -5,6 +5,8 @@ row gets these tests without touching this file), runs the sparse case table and
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -13,7 +15,10 @@ from scipy.optimize import linear_sum_assignment as scipy_lsa
 from scipy.sparse.csgraph import maximum_bipartite_matching as scipy_mbm
 
 import matchflow
+from matchflow._methods import Method
+from matchflow.assignment import _api
 from matchflow.assignment._methods import SPARSE_TABLE
+from matchflow.assignment._sparse_bigint import ssp_exact
 from matchflow.verify import verify_sparse_assignment
 
 METHODS = ("auto",) + SPARSE_TABLE.cpu_names
@@ -87,10 +92,6 @@ def test_dense_cases_on_the_sparse_solvers(case, method):
 def test_a_new_sparse_method_is_one_table_row(monkeypatch):
     """Adding a sparse method touches no dispatcher: a toy algorithm registered in a copy of the sparse table runs
     through the public entry point, with its options checked and its name reported."""
-    from matchflow._methods import Method
-    from matchflow.assignment import _api
-    from matchflow.assignment._sparse_bigint import ssp_exact
-
     def toy_solve(p, rounds=1):  # exact shortest augmenting paths on Python integers, on the extended problem
         x, U, V, stats = ssp_exact(p.E)
         return "toy", x, U, V, {**stats, "toy_rounds": rounds}
@@ -109,7 +110,8 @@ def test_a_new_sparse_method_is_one_table_row(monkeypatch):
     with pytest.raises(ValueError, match=r"^backend='gpu' is not available for assignment\(method='toy'\); "
                                          r"use backend='cpu'$"):
         matchflow.assignment(A, method="toy", backend="gpu")
-    with pytest.raises(ValueError, match=r"^method='auction' takes dense costs; a scipy.sparse matrix needs "
-                                         r"method='cost-scaling', 'jv', 'toy' or 'auto'$"):
+    names = ", ".join(repr(m.name) for m in SPARSE_TABLE.with_method(Method("toy", cpu=toy_solve)).methods)
+    with pytest.raises(ValueError, match=rf"^method='auction' takes dense costs; a scipy.sparse matrix needs "
+                                         rf"method={re.escape(names)} or 'auto'$"):
         matchflow.assignment(A, method="auction")
 

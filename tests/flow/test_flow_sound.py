@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from scipy.sparse.csgraph import maximum_flow as scipy_maximum_flow
 
 from matchflow import FlowNetwork
-from matchflow.flow import max_flow, maximum_flow, verify_flow
+from matchflow.flow import _exact, max_flow, maximum_flow, verify_flow
+from matchflow.flow._exact import binary_scale
 from matchflow.flow._result import FlowResult
 from matchflow.flow._verify import flow_certificate
 from tests.flow.test_flow import CPU_CONFIGS, run
@@ -250,8 +251,6 @@ def test_unproved_float_answer_resolved_exactly_or_returned_with_its_bound(monke
     """1e300 arcs beside unit and 1e-300 ones: every method's float answer breaks conservation by 1.0 (the
     unit was absorbed by 1e300 of excess), the exponents span ~2000 bits (no int64 scaling): the Python-int
     re-solve gives the exact answer; without it (disabled here) the answer comes with its rigorous bound."""
-    from matchflow.flow import _exact
-
     net = FlowNetwork(4, 0, 3, [0, 0, 1, 2, 1], [1, 2, 3, 3, 2], np.array([1e300, 1.0, 1.0, 1e-300, 1e300]))
     truth = exact_value(net)  # 1 + 1e-300
     r = solve_quietly(method, net)
@@ -274,8 +273,6 @@ def test_to_scipy_sums_small_integer_parallel_arcs_without_wrapping():
 def test_binary_scale_is_the_common_power_of_two_of_the_nonzero_values():
     """The exponent both exact re-solves (general networks and grids) scale by: every nonzero value is an integer
     times 2**e, the largest below 2**top; zeros ignored, signs too; all zero -> None."""
-    from matchflow.flow._exact import binary_scale
-
     assert binary_scale(np.array([0.0, 0.0])) is None
     assert binary_scale(np.array([3.0, 0.0, 0.75, 1e12])) == (-2, 40)
     assert binary_scale(np.array([5e-324, 1.0])) == (-1074, 1)

@@ -6,11 +6,17 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scipy.sparse import csr_array
+from scipy.sparse.csgraph import maximum_flow as scipy_maximum_flow
 
-from matchflow.flow import grid_cut, grid_energy, potts_weights, unary_from_intensity, verify_flow
+from matchflow._methods import Method
+from matchflow.flow import _api, grid_cut, grid_energy, max_flow, potts_weights, unary_from_intensity, verify_flow
 from matchflow.flow._grid import grid_network
+from matchflow.flow._grid_certified import on_network
 from matchflow.flow._grid_layout import offsets
 from matchflow.flow._methods import GRID_TABLE
+from matchflow.generators import blobs
+from tests.flow.augmenting_paths import check_augmenting_paths_options, solve_augmenting_paths
 from tests.naive import grid_energy_bruteforce
 
 CPU_METHODS = list(GRID_TABLE.cpu_names)
@@ -46,7 +52,6 @@ def test_grid_cut_certificate_on_its_network(method):
     src, snk = rng.integers(0, 30, (20, 25)), rng.integers(0, 30, (20, 25))
     edg = rng.integers(0, 10, (8, 20, 25))
     net = grid_network(src, snk, edg, connectivity=8)
-    from matchflow.flow import max_flow
 
     r = max_flow(net, method=method)
     assert verify_flow(net, None, None, r)
@@ -122,7 +127,6 @@ def test_grid_bk_labels_are_the_minimal_source_side(g):
     # the grid path (residual CSR from the arrays, one arc pair per neighbour pair, labels = BK's source
     # tree) returns the vertices reachable from s, the same set for every maximum flow: push-relabel's
     # residual search on the general network of the same grid is the oracle
-    from matchflow.flow import max_flow
 
     conn, src, snk, edg = g
     r = grid_cut(src, snk, edg, connectivity=conn, method="boykov-kolmogorov")
@@ -161,9 +165,6 @@ def test_grid_bk_refuses_overflowing_integer_capacities():
 
 def _scipy_grid_value(src, snk, edg, conn):
     """SciPy's Dinic on the item's general network (integers): an oracle independent of our solvers."""
-    from scipy.sparse import csr_array
-    from scipy.sparse.csgraph import maximum_flow as scipy_maximum_flow
-
     net = grid_network(src, snk, edg, connectivity=conn)
     a = csr_array((net.capacities.astype(np.int32), (net.tails, net.heads)), shape=(net.n, net.n))
     a.sum_duplicates()
@@ -254,8 +255,6 @@ def test_batch_bad_input_errors():
 
 
 def test_blobs_generator_segments_into_its_blobs():
-    from matchflow.generators import blobs
-
     clean = blobs((40, 50), n_blobs=3, noise=0.0, seed=4)
     assert clean.shape == (40, 50) and set(np.unique(clean)) <= {0.0, 1.0} and 0 < clean.mean() < 0.5
     assert np.array_equal(blobs((40, 50), seed=4), blobs((40, 50), seed=4))  # deterministic per seed
@@ -272,11 +271,6 @@ def test_a_new_grid_method_is_one_table_row(monkeypatch):
     its solve and option check) registered by one row in a copy of GRID_TABLE (on the grid's network through
     on_network) runs through the public grid_cut, a batch too, its options checked, its name reported, its answers
     certified by the door's grid certificate; a wrong grid method never reaches the caller."""
-    from matchflow._methods import Method
-    from matchflow.flow import _api
-    from matchflow.flow._grid_certified import on_network
-    from tests.flow.augmenting_paths import check_augmenting_paths_options, solve_augmenting_paths
-
     row = Method("augmenting-paths", cpu=on_network(solve_augmenting_paths), options=("order",),
                  check=check_augmenting_paths_options)
     monkeypatch.setattr(_api, "GRID_TABLE", GRID_TABLE.with_method(row))

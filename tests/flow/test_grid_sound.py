@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from matchflow.flow import grid_cut, grid_energy, grid_network, offsets
 from matchflow.flow._cpu_bk import IN_S, bk_flow_kernel
 from matchflow.flow._cpu_grid import certify_grid, grid_arrays, grid_cut_energy, grid_flows, grid_residual
-from matchflow.flow._grid_certified import fold
+from matchflow.flow._grid import _inputs
+from matchflow.flow._grid_certified import fold, gpu_cut
 from matchflow.flow._methods import GRID_TABLE
 from tests.naive import grid_energy_exact as _exact_energy
 from tests.naive import grid_min_exact as _exact_min
@@ -177,8 +178,6 @@ def _fake_gpu(uploads, flip=False):
 
 def test_gpu_float_answers_are_clamped_and_certified_on_the_host(monkeypatch):
     from matchflow.flow import _gpu_grid
-    from matchflow.flow._grid import _inputs
-    from matchflow.flow._grid_certified import gpu_cut
 
     items = [_issue_1x4(seed) for seed in (1e11, 1e300, 1.0)]
     best = [_exact_min(*it, 4) for it in items]

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from scipy.sparse.csgraph import maximum_flow as scipy_maximum_flow
 
 from matchflow import FlowNetwork
-from matchflow.flow import max_flow, maximum_flow, verify_flow
+from matchflow.flow import grid_network, max_flow, maximum_flow, verify_flow
+from matchflow.io import read
 from tests.flow.test_flow import LISTED, ak_chain, larger_networks, networks
 from tests.naive import min_cut_bruteforce
 
@@ -33,8 +34,6 @@ def hpf(graph, *args, variant="highest", buckets="lifo", init="auto"):
 @pytest.mark.parametrize(("variant", "buckets"), CONFIGS)
 @pytest.mark.parametrize("name", sorted(LISTED))
 def test_shared_instances_listed_value(shared_data, name, variant, buckets):
-    from matchflow.io import read
-
     net = read(shared_data / "flow" / f"{name}.max")
     r = hpf(net, variant=variant, buckets=buckets)
     assert r.flow_value == LISTED[name]
@@ -95,8 +94,6 @@ def test_bfs_labels_traded_for_simple_ones_on_ak_and_kept_on_random_graphs(share
     # work counters: exact distances make AK's units climb the path (k^2 relabels); init="auto" gives them
     # up early and restarts phase 1 with the simple labels; on a random graph the BFS labels stay and save
     # most of the pushes
-    from matchflow.io import read
-
     ak = read(shared_data / "flow" / "ak-4102.max")
     bfs, simple, auto = (hpf(ak, variant=variant, init=i) for i in ("bfs", "simple", "auto"))
     assert bfs.flow_value == simple.flow_value == auto.flow_value == LISTED["ak-4102"]
@@ -217,9 +214,6 @@ def test_dense_random_capacities_all_variants_agree(seed, n):
 
 
 def test_auto_picks_pseudoflow_on_general_graphs_and_bk_on_grid_cuts(shared_data):
-    from matchflow.flow import grid_network
-    from matchflow.io import read
-
     r = max_flow(read(shared_data / "flow" / "ak-4102.max"))
     assert r.method == "pseudoflow" and r.stats["variant"] == "highest" and r.stats["init"] == "auto"
     rng = np.random.default_rng(1)

@@ -9,6 +9,7 @@ NumPy ValueError, a hang...) fails the test.
 from __future__ import annotations
 
 import gzip
+import io
 from importlib import resources
 
 import numpy as np
@@ -153,8 +154,6 @@ def test_huge_and_bad_numbers_in_every_header_field(seeds, tmp_path, seed_name):
 
 @pytest.mark.parametrize("suffix", [".csv", ".txt", ".mtx", ".npy"])
 def test_mutated_cost_matrices_read_or_raise_format_error(seeds, tmp_path, suffix):
-    import io
-
     rng = np.random.default_rng(4242 + len(suffix) * 7 + ord(suffix[1]))
     c = rng.integers(-50, 50, size=(6, 5))
     if suffix == ".npy":
@@ -185,8 +184,6 @@ def _put(tmp_path, name: str, data: bytes):
 
 
 def pyio_bytes(data: bytes):
-    import io
-
     return io.BytesIO(data)
 
 

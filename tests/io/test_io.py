@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import matchflow as mf
 from matchflow import io as mio
-from matchflow.io import FormatError
+from matchflow.io import FormatError, _common
 
 
 def _canon(a) -> sp.csr_array:
@@ -175,8 +175,6 @@ def _load_reader(tmp_path) -> None:
 def test_mtx_huge_announced_count_is_not_allocated(tmp_path, monkeypatch):
     """The size line announces 10^12 entries, the file holds 2: the record parser runs once, over buffers sized
     from the bytes present (2 records), and reads 2 records: work and memory bounded by the data, not the header."""
-    from matchflow.io import _common
-
     kernel, calls = _common._k.parse_records_kernel, []
 
     def counted(*args):  # (buf, pos, end, line, kinds, lo, hi, shift, idx, ints, reals, ...)

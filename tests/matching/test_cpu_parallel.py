@@ -10,6 +10,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 import pytest
+import scipy.io
 import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
@@ -156,8 +157,6 @@ def test_public_call_same_on_1_and_2_threads(method, init, threads, monkeypatch)
 def test_real_graph_same_on_1_and_2_threads(shared_data, name, method, threads, monkeypatch):
     """A real graph through the parallel CSC build and Karp-Sipser count (blocks forced small):
     the CSC equals SciPy's, the matching is certified and identical on 1 and 2 threads."""
-    import scipy.io
-
     monkeypatch.setattr(bip, "CSC_BLOCK_EDGES", 1 << 14)
     monkeypatch.setattr(cpu_init, "KS_BLOCK_EDGES", 1 << 14)
     a = sp.csr_array(scipy.io.mmread(shared_data / name)).astype(bool)

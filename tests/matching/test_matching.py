@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 
 import numpy as np
@@ -10,11 +11,22 @@ import scipy.sparse as sp
 from cases import MATCHING_CASES
 from hypothesis import given
 from hypothesis import strategies as st
-from naive import max_matching_bruteforce
+from naive import max_matching_bruteforce, scipy_card
 from scipy.sparse.csgraph import maximum_bipartite_matching as scipy_mbm
 
 import matchflow as mf
 from matchflow import BipartiteGraph, as_bipartite, bipartite_matching, maximum_bipartite_matching
+from matchflow import _methods as M
+from matchflow._methods import Method
+from matchflow.matching import _api, _methods
+from matchflow.matching import _cpu_hopcroft_karp as hk
+from matchflow.matching import _cpu_pothen_fan as pf
+from matchflow.matching import _cpu_push_relabel as pr
+from matchflow.matching._api import CPU_METHODS as API_CPU_METHODS
+from matchflow.matching._api import METHODS
+from matchflow.matching._cpu_init import initial_matching
+from matchflow.matching._cpu_pothen_fan import pothen_fan_arrays
+from matchflow.matching._cpu_push_relabel import solve_push_relabel
 from matchflow.matching._methods import TABLE
 from matchflow.verify import verify_matching
 
@@ -28,10 +40,6 @@ def solve(a, method, init, **kw):
     rep = verify_matching(a, res, explicit_zeros=kw.get("explicit_zeros", False))
     assert rep.valid and rep.maximum and rep.cardinality == res.cardinality
     return res
-
-
-def scipy_card(a) -> int:
-    return int(np.count_nonzero(scipy_mbm(sp.csr_array(a), perm_type="column") >= 0))
 
 
 # ----------------------------------------------------------------- strategies
@@ -471,9 +479,6 @@ def test_shared_cases_every_method(case, backend):
 
 
 def test_method_table_lists_algorithms_then_aliases():
-    from matchflow.matching._api import CPU_METHODS as API_CPU_METHODS
-    from matchflow.matching._api import METHODS
-
     assert METHODS == ("auto", "hopcroft-karp", "push-relabel", "pothen-fan", "gpr")
     assert API_CPU_METHODS == tuple(CPU_METHODS)
     assert TABLE.row("gpr") is TABLE.row("push-relabel") and TABLE.row("gpr").gpu is not None
@@ -499,11 +504,8 @@ def test_gpr_alias_reports_the_algorithm_and_the_device():
 def _fake_gpu(monkeypatch, table):
     """Pretend a real GPU is present: placement rules run as on a GPU machine, the GPU twin
     being ``table``'s (a CPU stand-in), so the rules are tested without a device."""
-    from matchflow import _methods
-    from matchflow.matching import _api
-
-    monkeypatch.setattr(_methods, "_auto_may_use_gpu", lambda: True)
-    monkeypatch.setattr(_methods, "require_gpu", lambda what: None)
+    monkeypatch.setattr(M, "_auto_may_use_gpu", lambda: True)
+    monkeypatch.setattr(M, "require_gpu", lambda what: None)
     monkeypatch.setattr(_api, "TABLE", table)
 
 
@@ -511,11 +513,6 @@ def test_backend_auto_placement_rules(monkeypatch, warm_gpu_process):
     """backend="auto": method="auto" -> G-PR on a GPU from GPU_MIN_NNZ edges, the CPU rule below; an
     explicit method -> the CPU (no per-input measurement says where G-PR wins end to end); "gpr" -> the
     GPU; backend="cpu" -> the CPU rule."""
-    from matchflow._methods import Method
-    from matchflow.matching import _methods
-    from matchflow.matching._cpu_push_relabel import solve_push_relabel
-    from matchflow.matching._methods import TABLE
-
     calls = []
 
     def gpu_stand_in(graph, init, **options):
@@ -547,8 +544,6 @@ def test_backend_auto_placement_rules(monkeypatch, warm_gpu_process):
 def test_gpu_rule_reads_size_hubs_and_mean_degree(monkeypatch):
     """The warm GPU rule: nothing below GPU_MIN_NNZ; above it G-PR on graphs with hubs or of mean degree below
     AUTO_GPU_SPARSE, and on regular meshes only from GPU_MIN_NNZ_REGULAR (measured: the CPU wins there)."""
-    from matchflow.matching import _methods
-
     mesh = as_bipartite(mf.generators.delaunay(3000, seed=2))  # mean degree ~6, no hubs
     road = as_bipartite(mf.generators.grid2d(60, 60, holes=0.3, seed=1))  # mean degree < 4
     hubs = as_bipartite(sp.csr_array(mf.generators.rmat(12, seed=3)))  # power law
@@ -567,12 +562,6 @@ def test_backend_auto_first_use_rule(monkeypatch, cold_gpu_process):
     unless it reaches the first-use size (GPU_COLD_NNZ: the saving must cover the first GPU call); a call placed
     on the GPU (auto above that size, or backend="gpu") makes the process warm, and then the warm rule alone
     decides. Without a GPU, ``gpu.warm_up`` raises and leaves the process cold."""
-    from matchflow import _methods as M
-    from matchflow._methods import Method
-    from matchflow.matching import _methods
-    from matchflow.matching._cpu_push_relabel import solve_push_relabel
-    from matchflow.matching._methods import TABLE
-
     pr = TABLE.row("push-relabel")
     table = TABLE.with_method(Method(pr.name, cpu=pr.cpu, gpu=lambda g, init, **o: solve_push_relabel(g, init),
                                      options=pr.options, check=pr.check, gpu_alias="gpr"))
@@ -595,10 +584,6 @@ def test_backend_auto_first_use_rule(monkeypatch, cold_gpu_process):
 
 def test_each_method_is_solve_algo_of_its_cpu_module_and_its_gpu_twin_shares_the_name():
     """Issue 22's vocabulary: method ``x-y`` is ``solve_x_y`` in ``_cpu_x_y.py``; a GPU twin lives in ``_gpu_x_y.py``."""
-    import importlib.util
-
-    from matchflow.matching._methods import TABLE
-
     for row in TABLE.methods:
         algo = row.name.replace("-", "_")
         assert (row.cpu.__module__, row.cpu.__name__) == (f"matchflow.matching._cpu_{algo}", f"solve_{algo}")
@@ -609,14 +594,8 @@ def test_each_method_is_solve_algo_of_its_cpu_module_and_its_gpu_twin_shares_the
 def test_a_new_method_is_one_table_row(monkeypatch):
     """Adding a method touches no dispatcher: a toy algorithm registered in a copy of the table
     runs through the public entry point, with its options checked and its name reported."""
-    from matchflow._methods import Method
-    from matchflow.matching import _api
-    from matchflow.matching._cpu_init import initial_matching
-    from matchflow.matching._methods import TABLE
-
     def toy_solve(graph, init, rounds=1):
         # Karp-Sipser, then PF+ (a correct, if naive, "new" algorithm)
-        from matchflow.matching._cpu_pothen_fan import pothen_fan_arrays
 
         h = graph
         row_match, col_match, init_card = initial_matching(h, "karp-sipser")
@@ -651,9 +630,6 @@ def test_a_new_method_is_one_table_row(monkeypatch):
 def test_validates_once(monkeypatch):
     """One call reads the input once: as_bipartite and the method check run once per call,
     the drop-in's fallback included."""
-    from matchflow import _methods
-    from matchflow.matching import _api
-
     counts = {"as_bipartite": 0, "resolve": 0}
 
     def counting(name, fn):
@@ -663,7 +639,7 @@ def test_validates_once(monkeypatch):
         return wrapper
 
     monkeypatch.setattr(_api, "as_bipartite", counting("as_bipartite", _api.as_bipartite))
-    monkeypatch.setattr(_api, "resolve", counting("resolve", _methods.resolve))
+    monkeypatch.setattr(_api, "resolve", counting("resolve", M.resolve))
     bipartite_matching(np.eye(4), backend="cpu")
     assert counts == {"as_bipartite": 1, "resolve": 1}
     path = sp.csr_array(sp.eye_array(50) + sp.eye_array(50, k=1))  # mean degree < 3: the drop-in's fallback
@@ -674,11 +650,6 @@ def test_validates_once(monkeypatch):
 def test_docstring_states_the_constants():
     """The documented defaults are the ones the code uses (the docstring once said budget 5 and
     pf_switch 500 while the code used 3 and 1000)."""
-    from matchflow.matching import _cpu_hopcroft_karp as hk
-    from matchflow.matching import _cpu_pothen_fan as pf
-    from matchflow.matching import _cpu_push_relabel as pr
-    from matchflow.matching import _methods
-
     doc = " ".join(bipartite_matching.__doc__.split())
     assert f"bounded to {pf.AUTO_BUDGET_PER_EDGE} adjacency scans per edge" in doc
     assert f"Karp-Sipser from {pf.AUTO_KS_VERTICES:,} vertices or {pf.AUTO_KS_EDGES:,} edges".replace(",", " ") in doc

@@ -22,8 +22,7 @@ import scipy.sparse as sp
 from conftest import LOOPS, device_only
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive import max_matching_bruteforce
-from scipy.sparse.csgraph import maximum_bipartite_matching
+from naive import max_matching_bruteforce, scipy_card
 
 import matchflow
 from matchflow import generators, gpu
@@ -38,13 +37,6 @@ DEVDATA = ROOT / ".devdata"
 
 
 # ----------------------------------------------------------------------------- helpers
-
-
-def scipy_cardinality(g: BipartiteGraph) -> int:
-    if g.n_rows == 0 or g.n_cols == 0:
-        return 0
-    a = sp.csr_matrix((np.ones(g.nnz, dtype=np.int8), g.col_ind, g.row_ptr), shape=g.shape)
-    return int(np.count_nonzero(maximum_bipartite_matching(a, perm_type="column") >= 0))
 
 
 def check_matching(g: BipartiteGraph, row_match: np.ndarray, col_match: np.ndarray) -> int:
@@ -240,7 +232,7 @@ def test_named_cases_match_the_cpu_twin(name, loop):
     r, c, ic, st = _gpr(g, loop=loop)
     cpu = matchflow.bipartite_matching(g, backend="cpu")
     assert verify_matching(g, cpu).maximum
-    assert int(np.count_nonzero(r >= 0)) == cpu.cardinality == scipy_cardinality(g)
+    assert int(np.count_nonzero(r >= 0)) == cpu.cardinality == scipy_card(g)
     assert st["loop"] == loop or "loop_fallback" in st
 
 
@@ -271,7 +263,7 @@ def test_numba_performance_warnings_stay_inside():
 def test_gallery_every_configuration(variant, relabel, init, loop):
     bfs = ("rows", "frontier")[(GPR_VARIANTS.index(variant) + RELABELS.index(relabel) + LOOPS.index(loop)) % 2]
     for name, g in GALLERY:
-        ref = scipy_cardinality(g)
+        ref = scipy_card(g)
         r, c, ic, stats = _gpr(g, variant=variant, relabel=relabel, init=init, bfs=bfs, shrink_threshold=8,
                                check_every=3, loop=loop)
         card = check_matching(g, r, c)
@@ -300,7 +292,7 @@ def test_initial_matching_valid_and_maximal(init, ties, loop):
                                             grid_size=grid, hub_degree=hub, init_chunk=chunk)
             card = check_matching(g, r, c)
             assert is_maximal(g, r, c), (name, rep)
-            assert 2 * card >= scipy_cardinality(g), name  # any maximal matching is a 1/2-approximation
+            assert 2 * card >= scipy_card(g), name  # any maximal matching is a 1/2-approximation
             assert st["init_cardinality"] == card and st["cardinality"] == card
             if loop == "persistent" and g.n_rows and g.n_cols:
                 # 3 fills (mates, flag), 2 zeroed sync words (persistent Karp-Sipser), start, count or FixMatching
@@ -324,7 +316,7 @@ def test_auto_start_follows_the_degree_skew():
     for g, want in ((mesh, "greedy"), (hubs, "karp-sipser"), (sym, "symmetric")):
         r, c, ic, st = _gpr(g, init="auto")
         assert st["init_used"] == want, (want, SKEW)
-        assert check_matching(g, r, c) == scipy_cardinality(g)
+        assert check_matching(g, r, c) == scipy_card(g)
 
 
 def symmetric_gallery() -> list[tuple[str, BipartiteGraph]]:
@@ -355,7 +347,7 @@ def test_symmetric_start(aug):
                 assert not np.any((r[rows] < 0) & (r[cols] < 0) & (rows != cols)), name  # undirected maximal
             rr, cc, ic, st2 = gpu.push_relabel_matching(g, init="symmetric", init_aug_rounds=aug, shrink_threshold=8,
                                                         block_size=32)  # the public call has no symmetric start
-            assert check_matching(g, rr, cc) == scipy_cardinality(g), (name, st2)
+            assert check_matching(g, rr, cc) == scipy_card(g), (name, st2)
 
 
 @pytest.mark.gpu
@@ -398,7 +390,7 @@ def test_given_initial_matching_and_device_graph():
     rng = np.random.default_rng(7)
     for _ in range(5):
         g = random_graph(rng, 400, 350, 0.01)
-        ref = scipy_cardinality(g)
+        ref = scipy_card(g)
         start = np.full(g.n_rows, -1)
         used = set()
         for u in range(g.n_rows):  # sequential cheap matching on the host
@@ -420,7 +412,7 @@ def test_repeated_runs_are_all_maximum():
     """Races differ from run to run: every one of 20 runs must be a maximum matching."""
     rng = np.random.default_rng(99)
     g = random_graph(rng, 3000, 3000, 0.0012)
-    ref = scipy_cardinality(g)
+    ref = scipy_card(g)
     for variant in GPR_VARIANTS:
         for i in range(10):
             r, c, ic, st = _gpr(g, variant=variant, init="greedy", loop=LOOPS[i % 2])
@@ -436,7 +428,7 @@ def test_persistent_grid_stride_small_grids(grid_size):
     rng = np.random.default_rng(grid_size)
     for m, n in ((900, 700), (300, 1100)):
         g = random_graph(rng, m, n, 2.5 / max(m, n))
-        ref = scipy_cardinality(g)
+        ref = scipy_card(g)
         for variant in GPR_VARIANTS:
             for bfs, hub in (("rows", 0), ("rows", 2), ("frontier", 2)):
                 r, c, ic, st = _gpr(g, variant=variant, bfs=bfs, init="none", loop="persistent",
@@ -452,7 +444,7 @@ def test_persistent_every_block_size(block_size):
     """Large blocks: where one block of the persistent kernel does not fit an SM, the host loop runs."""
     rng = np.random.default_rng(block_size)
     g = random_graph(rng, 3000, 2500, 0.001)
-    ref = scipy_cardinality(g)
+    ref = scipy_card(g)
     for variant in GPR_VARIANTS:
         r, c, ic, st = _gpr(g, variant=variant, loop="persistent", block_size=block_size, init="greedy")
         assert check_matching(g, r, c) == ref, (variant, st)
@@ -472,7 +464,7 @@ def test_persistent_warp_scans_of_hubs(hub):
         for k in rng.integers(0, n, 3):
             a[: m - int(rng.integers(0, 5)), int(k)] = 1  # dense columns
         g = as_bipartite(sp.csr_array(a))
-        ref = scipy_cardinality(g)
+        ref = scipy_card(g)
         for variant in GPR_VARIANTS:
             for init in ("none", "karp-sipser"):
                 r, c, ic, st = _gpr(g, variant=variant, init=init, loop="persistent", hub_degree=hub,
@@ -497,7 +489,7 @@ def test_hypothesis_tiny_against_brute_force(shape, density, seed, variant, init
     a = (rng.random(shape) < density).astype(np.int8)
     g = as_bipartite(a)
     r, c, ic, st_ = _gpr(g, variant=variant, init=init, relabel=relabel, shrink_threshold=2, loop=loop)
-    assert check_matching(g, r, c) == max_matching_bruteforce(a) == scipy_cardinality(g)
+    assert check_matching(g, r, c) == max_matching_bruteforce(a) == scipy_card(g)
 
 
 @pytest.mark.gpu
@@ -516,7 +508,7 @@ def test_hypothesis_rectangular_against_scipy(m, n, deg, seed, variant, bfs, loo
     nnz = int(deg * max(m, n))
     g = BipartiteGraph.from_edges(rng.integers(0, m, nnz), rng.integers(0, n, nnz), (m, n))  # duplicates merged
     r, c, ic, st_ = _gpr(g, variant=variant, bfs=bfs, shrink_threshold=16, loop=loop)
-    assert check_matching(g, r, c) == scipy_cardinality(g)
+    assert check_matching(g, r, c) == scipy_card(g)
 
 
 def _real_files() -> list[Path]:
@@ -545,7 +537,7 @@ REAL = _real_files()
 @pytest.mark.parametrize("path", REAL, ids=[p.name.split(".")[0] for p in REAL])
 def test_real_data(path):
     g = _load(path)
-    ref = scipy_cardinality(g)
+    ref = scipy_card(g)
     for variant, init, loop in (("shrink", "karp-sipser", "persistent"), ("noshrink", "greedy", "persistent"),
                                 ("first", "none", "persistent"), ("first", "greedy", "host")):
         r, c, ic, st = _gpr(g, variant=variant, init=init, block_size=256, loop=loop)
@@ -588,7 +580,7 @@ def test_int64_index_arrays(loop):
     rng = np.random.default_rng(64)
     for m, n in ((700, 500), (300, 900)):
         g = random_graph(rng, m, n, 3.0 / max(m, n))
-        ref = scipy_cardinality(g)
+        ref = scipy_card(g)
         arrs = [gpu.to_device(np.asarray(a, dtype=np.int64)) for a in (g.row_ptr, g.col_ind, g.col_ptr, g.row_ind)]
         dg = gpu.DeviceBipartite(m, n, *arrs)
         assert dg.col_ptr.dtype == np.int64
@@ -654,7 +646,7 @@ def test_public_call_keeps_the_index_dtype_and_builds_no_host_csc():
         assert not g.has_csc
         assert res.row_match.dtype == np.int32 and res.col_match.dtype == np.int32
         assert "seconds_csc" in res.stats and res.stats["seconds_h2d"] >= 0.0
-        assert res.cardinality == scipy_cardinality(g)
+        assert res.cardinality == scipy_card(g)
         verify_matching(g, res.row_match, res.col_match, cover_rows=res.cover_rows, cover_cols=res.cover_cols)
 
 

@@ -4,6 +4,7 @@ quality against exact optima, inputs, errors."""
 from __future__ import annotations
 
 import networkx as nx
+import numba
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -13,8 +14,10 @@ from hypothesis import strategies as st
 from naive import exact_weighted_matching_weight, greedy_weighted_mate
 
 import matchflow as mf
+from matchflow import generators
 from matchflow.verify import verify_weighted_matching
 from matchflow.wmatching import max_weight_matching_approx
+from matchflow.wmatching._api import SYMMETRY_PART_EDGES, _symmetric_kernel, _symmetric_serial_kernel
 
 VARIANTS = wmatching_runs("cpu")  # every CPU method of the table, suitor also with parallel=True
 
@@ -213,8 +216,6 @@ def test_host_symmetry_check_is_exact_for_any_number_of_parts(case, kind, parts)
     """The one-pass cursor check (parallel over parts of the rows, or one part on the calling thread)
     answers exactly "A == A.T with no diagonal", for every number of parts; the scipy input's answer is
     the oracle's either way."""
-    from matchflow.wmatching._api import _symmetric_kernel, _symmetric_serial_kernel
-
     n, u, v, w = case
     a = sp.coo_array((np.abs(w.astype(np.float64)) + 1, (u, v)), shape=(n, n)).tocsr()
     a.sum_duplicates()
@@ -236,10 +237,6 @@ def test_host_symmetry_check_is_exact_for_any_number_of_parts(case, kind, parts)
 def test_rmat_weighted_is_a_canonical_symmetric_weighted_graph_independent_of_threads():
     """generators.rmat_weighted: canonical, symmetric values, no diagonal, weights in 1..max_weight, the same
     graph for a seed on any number of threads; the fast path takes it as it is."""
-    import numba
-
-    from matchflow import generators
-
     a = generators.rmat_weighted(10, 8, seed=4, max_weight=50)
     assert a.has_canonical_format and a.shape == (1024, 1024) and a.dtype == np.int32
     assert (a != a.T).nnz == 0 and not a.diagonal().any()
@@ -272,10 +269,6 @@ def test_parallel_host_passes_at_the_real_threshold():
     """Issue 21 (9): on Python 3.12 a canonical CSR of >= 4,194,304 entries raised numba's "unexpected cycle in
     lookup()" (a scalar += reduction in the prange symmetry check). The public call at exactly 2 x
     SYMMETRY_PART_EDGES entries takes the parallel check and the parallel matched-weight pass."""
-    import numba
-
-    from matchflow.wmatching._api import SYMMETRY_PART_EDGES, _symmetric_kernel
-
     a = _circulant(1 << 19, [1, 2, 3, 4])
     assert a.nnz == 4_194_304 == 2 * SYMMETRY_PART_EDGES and a.has_canonical_format
     before = numba.get_num_threads()

@@ -19,6 +19,7 @@ from naive import exact_number, exact_weighted_matching_weight, greedy_weighted_
 
 import matchflow as mf
 from matchflow.verify import verify_weighted_matching
+from matchflow.wmatching import _methods
 
 TINY = 10  # vertices: the brute-force optimum is computed up to this size
 
@@ -62,8 +63,6 @@ def test_every_case_on_every_method(name, device, method, options):
 def test_runs_are_read_off_the_table(monkeypatch):
     """Every CPU row runs on the CPU (suitor also with its ``parallel`` switch), every GPU twin on the GPU; a row
     added to the table joins the runs."""
-    from matchflow.wmatching import _methods
-
     table = _methods.TABLE
     cpu, gpu_runs = wmatching_runs("cpu"), wmatching_runs("gpu")
     assert {m for m, _ in cpu} == set(table.cpu_names) and ("suitor", {"parallel": True}) in cpu

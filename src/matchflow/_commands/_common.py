@@ -7,7 +7,12 @@ import json
 import sys
 import time
 from collections.abc import Iterable, Iterator
+from dataclasses import asdict
 from importlib import resources
+
+from rich.console import Console
+
+from .._backend import gpu_available
 
 COMPILING = "compiling kernels (first use only, cached afterwards)"
 OUT_HELP = ("write the pairs as a matching file ('%%%%MatchFlow matching' banner, 'row col' lines) that "
@@ -24,8 +29,6 @@ class Progress:
         self.console = None
         if not quiet:
             try:
-                from rich.console import Console
-
                 self.console = Console(stderr=True)
             except Exception:  # pragma: no cover - rich is a dependency
                 self.console = None
@@ -89,8 +92,6 @@ def report_dict(report) -> dict:
     if isinstance(report, dict):
         return report
     if hasattr(report, "__dataclass_fields__"):
-        from dataclasses import asdict
-
         return asdict(report)
     return {"report": str(report)}
 
@@ -117,8 +118,6 @@ def data_path(name: str):
 
 def demo_methods(cpu_methods, gpu_name: str, backend: str, skip=()) -> list[tuple[str, str]]:
     """(method, backend) columns of a demo table: the CPU methods, then the GPU one where a GPU is usable."""
-    from .._backend import gpu_available
-
     methods = [(m, "cpu") for m in cpu_methods if m not in skip]
     if backend in ("auto", "gpu") and gpu_available():
         methods.append((gpu_name, "gpu"))

@@ -9,6 +9,13 @@ section warms its solvers up on a tiny input first, so the times shown are solve
 
 from __future__ import annotations
 
+from rich.console import Console
+
+import matchflow
+
+from .._progress import compile_progress
+from . import _families
+
 __all__ = ["run_demo"]
 
 
@@ -19,13 +26,6 @@ def run_demo(*, quick: bool = False, backend: str = "auto", quiet: bool = False)
     kernel and a summary go to stderr (``quiet`` silences them); later runs load the kernels
     from the on-disk cache.
     """
-    from rich.console import Console
-
-    import matchflow
-
-    from .._progress import compile_progress
-    from . import _families
-
     with compile_progress(quiet=quiet, verbose=True):
         con = Console(width=None if Console().is_terminal else 140)
         con.print(matchflow.info(), markup=False, highlight=False)  # keep "matchflow[gpu]" as written

@@ -9,8 +9,14 @@ import argparse
 import json
 from collections.abc import Sequence
 
+import matchflow
+
+from .._progress import FAMILIES as KERNEL_FAMILIES
+from .._progress import precompile
+from .._version import __version__
 from . import _families
 from ._common import fail
+from ._demo import run_demo
 
 __all__ = ["main"]
 
@@ -24,8 +30,6 @@ conventions:
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
-    import matchflow
-
     if args.json:
         print(json.dumps(matchflow.info(as_dict=True), indent=1, default=str))
     else:
@@ -34,22 +38,15 @@ def _cmd_info(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from ._demo import run_demo
-
     return run_demo(quick=args.quick, backend=args.backend, quiet=args.quiet)
 
 
 def _cmd_precompile(args: argparse.Namespace) -> int:
-    from .._progress import precompile
-
     precompile(families=tuple(args.families), progress=not args.quiet)
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .._progress import FAMILIES as KERNEL_FAMILIES
-    from .._version import __version__
-
     p = argparse.ArgumentParser(prog="matchflow", description=__doc__.splitlines()[0], epilog=_EPILOG,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"matchflow {__version__}")

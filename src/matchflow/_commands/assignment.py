@@ -7,6 +7,17 @@ import argparse
 import time
 from pathlib import Path
 
+import numpy as np
+import scipy.sparse as sp
+from rich.table import Table
+from scipy.optimize import linear_sum_assignment as scipy_lsa
+from scipy.sparse.csgraph import min_weight_full_bipartite_matching as scipy_mwfbm
+
+import matchflow
+
+from .. import generators, io, verify
+from ..assignment._api import CPU_METHODS, METHODS
+from ..verify import verify_sparse_assignment
 from ._common import (
     BASE_HELP,
     COMPILING,
@@ -29,8 +40,6 @@ __all__ = ["add_parser", "demo_section"]
 
 def add_parser(sub) -> None:
     """Register ``assign`` on the CLI's subparsers."""
-    from ..assignment._api import METHODS
-
     s = sub.add_parser("assign", help="optimal linear assignment of a dense cost matrix file")
     s.add_argument("file", type=Path, help=".npy, .csv/.txt, or Matrix Market (array, or coordinate: missing = forbidden)")
     s.add_argument("--maximize", action="store_true")
@@ -50,11 +59,6 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import numpy as np
-
-    import matchflow
-    from matchflow import io
-
     if args.sparse or args.partial:
         return _run_sparse(args)
     t_start = time.perf_counter()
@@ -99,20 +103,11 @@ def run(args: argparse.Namespace) -> int:
 def _read_sparse_costs(path: Path):
     """A Matrix Market file as CSR costs through ``matchflow.io`` (a FormatError naming the file and line, never
     an allocation from the size line); a pattern file's entries cost 1.0, as SciPy reads them."""
-    import numpy as np
-    import scipy.sparse as sp
-
-    from matchflow import io
-
     C = sp.csr_array(io.read_mtx(path))
     return C.astype(np.float64) if C.dtype == np.bool_ else C
 
 
 def _run_sparse(args: argparse.Namespace) -> int:
-    import matchflow
-    from matchflow import io
-    from matchflow.verify import verify_sparse_assignment
-
     C, t_read = timed(_read_sparse_costs, args.file)
     res = matchflow.assignment(C, maximize=args.maximize, partial=args.partial, method=args.method,
                                backend="cpu" if args.backend == "auto" else args.backend)
@@ -142,13 +137,6 @@ def demo_section(con, *, quick: bool = False, backend: str = "auto") -> int:
 
 def _dense_demo(con, quick: bool, backend: str) -> int:
     """Uniform random integer costs (the Lopes et al. Table 1 inputs; no real dense cost matrix is bundled)."""
-    from rich.table import Table
-    from scipy.optimize import linear_sum_assignment as scipy_lsa
-
-    import matchflow
-    from matchflow import generators, verify
-    from matchflow.assignment._api import CPU_METHODS
-
     sizes = (200, 500) if quick else (500, 1000, 2000)
     amethods = demo_methods(CPU_METHODS, "lopes", backend, skip=("munkres",) if max(sizes) > 300 else ())
     with con.status("compiling the assignment kernels (first run only) ..."):
@@ -185,14 +173,6 @@ def _dense_demo(con, quick: bool, backend: str) -> int:
 def _partial_demo(con) -> int:
     """Netlib CYCLE (1903 x 2857, |values| x 100 rounded as costs): SciPy's sparse solver has no full
     matching to find; ``partial=True`` returns a maximum-cardinality matching of least cost, certified."""
-    import numpy as np
-    import scipy.sparse as sp
-    from scipy.sparse.csgraph import min_weight_full_bipartite_matching as scipy_mwfbm
-
-    import matchflow
-    from matchflow import io
-    from matchflow.verify import verify_sparse_assignment
-
     A = sp.csr_array(io.read(str(data_path("CYCLE"))).tocsr())
     A.data = np.rint(np.abs(A.data) * 100).astype(np.int64) + 1
     try:

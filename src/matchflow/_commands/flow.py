@@ -10,14 +10,27 @@ import time
 from pathlib import Path
 
 import numpy as np
+import scipy.sparse as sp
+from rich.table import Table
+from scipy.sparse.csgraph import maximum_flow as scipy_maximum_flow
+
+from .. import FlowNetwork, io
+from ..flow import (
+    METHODS,
+    grid_cut,
+    grid_energy,
+    max_flow,
+    maximum_flow,
+    potts_weights,
+    unary_from_intensity,
+    verify_flow,
+)
 
 __all__ = ["add_parser", "demo_section"]
 
 
 def add_parser(sub) -> None:
     """Register ``flow`` on the CLI's subparsers."""
-    from ..flow import METHODS
-
     s = sub.add_parser("flow", help="maximum s-t flow and minimum cut of a DIMACS .max network")
     s.add_argument("file", type=Path, help="DIMACS max-flow file (.max, optionally .gz)")
     s.add_argument("--method", default="auto", help="one of: " + ", ".join(METHODS))
@@ -29,9 +42,6 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .. import io
-    from ..flow import max_flow, verify_flow
-
     t0 = time.perf_counter()
     net = io.read(args.file)
     t1 = time.perf_counter()
@@ -62,13 +72,6 @@ def run(args: argparse.Namespace) -> int:
 
 def demo_section(con, *, quick: bool = False, backend: str = "auto") -> int:
     """Print the flow table on a rich console (CPU only); returns the number of failed certificates."""
-    import scipy.sparse as sp
-    from rich.table import Table
-    from scipy.sparse.csgraph import maximum_flow as scipy_maximum_flow
-
-    from .. import FlowNetwork
-    from ..flow import grid_cut, grid_energy, max_flow, maximum_flow, potts_weights, unary_from_intensity, verify_flow
-
     with con.status("compiling the flow kernels (first run only) ..."):
         max_flow(FlowNetwork(3, 0, 2, [0, 1], [1, 2], [1, 1]))
     t = Table(title="Maximum flow / minimum cut (times in ms)")

@@ -6,6 +6,16 @@ import argparse
 import time
 from pathlib import Path
 
+import numpy as np
+import scipy.sparse as sp
+from rich.table import Table
+from scipy.sparse.csgraph import maximum_bipartite_matching as scipy_mbm
+
+import matchflow
+
+from .. import io, verify
+from .._graph import as_bipartite
+from ..matching._api import CPU_METHODS, INIT_CHOICES, METHODS
 from ._common import (
     BASE_HELP,
     COMPILING,
@@ -33,8 +43,6 @@ KNOWN_MAX = {"power": 4366, "airfoil1": 4253, "hep-th": 7136, "fe_4elt2": 11143,
 
 def add_parser(sub) -> None:
     """Register ``match`` on the CLI's subparsers."""
-    from ..matching._api import INIT_CHOICES, METHODS
-
     s = sub.add_parser("match", help="maximum-cardinality bipartite matching of a matrix or graph file")
     s.add_argument("file", type=Path, help=".mtx[.gz], .graph (METIS), edge list (.el/.edges/.txt)")
     s.add_argument("--method", default="auto", help="one of: " + ", ".join(METHODS))
@@ -81,17 +89,10 @@ def _parse_value(v: str):
 
 def _tiny_pattern():
     """A tiny 3 x 3 bipartite pattern (int32 indices): the warm-up input."""
-    import numpy as np
-    import scipy.sparse as sp
-
     return sp.csr_array(np.array([[1, 1, 0], [0, 1, 1], [1, 0, 0]], dtype=np.int8))
 
 
 def run(args: argparse.Namespace) -> int:
-    import matchflow
-    from matchflow import io
-    from matchflow._graph import as_bipartite
-
     t_start = time.perf_counter()
     prog = Progress(args.quiet)
     try:
@@ -150,14 +151,6 @@ def run(args: argparse.Namespace) -> int:
 
 def demo_section(con, *, quick: bool = False, backend: str = "auto") -> int:
     """Every matching method on the bundled real graphs next to SciPy; returns the number of failures."""
-    import scipy.sparse as sp
-    from rich.table import Table
-    from scipy.sparse.csgraph import maximum_bipartite_matching as scipy_mbm
-
-    import matchflow
-    from matchflow import io, verify
-    from matchflow.matching._api import CPU_METHODS
-
     methods = demo_methods(CPU_METHODS, "gpr", backend)
     with con.status("compiling the matching kernels (first run only) ..."):
         warm = sp.random(30, 40, density=0.1, random_state=0, format="csr")

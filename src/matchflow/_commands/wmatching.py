@@ -8,7 +8,14 @@ import time
 from pathlib import Path
 
 import numpy as np
+import scipy.sparse as sp
+from rich.table import Table
 
+from .. import io
+from ..verify import verify_weighted_matching
+from ..wmatching import weighted_matching
+from ..wmatching._api import METHODS, as_weighted_graph
+from ..wmatching._methods import TABLE
 from ._common import data_path, emit
 
 __all__ = ["add_parser", "demo_section"]
@@ -18,8 +25,6 @@ DEMO_GRAPHS = ("power", "airfoil1", "hep-th", "fe_4elt2")
 
 def add_parser(sub) -> None:
     """Register ``wmatch`` on the CLI's subparsers."""
-    from ..wmatching._api import METHODS
-
     s = sub.add_parser("wmatch", help="1/2-approximate maximum-weight matching (Suitor / LD) of a graph file")
     s.add_argument("file", type=Path, help=".mtx[.gz] (entries are weights), .graph (METIS), edge list")
     s.add_argument("--method", default="auto", help="one of: " + ", ".join(METHODS))
@@ -31,10 +36,6 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .. import io
-    from ..verify import verify_weighted_matching
-    from ..wmatching import weighted_matching
-
     t0 = time.perf_counter()
     data = io.read(args.file)
     t_read = time.perf_counter() - t0
@@ -58,8 +59,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _write_pairs(path: Path, data, res) -> None:
     """The matched pairs ``u v weight`` (1-based) under a comment line with the total."""
-    from ..wmatching._api import as_weighted_graph
-
     g, _ = as_weighted_graph(data)
     rows = np.repeat(np.arange(g.n), np.diff(g.indptr))
     wmap = {(int(a), int(b)): g.weights[k] for k, (a, b) in enumerate(zip(rows, g.indices)) if a < b
@@ -71,16 +70,9 @@ def _write_pairs(path: Path, data, res) -> None:
 
 
 def demo_section(con, *, quick: bool = False, backend: str = "auto") -> int:
-    """Suitor / LD / greedy (CPU) on bundled graphs with seeded integer weights 1..1000; returns the failures.
+    """Every CPU row of the table (suitor, LD, greedy) on bundled graphs with seeded integer weights 1..1000; returns the failures.
     (No weighted real graph is bundled: the road graphs with real weights live in the shared data.)"""
-    import scipy.sparse as sp
-    from rich.table import Table
-
-    from .. import io
-    from ..verify import verify_weighted_matching
-    from ..wmatching import weighted_matching
-
-    methods = ("suitor", "ld", "greedy")
+    methods = TABLE.cpu_names
     warm = sp.csr_array(np.array([[0, 2.0], [2.0, 0]]))
     for m in methods:
         weighted_matching(warm, method=m, backend="cpu")

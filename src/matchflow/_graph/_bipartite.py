@@ -28,7 +28,7 @@ class BipartiteGraph:
     __slots__ = ("n_rows", "n_cols", "row_ptr", "col_ind", "_col_ptr", "_row_ind", "_csc_perm", "weights",
                  "row_labels", "col_labels")
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - the public BipartiteGraph constructor keeps its signature
         self,
         n_rows: int,
         n_cols: int,

@@ -35,7 +35,7 @@ import numba
 import numpy as np
 
 from ._cpu_jv import augment_kernel
-from ._prepare import INT_SAFE
+from ._prepare import INT_SAFE, counters, square_answer
 
 __all__ = ["solve_auction"]
 
@@ -142,13 +142,10 @@ def solve_auction(C: np.ndarray, theta: float = 5.0, eps_final: float | None = N
     runs out the exact cleanup finishes from the current prices (``stats['bid_limit_hit']``).
     """
     n = C.shape[0]
-    x = np.full(n, -1, dtype=np.int64)
+    x, u, v, st = square_answer(C)
     y = np.full(n, -1, dtype=np.int64)
-    u = np.zeros(n, dtype=C.dtype)
-    v = np.zeros(n, dtype=C.dtype)
-    st = np.zeros(3, dtype=np.int64)
     if n == 0:
-        return x, u, v, {"augmentations": 0, "iterations": 0, "dual_updates": 0, "cleanup_rows": 0}
+        return x, u, v, {**counters(st), "cleanup_rows": 0}
     is_int = C.dtype.kind == "i"
     B = C.max()
     if is_int:

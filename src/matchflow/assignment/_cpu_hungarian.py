@@ -11,8 +11,12 @@ integers, the exact fallback for integer matrices too wide for int64.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numba
 import numpy as np
+
+from ._prepare import counters, square_answer
 
 __all__ = ["solve_hungarian", "hungarian_bigint", "hungarian_exact_float"]
 
@@ -77,16 +81,12 @@ def _hungarian_kernel(C, big, u, v, col4row, stats):
 
 def solve_hungarian(C: np.ndarray):
     """Solve the square LAP on ``C`` (int64 or float64). Returns (col4row, u, v, stats)."""
-    n = C.shape[0]
-    col4row = np.full(n, -1, dtype=np.int64)
-    u = np.zeros(n, dtype=C.dtype)
-    v = np.zeros(n, dtype=C.dtype)
-    st = np.zeros(3, dtype=np.int64)
-    if n:
+    col4row, u, v, st = square_answer(C)
+    if C.shape[0]:
         big = np.int64(2**62) if C.dtype.kind == "i" else np.float64(np.inf)
         if _hungarian_kernel(C, big, u, v, col4row, st) != 0:
             raise RuntimeError("Hungarian search found no free column (internal error)")
-    return col4row, u, v, {"augmentations": int(st[0]), "iterations": int(st[1]), "dual_updates": int(st[2])}
+    return col4row, u, v, counters(st)
 
 
 def hungarian_bigint(C: list[list[int]]):
@@ -150,8 +150,6 @@ def hungarian_exact_float(a: np.ndarray, maximize: bool):
     :func:`hungarian_bigint` solves it exactly (O(n^3) Python steps). The caller has
     checked feasibility. Returns ``(col4row, u, v, scale_exponent, stats)`` on the padded
     square integer problem; the duals are exact integers of ``C * 2**k``."""
-    from fractions import Fraction
-
     nr, nc = a.shape
     n = max(nr, nc)
     sg = -1 if maximize else 1

@@ -22,6 +22,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ._prepare import counters, square_answer
+
 __all__ = ["solve_jv", "augment_kernel"]
 
 
@@ -219,13 +221,10 @@ def _row_duals_kernel(C, x, v, u):
 def solve_jv(C: np.ndarray, arr_passes: int = 2):
     """Solve the square LAP on ``C`` (int64 or float64). Returns (x, u, v, stats)."""
     n = C.shape[0]
-    x = np.full(n, -1, dtype=np.int64)
+    x, u, v, st = square_answer(C)
     y = np.full(n, -1, dtype=np.int64)
-    v = np.zeros(n, dtype=C.dtype)
-    u = np.zeros(n, dtype=C.dtype)
-    st = np.zeros(3, dtype=np.int64)
     if n == 0:
-        return x, u, v, {"augmentations": 0, "iterations": 0, "dual_updates": 0}
+        return x, u, v, counters(st)
     free = np.empty(n, dtype=np.int64)
     nfree = _reduction_kernel(C, x, y, v, free)
     after_reduction = int(nfree)
@@ -238,6 +237,4 @@ def solve_jv(C: np.ndarray, arr_passes: int = 2):
     if status != 0:
         raise RuntimeError("JV augmentation found no augmenting path (internal error)")
     _row_duals_kernel(C, x, v, u)
-    stats = {"free_after_reduction": after_reduction, "free_after_arr": after_arr,
-             "augmentations": int(st[0]), "iterations": int(st[1]), "dual_updates": int(st[2])}
-    return x, u, v, stats
+    return x, u, v, {"free_after_reduction": after_reduction, "free_after_arr": after_arr, **counters(st)}

@@ -22,6 +22,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ._prepare import counters, square_answer
+
 __all__ = ["solve_munkres"]
 
 
@@ -150,12 +152,8 @@ def _munkres_kernel(C, u, v, col4row, stats):
 
 def solve_munkres(C: np.ndarray):
     """Solve the square LAP on ``C`` (int64 or float64). Returns (col4row, u, v, stats)."""
-    n = C.shape[0]
-    col4row = np.full(n, -1, dtype=np.int64)
-    u = np.zeros(n, dtype=C.dtype)
-    v = np.zeros(n, dtype=C.dtype)
-    st = np.zeros(3, dtype=np.int64)
-    if n:
+    col4row, u, v, st = square_answer(C)
+    if C.shape[0]:
         if _munkres_kernel(C, u, v, col4row, st) != 0:
             raise RuntimeError("Munkres STEP 6 found no uncovered entry (internal error)")
-    return col4row, u, v, {"augmentations": int(st[0]), "iterations": int(st[1]), "dual_updates": int(st[2])}
+    return col4row, u, v, counters(st)

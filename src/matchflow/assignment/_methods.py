@@ -3,7 +3,7 @@ for scipy.sparse ones (below), and the dense door's rules that name methods (:fu
 :func:`direct_twin`, :data:`FLOAT_REPROVERS`), so that ``_api`` names none.
 
 Every dense solve takes the prepared square problem (:class:`._prepare.Prepared`) and the validated
-options and returns ``(col4row, u, v, stats)`` on it; the dense solver modules are imported on first use.
+options and returns ``(col4row, u, v, stats)`` on it; the GPU modules are imported on first use (they load numba.cuda).
 
 ``method="auto"``: Jonker-Volgenant on the CPU. On a GPU (measured on an H200,
 docs/notes/hungarian_gpu.md and results/assignment/table1_h200.md): end to end (H2D copy
@@ -26,6 +26,7 @@ import scipy.sparse as sp
 
 from .._methods import Method, MethodTable, check_method_options, place
 from .._validation import check_int, check_real
+from . import _cpu_auction, _cpu_hungarian, _cpu_jv, _cpu_munkres  # through the module: tests patch solve_<algo>
 from ._cpu_cost_scaling import OPTIONS as COST_SCALING_OPTIONS
 from ._cpu_cost_scaling import check_cost_scaling_options, cost_scaling_solve
 from ._sparse_problem import SparseProblem
@@ -92,32 +93,24 @@ def gpu_measured_faster(p: Problem) -> bool:
 
 
 def _jv(prep, **options):
-    from ._cpu_jv import solve_jv
-
-    return solve_jv(prep.C, **options)
+    return _cpu_jv.solve_jv(prep.C, **options)
 
 
 def _hungarian(prep):
-    from ._cpu_hungarian import solve_hungarian
-
-    return solve_hungarian(prep.C)
+    return _cpu_hungarian.solve_hungarian(prep.C)
 
 
 def _auction(prep, **options):
-    from ._cpu_auction import solve_auction
-
-    return solve_auction(prep.C, **options)
+    return _cpu_auction.solve_auction(prep.C, **options)
 
 
 def _munkres(prep):
-    from ._cpu_munkres import solve_munkres
-
-    return solve_munkres(prep.C)
+    return _cpu_munkres.solve_munkres(prep.C)
 
 
 def _hungarian_gpu(prep, **options):
     """Lopes et al. on the GPU (``_gpu_munkres.hungarian_gpu`` validates its options)."""
-    from ._gpu_munkres import hungarian_gpu, hungarian_gpu_float, validate_hungarian_options
+    from ._gpu_munkres import hungarian_gpu, hungarian_gpu_float, validate_hungarian_options  # noqa: PLC0415 - loads numba.cuda on use only
 
     C = prep.C
     if not prep.is_int and validate_hungarian_options(**options)["float_route"] == "repair":
@@ -126,7 +119,7 @@ def _hungarian_gpu(prep, **options):
         x, u, v, st = hungarian_gpu_float(C, big_m=prep.big_m, device_C=prep.device_C, **options)
         dC = st.pop("_device_C", None)
         if dC is not None and prep.scale == 1.0 and prep.big_m is None and prep.n_rows == prep.n_cols:
-            from ._gpu_verify import device_rows  # C + shift is the caller's sign * a (the shift is exact)
+            from ._gpu_verify import device_rows  # noqa: PLC0415 - loads numba.cuda on use only; C + shift is the caller's sign * a (the shift is exact)
 
             prep.device_rows = device_rows(dC, prep.n, float(prep.shift))
         return x, u, v, st
@@ -141,8 +134,6 @@ def _hungarian_gpu(prep, **options):
 
 def _cost_scaling(prep):
     """Goldberg-Kennedy cost scaling (CPU) on the prepared dense problem, every entry an arc."""
-    from ._cpu_cost_scaling import cost_scaling_solve
-
     return _cost_scaling_dense(prep, cost_scaling_solve)
 
 
@@ -251,7 +242,7 @@ def sparse_auto_rule(p: SparseProblem, device: str) -> str:
 def gpu_cost_scaling(options: dict):
     """The GPU twin of :func:`cost_scaling_solve` with the caller's GPU options (validated by the GPU module
     before any work; needs no GPU)."""
-    from ._gpu_cost_scaling import cost_scaling_gpu_solve, validate_cost_scaling_gpu_options
+    from ._gpu_cost_scaling import cost_scaling_gpu_solve, validate_cost_scaling_gpu_options  # noqa: PLC0415 - loads numba.cuda on use only
 
     validate_cost_scaling_gpu_options(**options)
     return functools.partial(cost_scaling_gpu_solve, **options)
@@ -319,6 +310,6 @@ def direct_twin(table: MethodTable, row: Method | None, maximize: bool) -> Metho
 def solve_direct(m, options: dict, t0: float):
     """The GPU Hungarian on the square integer matrix ``m`` as it is (``_gpu_munkres.assignment_direct``): its
     certified result, or None where it does not apply (floats, rectangular, negative entries)."""
-    from ._gpu_munkres import assignment_direct
+    from ._gpu_munkres import assignment_direct  # noqa: PLC0415 - loads numba.cuda on use only
 
     return assignment_direct(m, options, t0)

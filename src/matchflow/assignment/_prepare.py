@@ -39,8 +39,10 @@ from dataclasses import dataclass, field
 
 import numba
 import numpy as np
+import scipy.sparse as sp
 
 from .._validation import native_array, to_host_array
+from ..matching import maximum_bipartite_matching
 
 __all__ = ["as_cost_matrix", "prepare", "Prepared", "InfeasibleError", "INT_SAFE", "limit_extended",
            "granularity_exponent_kernel"]
@@ -417,10 +419,6 @@ def _feasible(allowed: np.ndarray) -> bool:
     Runs matchflow's own CPU matcher (greedy + Hopcroft-Karp with the PF+ finish): SciPy's
     ``maximum_bipartite_matching`` is exponential on the Hopcroft-Karp ladder pattern.
     """
-    import scipy.sparse as sp
-
-    from ..matching import maximum_bipartite_matching
-
     nr, nc = allowed.shape
     if nr == 0 or nc == 0:
         return True
@@ -569,3 +567,16 @@ def limit_extended(a: np.ndarray, cost_limit: float, maximize: bool = False) -> 
     ext[:nr, nc:] = half_v if as_int else half
     ext[nr:, :nc] = half_v if as_int else half
     return ext
+
+
+def square_answer(C: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The empty answer every square CPU solve on ``C`` fills: ``col4row`` (-1), the duals ``u``, ``v`` (C's
+    dtype, 0) and the three work counters of ``counters``."""
+    n = C.shape[0]
+    return (np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=C.dtype), np.zeros(n, dtype=C.dtype),
+            np.zeros(3, dtype=np.int64))
+
+
+def counters(st: np.ndarray) -> dict:
+    """A square solve's work counters as its stats."""
+    return {"augmentations": int(st[0]), "iterations": int(st[1]), "dual_updates": int(st[2])}

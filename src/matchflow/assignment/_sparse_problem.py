@@ -24,6 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._cuda import device_library, host_copy, is_device_array, is_device_sparse
+from ..matching import maximum_bipartite_matching
 
 __all__ = ["as_sparse_cost", "extended", "is_device_sparse", "shifted_integer_costs", "DEVICE_FALLBACK", "SparseProblem"]
 
@@ -136,8 +137,6 @@ def _feasible(E: sp.csr_array) -> bool:
 def _max_matching(A: sp.csr_array) -> np.ndarray:
     """A maximum matching by the matching family (its Hopcroft-Karp with the PF+ finish; SciPy's matcher is
     exponential on the Hopcroft-Karp ladder, :func:`matchflow.generators.hk_ladder`): each row's column or -1."""
-    from ..matching import maximum_bipartite_matching
-
     if min(A.shape) == 0:
         return np.full(A.shape[0], -1, dtype=np.int64)
     S = sp.csr_array((np.ones(A.nnz, dtype=np.int8), A.indices, A.indptr), shape=A.shape)

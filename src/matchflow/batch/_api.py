@@ -10,6 +10,7 @@ import numpy as np
 from .._cuda import device_library, hand_back, is_device_array
 from .._methods import check_method_options, place, resolve
 from .._validation import check_bool, check_real, is_torch_tensor
+from ..assignment._prepare import limit_extended
 from ._cpu_jv import INVALID, resolve_items
 from ._methods import TABLE
 from ._prepare import BatchProblem, prepare
@@ -210,8 +211,6 @@ def _answer(p: BatchProblem, h: BatchProblem, col4row, u, v, return_cost: bool, 
 def _with_limit(costs, shapes, maximize: bool, lim: float, row, be: str, return_cost: bool, options: dict):
     """``cost_limit``: each item extended by lap's construction (:func:`matchflow.assignment._prepare.
     limit_extended`), solved as a ragged batch, the user's pairs kept."""
-    from ..assignment._prepare import limit_extended
-
     p = prepare(costs, shapes, maximize)
     hp = p.on_host()
     items = [hp.item(b) for b in range(p.batch)]

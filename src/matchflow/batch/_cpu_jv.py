@@ -19,7 +19,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ..assignment import assignment
 from ..assignment._cpu_jv import _arr_kernel, _reduction_kernel, _row_duals_kernel, augment_kernel
+from ..assignment._prepare import InfeasibleError
 
 __all__ = ["solve_jv", "OK", "INFEASIBLE", "INVALID"]
 
@@ -156,9 +158,6 @@ def resolve_items(p, items, col4row, u, v, status):
     """Solve ``items`` one by one with :func:`matchflow.assignment.assignment` (exact big integers, power-of-two
     scaling, the exact float re-solve) into the answer arrays; returns ``(u, v)`` (object arrays when an integer
     dual does not fit int64)."""
-    from ..assignment import assignment
-    from ..assignment._prepare import InfeasibleError
-
     sign = -1 if p.maximize else 1
     for b in (int(t) for t in items):
         r0, r1, c0, c1 = (int(p.out_rows[b]), int(p.out_rows[b + 1]), int(p.out_cols[b]), int(p.out_cols[b + 1]))

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._methods import Method, MethodTable
 from .._validation import check_int
+from ._cpu_jv import solve_jv
 
 __all__ = ["TABLE", "gpu_measured_faster", "gpu_pays_first_call", "GPU_MIN_ITEMS", "GPU_MAX_SIDE",
            "GPU_COLD_ITEMS"]
@@ -58,13 +59,11 @@ def gpu_pays_first_call(p) -> bool:
 
 
 def _jv(problem, **options):
-    from ._cpu_jv import solve_jv
-
     return solve_jv(problem, **options)
 
 
 def _jv_gpu(problem, **options):
-    from ._gpu_jv import solve_jv_gpu
+    from ._gpu_jv import solve_jv_gpu  # noqa: PLC0415 - loads numba.cuda on use only
 
     return solve_jv_gpu(problem, **options)
 

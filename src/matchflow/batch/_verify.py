@@ -22,6 +22,7 @@ import numpy as np
 
 from ..assignment._float_bound import _float_bound_dense_serial
 from ..assignment._verify import _min_reduced_kernel, certify
+from ._prepare import prepare
 
 __all__ = ["verify_batch_assignment", "BatchCertificate", "certify_batch", "flat_answer"]
 
@@ -242,8 +243,6 @@ def verify_batch_assignment(costs, col4row, u, v, *, shapes=None, maximize: bool
     .. [1] R. E. Burkard, M. Dell'Amico, S. Martello, "Assignment Problems", SIAM (2009), Section 4.1 (the
        dual of the linear assignment problem).
     """
-    from ._prepare import prepare
-
     p = prepare(costs, shapes, bool(maximize)).on_host()
     x = flat_answer(p, col4row, "col4row").astype(np.int64)
     uf, vf = flat_answer(p, u, "u"), flat_answer(p, v, "v")

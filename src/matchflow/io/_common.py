@@ -8,6 +8,7 @@ import lzma
 import os
 import zlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Union
 
@@ -17,7 +18,7 @@ from . import _cpu_parse as _k
 
 _INT64 = np.dtype(np.int64)
 
-__all__ = ["FormatError", "PathOrFile", "Source", "format_records", "open_for_write", "parse_records", "read_source",
+__all__ = ["FormatError", "Layout", "PathOrFile", "Source", "format_records", "open_for_write", "parse_records", "read_source",
            "source_name", "SIZE_FLOOR", "SIZE_PER_RECORD"]
 
 #: A vertex count that only a header announces or a large vertex id implies may exceed what
@@ -216,33 +217,36 @@ _INT64_MAX = np.iinfo(np.int64).max
 INDEX, INT, REAL = 0, 1, 2  # column kinds of parse_records
 
 
-def parse_records(
-    src: Source,
-    pos: int,
-    line: int,
-    kinds: list[int],
-    *,
-    announced: int | None,
-    index_dtype: np.dtype = _INT64,
-    lo: list[int | None] | None = None,
-    hi: list[int | None] | None = None,
-    shift: list[int] | None = None,
-    names: list[str] | None = None,
-    prefix: str = "",
-    comments: str = "%",
-    comma: bool = False,
-    what: str = "entries",
-    end: int | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+@dataclass(frozen=True)
+class Layout:
+    """What one record line of :func:`parse_records` holds: a kind per field (INDEX, INT, REAL), optional bounds
+    ``lo``/``hi`` (None: no bound) and ``shift`` per field, the field ``names`` for messages, and the line syntax:
+    a ``prefix`` letter, up to two ``comments`` characters, ``comma`` separators; ``what`` names the records."""
+
+    kinds: list[int]
+    lo: list[int | None] | None = None
+    hi: list[int | None] | None = None
+    shift: list[int] | None = None
+    names: list[str] | None = None
+    prefix: str = ""
+    comments: str = "%"
+    comma: bool = False
+    what: str = "entries"
+
+
+def parse_records(src: Source, pos: int, line: int, layout: Layout, *, announced: int | None,
+                  index_dtype: np.dtype = _INT64, end: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Parse fixed-field records (one per line) from ``pos`` to the end of the data.
 
-    ``kinds[k]`` is INDEX (stored minus ``shift[k]`` in the index array), INT (int64) or REAL
+    ``layout`` (a :class:`Layout`) says what a record holds: ``kinds[k]`` is INDEX (stored minus ``shift[k]`` in the index array), INT (int64) or REAL
     (float64, correctly rounded); ``end`` (a line start; default: the end of the data) stops early; integers are checked against ``lo[k]..hi[k]`` (None: no
     bound). ``announced`` is the record count the header promises (None: unknown); a record
     beyond it is an error. Arrays are sized from the data actually present
     (:meth:`Source.max_records`), never from ``announced``. Returns (index[:, :count],
     ints[:, :count], reals[:, :count], count); the caller checks ``count == announced``.
     """
+    kinds, lo, hi, shift = layout.kinds, layout.lo, layout.hi, layout.shift
+    prefix, comments = layout.prefix, layout.comments
     ncols = len(kinds)
     kinds_a = np.asarray(kinds, dtype=np.int64)
     lo_a = np.array([_INT64_MIN if x is None else x for x in (lo or [None] * ncols)], dtype=np.int64)
@@ -254,7 +258,7 @@ def parse_records(
     c2 = ord(comments[1]) if len(comments) > 1 else -1
     pre = ord(prefix) if prefix else -1
     args = (kinds_a, lo_a, hi_a, shift_a)
-    opts = (pre, c1, c2, comma)
+    opts = (pre, c1, c2, layout.comma)
     end = len(src.data) if end is None else end
     bound = src.max_records(pos, ncols + (1 if prefix else 0), end)
     cap = bound if announced is None else min(int(announced), bound)
@@ -272,10 +276,9 @@ def parse_records(
         if status == _k.OK:  # pragma: no cover - a well-formed record always fits the bound
             raise RuntimeError(f"{src.name}: line {eline}: record size bound exceeded (please report this)")
     if status != _k.OK:
-        _raise_record_error(src, status, count, eline, epos, ecol, evalue, kinds, lo_a, hi_a, names, prefix,
-                            announced, what)
+        _raise_record_error(src, (status, count, eline, epos, ecol, evalue), layout, lo_a, hi_a, announced)
     if nslow:
-        reals.reshape(-1)[slow_at[:nslow]] = exact_floats(src, slow_pos[:nslow], comma)
+        reals.reshape(-1)[slow_at[:nslow]] = exact_floats(src, slow_pos[:nslow], layout.comma)
     return idx[:, :count], ints[:, :count], reals[:, :count], count
 
 
@@ -295,7 +298,10 @@ def exact_floats(src: Source, positions: np.ndarray, comma: bool) -> np.ndarray:
         raise
 
 
-def _raise_record_error(src, status, count, line, pos, col, value, kinds, lo, hi, names, prefix, announced, what):
+def _raise_record_error(src, err: tuple, layout: Layout, lo, hi, announced):
+    """The FormatError for the kernel's ``err = (status, count, line, pos, col, value)``."""
+    status, _, line, pos, col, value = err
+    kinds, names, prefix, what = layout.kinds, layout.names, layout.prefix, layout.what
     col_name = names[col] if names is not None and 0 <= col < len(names) else f"field {col + 1}"
     n = len(kinds)
     if status == _k.TOO_FEW:

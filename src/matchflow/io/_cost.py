@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from ._common import INT, REAL, SIZE_FLOOR, SIZE_PER_RECORD, FormatError, Source, parse_records, read_source
+from ._common import INT, REAL, SIZE_FLOOR, SIZE_PER_RECORD, FormatError, Layout, Source, parse_records, read_source
 from ._mtx import read_mtx
 
 __all__ = ["read_cost_matrix"]
@@ -137,8 +137,8 @@ def _read_text(src: Source) -> np.ndarray:
     errors = []
     for kind in (INT, REAL):  # integers stay int64 when every value is one
         try:
-            _, ints, reals, count = parse_records(src, pos, line, [kind] * k, announced=None, names=names,
-                                                  comments="#", comma=True, what="rows")
+            _, ints, reals, count = parse_records(
+                src, pos, line, Layout([kind] * k, names=names, comments="#", comma=True, what="rows"), announced=None)
         except FormatError as exc:
             errors.append(exc)
             continue

@@ -14,16 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._graph import FlowNetwork
-from ._common import (
-    INDEX,
-    INT,
-    PathOrFile,
-    Source,
-    format_records,
-    open_for_write,
-    parse_records,
-    read_source,
-)
+from ._common import INDEX, INT, Layout, PathOrFile, Source, format_records, open_for_write, parse_records, read_source
 
 __all__ = ["FlowNetwork", "read_dimacs_max", "read_header", "write_dimacs_max"]
 
@@ -71,9 +62,9 @@ def read_dimacs_max(path: PathOrFile, *, max_vertices: int | None = None) -> Flo
     if ends["s"][0] == ends["t"][0]:
         raise src.error(ends["t"][1], f"the sink is the source (node {ends['s'][0] + 1})")
     idx, ints, _, count = parse_records(
-        src, pos, line, [INDEX, INDEX, INT], announced=m,
-        lo=[1, 1, 0], hi=[n, n, None], shift=[1, 1, 0], names=["tail node", "head node", "capacity"],
-        prefix="a", comments="c", what="arcs",
+        src, pos, line, Layout([INDEX, INDEX, INT], lo=[1, 1, 0], hi=[n, n, None], shift=[1, 1, 0],
+                               names=["tail node", "head node", "capacity"], prefix="a", comments="c", what="arcs"),
+        announced=m,
     )
     if count != m:
         raise src.error(src.last_line(), f"end of file after {count} arcs, but the problem line (line {p_line}) announces {m}")

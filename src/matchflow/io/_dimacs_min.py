@@ -17,7 +17,7 @@ import re
 import numpy as np
 
 from .._mcf_problem import MinCostFlowProblem
-from ._common import INDEX, INT, PathOrFile, Source, format_records, open_for_write, parse_records, read_source
+from ._common import INDEX, INT, Layout, PathOrFile, Source, format_records, open_for_write, parse_records, read_source
 from ._dimacs import read_header
 
 __all__ = ["MinCostFlowProblem", "read_dimacs_min", "write_dimacs_min"]
@@ -51,11 +51,10 @@ def read_dimacs_min(path: PathOrFile, *, max_vertices: int | None = None) -> Min
     src = read_source(path)
     n, m, p_line, pos, line = read_header(src, "min", {}, stop=("n", "a"))
     ids, supply, pos, line = _node_lines(src, pos, line, n)
-    idx, ints, _, count = parse_records(
-        src, pos, line, [INDEX, INDEX, INT, INT, INT], announced=m,
-        lo=[1, 1, 0, 0, -_I64_MAX], hi=[n, n, None, None, None], shift=[1, 1, 0, 0, 0],
-        names=["tail node", "head node", "lower bound", "capacity", "cost"], prefix="a", comments="c", what="arcs",
-    )
+    arcs = Layout([INDEX, INDEX, INT, INT, INT], lo=[1, 1, 0, 0, -_I64_MAX], hi=[n, n, None, None, None],
+                  shift=[1, 1, 0, 0, 0], names=["tail node", "head node", "lower bound", "capacity", "cost"],
+                  prefix="a", comments="c", what="arcs")
+    idx, ints, _, count = parse_records(src, pos, line, arcs, announced=m)
     if count != m:
         raise src.error(src.last_line(), f"end of file after {count} arcs, but the problem line (line {p_line}) announces {m}")
     low, cap, cost = ints
@@ -75,10 +74,9 @@ def _node_lines(src: Source, pos: int, line: int, n: int) -> tuple[np.ndarray, n
     start, their line number). A node listed twice is an error naming both lines."""
     hit = _ARC_LINE.search(src.data, pos)
     end = len(src.data) if hit is None else hit.start()
-    idx, ints, _, count = parse_records(
-        src, pos, line, [INDEX, INT], announced=None, lo=[1, -_I64_MAX], hi=[n, None], shift=[1, 0],
-        names=["node id", "supply"], prefix="n", comments="c", what="node lines", end=end,
-    )
+    nodes = Layout([INDEX, INT], lo=[1, -_I64_MAX], hi=[n, None], shift=[1, 0], names=["node id", "supply"],
+                   prefix="n", comments="c", what="node lines")
+    idx, ints, _, count = parse_records(src, pos, line, nodes, announced=None, end=end)
     ids, supply = idx[0], ints[0]
     if count > 1:
         order = np.argsort(ids, kind="stable")

@@ -23,16 +23,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._graph import BipartiteGraph, Graph, index_dtype
-from ._common import (
-    INDEX,
-    REAL,
-    PathOrFile,
-    Source,
-    format_records,
-    open_for_write,
-    parse_records,
-    read_source,
-)
+from ._common import INDEX, REAL, Layout, PathOrFile, Source, format_records, open_for_write, parse_records, read_source
 
 __all__ = ["read_edgelist", "write_edgelist", "INDEX_BASES"]
 
@@ -120,9 +111,9 @@ def read_edgelist(
     b = 0 if base is None else base
     hi = [n_rows - 1 + b, n_cols - 1 + b, None] if given and base is not None else [None] * 3
     idx, _, reals, count = parse_records(
-        src, 0, 1, kinds, announced=None, index_dtype=np.dtype(np.int64),
-        lo=[b, b, None], hi=hi, shift=[b, b, 0], names=["u", "v", "weight"],
-        comments="#%", comma=True, what="edges",
+        src, 0, 1, Layout(kinds, lo=[b, b, None], hi=hi, shift=[b, b, 0], names=["u", "v", "weight"],
+                          comments="#%", comma=True, what="edges"),
+        announced=None, index_dtype=np.dtype(np.int64),
     )
     u, v = idx[0], idx[1]
     if base is None:  # "auto" without a header: 1-based when the smallest id is 1

@@ -18,14 +18,7 @@ from typing import Any
 import numpy as np
 
 from .._results import AssignmentResult, MatchingResult
-from ._common import (
-    INDEX,
-    PathOrFile,
-    format_records,
-    open_for_write,
-    parse_records,
-    read_source,
-)
+from ._common import INDEX, Layout, PathOrFile, format_records, open_for_write, parse_records, read_source
 
 __all__ = ["read_matching", "write_matching"]
 
@@ -144,9 +137,9 @@ def read_matching(path: PathOrFile, *, as_result: bool = False,
         raise src.error(line, f"bad size line {s[:60]!r}: expected 3 non-negative integers 'n_rows n_cols pairs'")
     n_rows, n_cols, k = (src.check_int64(line, what, v) for what, v in zip(("n_rows", "n_cols", "pairs"), vals))
     idx, _, _, count = parse_records(
-        src, nxt, line + 1, [INDEX, INDEX], announced=k,
-        lo=[base, base], hi=[n_rows - 1 + base, n_cols - 1 + base], shift=[base, base], names=["row", "column"],
-        what="pairs",
+        src, nxt, line + 1, Layout([INDEX, INDEX], lo=[base, base], hi=[n_rows - 1 + base, n_cols - 1 + base],
+                                   shift=[base, base], names=["row", "column"], what="pairs"),
+        announced=k,
     )
     if count != k:
         raise src.error(src.last_line(), f"end of file after {count} pairs, but the size line announces {k}")

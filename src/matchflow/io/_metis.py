@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from .._graph import Graph
+from .._graph import Graph, as_graph
 from . import _cpu_parse as _k
 from ._common import PathOrFile, Source, open_for_write, read_source
 
@@ -83,10 +83,10 @@ def read_metis(path: PathOrFile, *, vertex_data: bool = False) -> Graph | tuple[
     vsize = np.empty(n if has_size else 0, dtype=np.int64)
     vwgt = np.empty((n, ncon), dtype=np.int64)
     vline = np.empty(n, dtype=np.int64)
-    st, k, line, epos, col, value = _k.metis_kernel(src.buf, pos, hline + 1, n, int(has_size), ncon, has_ew,
-                                                    xadj, adj, ew, vsize, vwgt, vline)
+    err = _k.metis_kernel(src.buf, pos, hline + 1, n, int(has_size), ncon, has_ew, xadj, adj, ew, vsize, vwgt, vline)
+    st, k = err[:2]
     if st != _k.OK:
-        _raise(src, st, k, line, epos, col, value, n, m, has_size, hline)
+        _raise(src, err, n, m, has_size, hline)
     if k != 2 * m:
         raise src.error(hline, f"the header announces m={m} edges, so 2m={2 * m} neighbour entries, "
                                f"but the vertex lines hold {k}")
@@ -131,7 +131,9 @@ def read_metis(path: PathOrFile, *, vertex_data: bool = False) -> Graph | tuple[
     return g, (vwgt if ncon else None), (vsize if has_size else None)
 
 
-def _raise(src, st, k, line, pos, col, value, n, m, has_size, hline):
+def _raise(src, err: tuple, n, m, has_size, hline):
+    """The FormatError for the kernel's ``err = (status, count, line, pos, col, value)``."""
+    st, _, line, pos, col, value = err
     fieldname = {-1: "neighbour id", -2: "edge weight"}.get(
         col, "vertex size" if (has_size and col == 0) else "vertex weight")
     if st == _k.MISSING_LINES:
@@ -186,8 +188,6 @@ def write_metis(
     2
     <BLANKLINE>
     """
-    from .._graph import as_graph
-
     if not isinstance(graph, Graph):
         a = graph
         if sp.issparse(a) or isinstance(a, np.ndarray):

@@ -22,6 +22,7 @@ from ._common import (
     INDEX,
     INT,
     REAL,
+    Layout,
     PathOrFile,
     Source,
     format_records,
@@ -112,8 +113,9 @@ def read_mtx(path: PathOrFile, *, max_vertices: int | None = None) -> sp.coo_arr
     itype = index_dtype(m, n)
     kinds = [INDEX, INDEX] + ([] if field == "pattern" else [INT if field == "integer" else REAL])
     idx, ints, reals, count = parse_records(
-        src, pos, line, kinds, announced=nnz, index_dtype=itype, lo=[1, 1, None], hi=[m, n, None], shift=[1, 1, 0],
-        names=["row index", "column index", "value"], what="entries",
+        src, pos, line, Layout(kinds, lo=[1, 1, None], hi=[m, n, None], shift=[1, 1, 0],
+                               names=["row index", "column index", "value"], what="entries"),
+        announced=nnz, index_dtype=itype,
     )
     if count != nnz:
         raise src.error(src.last_line(), f"end of file after {count} entries, but the size line announces {nnz}")
@@ -143,7 +145,7 @@ def _read_array(src: Source, field: str, sym: str, m: int, n: int, pos: int, lin
     else:
         want = n * (n - 1) // 2
     kinds = [INT if field == "integer" else REAL]
-    _, ints, reals, count = parse_records(src, pos, line, kinds, announced=want, names=["value"], what="values")
+    _, ints, reals, count = parse_records(src, pos, line, Layout(kinds, names=["value"], what="values"), announced=want)
     if count != want:
         raise src.error(src.last_line(), f"end of file after {count} values, but the size line announces {want}")
     vals = ints[0] if field == "integer" else reals[0]

@@ -158,7 +158,7 @@ def bipartite_matching(
     want_cover = check_bool("cover", options.pop("cover", True))
     if backend != "cpu" and (row is None or row.gpu is not None) and is_device_graph(graph):
         # a device-resident graph stays there: built, solved and certified on the GPU (G-PR)
-        from ._gpu_push_relabel import bipartite_matching_device
+        from ._gpu_push_relabel import bipartite_matching_device  # noqa: PLC0415 - loads numba.cuda on use only
 
         return bipartite_matching_device(graph, init, explicit_zeros, want_cover, options)
     g = as_bipartite(graph, "graph", explicit_zeros=explicit_zeros)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._graph import BipartiteGraph, as_bipartite
 from .._graph._alternating import konig_cover_kernel
 
 __all__ = ["konig_cover_kernel", "konig_cover"]
@@ -36,8 +37,6 @@ def konig_cover(graph, row_match: np.ndarray, col_match: np.ndarray) -> tuple[np
     .. [2] Hopcroft, J. E., and Karp, R. M., "An n^{5/2} algorithm for maximum matchings in bipartite graphs", SIAM
            Journal on Computing 2(4), 225-231, 1973. DOI:10.1137/0202019
     """
-    from .._graph import BipartiteGraph, as_bipartite
-
     if not isinstance(graph, BipartiteGraph):
         graph = as_bipartite(graph, "graph")
     cover_rows = np.empty(graph.n_rows, dtype=np.bool_)

@@ -18,6 +18,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from .._graph import BipartiteGraph, as_bipartite
+from .._validation import check_choice
+
 __all__ = ["INITS", "initial_matching", "greedy_init_kernel", "karp_sipser_kernel", "karp_sipser_from_degrees_kernel",
            "free_degrees_kernel"]
 
@@ -231,9 +234,6 @@ def initial_matching(graph, init: str = "karp-sipser") -> tuple[np.ndarray, np.n
     :func:`matchflow.as_bipartite` accepts; ``init`` is "karp-sipser", "greedy" or "none".
     Public (``matchflow.matching.initial_matching``): the GPU solver and benchmarks reuse it.
     """
-    from .._graph import BipartiteGraph, as_bipartite
-    from .._validation import check_choice
-
     check_choice("init", init, ("karp-sipser", "greedy", "none"))
     if not isinstance(graph, BipartiteGraph):
         graph = as_bipartite(graph, "graph")

@@ -22,6 +22,8 @@ G-PR with the host-to-device copy 7.4 ms, results/matching/gpr.md).
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from .._graph import BipartiteGraph
@@ -102,9 +104,7 @@ GPU_COLD_NNZ = 64_000_000
 
 def _gpu_push_relabel(graph: BipartiteGraph, init: str, **options) -> tuple:
     """G-PR (``_gpu_push_relabel.gpr_match``, which validates its options); ``init="auto"`` is its own rule."""
-    import time
-
-    from ._gpu_push_relabel import gpr_match  # the GPU module loads numba.cuda
+    from ._gpu_push_relabel import gpr_match  # noqa: PLC0415 - loads numba.cuda on use only
 
     t0 = time.perf_counter()
     row_match, col_match, init_card, stats = gpr_match(graph, init=init, **options)
