@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "matchflow"
 DOCS = sorted([*ROOT.glob("docs/*.md"), *ROOT.glob("docs/notes/*.md")])
 PATH = re.compile(r"src/matchflow/[\w/]+\.py")
-PRIVATE = re.compile(r"`(_\w+)((?:\.[\w.]+)?)(?:\(\))?`")
+PRIVATE = re.compile(r"`(_(?!_)\w+)((?:\.[\w.]+)?)(?:\(\))?`")  # not dunders (`__pycache__`)
 FILES = (".png", ".md", ".json", ".csv", ".txt", ".svg")  # `_speedup.png`: a results file, not a module
 
 
