@@ -152,7 +152,7 @@ def _parallel_float_bound() -> None:
     (float64; float32 certificates compile on first use)."""
     import numpy as np
 
-    from .assignment import _float_bound as _verify  # the bound's row passes
+    from ._lsap import reduced  # the bound's row passes
     from .assignment import _prepare
 
     b = np.zeros(2, dtype=np.bool_)
@@ -162,11 +162,11 @@ def _parallel_float_bound() -> None:
     col = np.arange(2)
     _prepare._polish_parallel(a, 1.0, col, np.zeros(2), np.zeros(2), True)
     z = np.zeros(2)
-    _verify._float_bound_dense_parallel(a, 1.0, col, z, z, np.zeros(2), np.zeros(2), np.zeros(2), np.zeros(2),
-                                        np.zeros(2), np.zeros(2, dtype=np.int64))
-    _verify._float_bound_csr_parallel(np.array([0, 2, 4]), np.array([0, 1, 0, 1]), np.ones(4), 1.0, col, z, z,
-                                      np.zeros(2), np.zeros(2), np.zeros(2), np.zeros(2), np.zeros(2),
-                                      np.zeros(2, dtype=np.int64))
+    reduced.float_bound_dense_parallel(a, 1.0, col, z, z, np.zeros(2), np.zeros(2), np.zeros(2), np.zeros(2),
+                                       np.zeros(2), np.zeros(2, dtype=np.int64))
+    reduced.float_bound_csr_parallel(np.array([0, 2, 4]), np.array([0, 1, 0, 1]), np.ones(4), 1.0, col, z, z,
+                                     np.zeros(2), np.zeros(2), np.zeros(2), np.zeros(2), np.zeros(2),
+                                     np.zeros(2, dtype=np.int64))
 
 
 def _sparse_assignment_steps() -> list[tuple[str, Callable[[], Any]]]:
