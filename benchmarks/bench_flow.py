@@ -177,7 +177,7 @@ def run_grid_matchflow(src, snk, edg, conn):
     energy = grid_energy(r.labels, src, snk, edg, connectivity=conn)  # the certificate (untimed)
     if energy != r.flow_value:
         raise AssertionError(f"grid cut not certified: labels' energy {energy} != flow value {r.flow_value}")
-    return r.flow_value, {"build": r.stats["build_seconds"], "solve": r.stats["solve_seconds"], "total": dt,
+    return r.flow_value, {"build": r.stats["seconds_build"], "solve": r.stats["seconds_solve"], "total": dt,
                           "method": r.method}
 
 

@@ -140,7 +140,7 @@ def matching_records(reps: int, generated: tuple[str, ...] = ()) -> list[dict]:
         rec = dict(input=name, n_rows=a.shape[0], n_cols=a.shape[1], nnz=int(a.nnz), cardinality=cpu.cardinality,
                    cpu_ms=ms(t_cpu), after_ms=ms(t_after),
                    after_stages_ms={k: ms(v) for k, v in sa.items() if k.startswith("seconds_")},
-                   after_cover_ms=ms(sa.get("cover_seconds")), after_cover_bfs=sa.get("cover_bfs"),
+                   after_cover_ms=ms(sa.get("seconds_cover")), after_cover_bfs=sa.get("cover_bfs"),
                    on_device_ms=ms(t_solve), on_device_stages_ms={k: ms(v) for k, v in so.items()
                                                                   if k.startswith("seconds_")},
                    device=dev, before=before.get(name, {}))

@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 
 from ._mcf_problem import MinCostFlowProblem
+from ._validation import as_rng as _rng
 from ._validation import check_int, type_name
-from .generators import _rng
 
 __all__ = ["netgen", "gridgen", "goto", "transport_instance"]
 

@@ -124,3 +124,15 @@ def native_array(a: np.ndarray, name: str) -> np.ndarray:
     if dt.kind in "biufc" and not dt.isnative:
         return a.astype(dt.newbyteorder("="))
     return a
+
+
+def as_rng(seed: Any) -> np.random.Generator:
+    """``seed`` (None, an int >= 0 or a Generator) as a ``numpy.random.Generator``; the generators' seeds."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+        raise TypeError(f"seed must be an integer, None or a numpy.random.Generator, got {seed!r} "
+                        f"of type {type_name(seed)}")
+    if seed is not None and int(seed) < 0:
+        raise ValueError(f"seed must be >= 0, got {int(seed)}")
+    return np.random.default_rng(seed)

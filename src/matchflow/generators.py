@@ -38,7 +38,9 @@ import numba
 import numpy as np
 import scipy.sparse as sp
 
-from ._validation import check_bool, check_choice, check_int, check_real, type_name
+from ._generators_mcf import goto, gridgen, netgen, transport_instance
+from ._validation import as_rng as _rng
+from ._validation import check_bool, check_choice, check_int, check_real
 
 __all__ = [
     "delaunay",
@@ -53,17 +55,6 @@ __all__ = [
 ]
 
 _MAX_N = 2**31 - 2  # vertex ids must fit in int32 for the CPU/GPU kernels' fast path
-
-
-def _rng(seed: Any) -> np.random.Generator:
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-        raise TypeError(f"seed must be an integer, None or a numpy.random.Generator, got {seed!r} "
-                        f"of type {type_name(seed)}")
-    if seed is not None and int(seed) < 0:
-        raise ValueError(f"seed must be >= 0, got {int(seed)}")
-    return np.random.default_rng(seed)
 
 
 def _pattern(rows: np.ndarray, cols: np.ndarray, shape: tuple[int, int], *, symmetric: bool) -> sp.csr_array:
@@ -1052,6 +1043,5 @@ def rmat_weighted(scale: int, edge_factor: int = 16, seed: Any = 0, *, max_weigh
 
 
 # --------------------------------------------------------------------------- min-cost flow (DIMACS families)
-from ._generators_mcf import goto, gridgen, netgen, transport_instance  # noqa: E402  (they use _rng above)
 
 __all__ += ["netgen", "gridgen", "goto", "transport_instance"]

@@ -239,7 +239,7 @@ def test_float_certificate_rows_on_the_device_equal_the_host_pass(dtype):
     bound equal to the host certificate's."""
     from numba import cuda
 
-    from matchflow.assignment._float_bound import _float_bound_dense_serial
+    from matchflow._lsap.reduced import float_bound_dense_serial
     from matchflow.assignment._gpu_verify import device_rows
     from matchflow.assignment._prepare import _polish_serial
 
@@ -254,7 +254,7 @@ def test_float_certificate_rows_on_the_device_equal_the_host_pass(dtype):
     ud = polish(1.0, u, v)
     assert np.array_equal(ud, uh)
     host = [np.zeros(n) for _ in range(5)] + [np.zeros(n, dtype=np.int64)]
-    _float_bound_dense_serial(A, 1.0, col, uh, v, *host)
+    float_bound_dense_serial(A, 1.0, col, uh, v, *host)
     dev = bound(1.0, col, uh, v)
     assert np.array_equal(dev[5], host[5]) and np.array_equal(dev[0], host[0])  # columns, delta
     for d, h in zip(dev[1:5], host[1:5]):

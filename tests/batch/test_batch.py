@@ -128,6 +128,29 @@ def test_wide_integers_take_the_exact_route():
     assert bool(verify_batch_assignment(a, x, u, v))
 
 
+def test_wide_integer_certificate_is_exact(monkeypatch):
+    """Entries beyond the int64 check (|C| >= 2**61) are certified item by item in Python integers (the shared
+    exact duality check): the solver's answer is proved, a swapped pair is not, and object duals holding a
+    float take the float bound."""
+    from matchflow.batch import _verify
+
+    rng = np.random.default_rng(3)
+    a = rng.integers(-2**62, 2**62, (3, 4, 5), dtype=np.int64)
+    x, u, v = batch_linear_sum_assignment(a, return_duals=True)
+    seen = []
+    wide = _verify._wide_item
+    monkeypatch.setattr(_verify, "_wide_item", lambda *args: seen.append(1) or wide(*args))
+    assert verify_batch_assignment(a, x, u, v, raise_on_error=False).optimal.all()
+    assert len(seen) == 3
+    y = x.copy()
+    y[1, [0, 1]] = y[1, [1, 0]]
+    assert verify_batch_assignment(a, y, u, v, raise_on_error=False).optimal.tolist() == [True, False, True]
+    uo = u.astype(object)
+    uo[0, 0] = float(uo[0, 0])
+    cert = verify_batch_assignment(a, x, uo, v.astype(object), raise_on_error=False)
+    assert cert.optimal.all() and np.isfinite(cert.gap_bound[0]) and cert.gap_bound[1] == 0
+
+
 def test_cost_limit_matches_assignment():
     rng = np.random.default_rng(19)
     items = _random_items(rng, 30, hi=8, kind="int")

@@ -380,8 +380,8 @@ def test_hopcroft_karp_stats_and_pf_switch():
     want = scipy_card(a)
     pure = solve(a, "hopcroft-karp", "none", pf_switch=None)
     assert pure.cardinality == want
-    assert pure.stats["phases"] >= 2 and pure.stats["augmentations"] == want
-    assert "pf_phases" not in pure.stats
+    assert pure.stats["rounds"] >= 2 and pure.stats["augmentations"] == want
+    assert "pf_rounds" not in pure.stats
     # pf_switch=0: any phase after the first that scans an entry hands over to PF+
     hyb = solve(a, "hopcroft-karp", "none", pf_switch=0)
     assert hyb.cardinality == want
@@ -424,7 +424,7 @@ def test_auto_rule_degree_features():
 
 def _scans(stats: dict) -> tuple[int, int]:
     """(phases, adjacency entries scanned) of a run, PF+ finish included."""
-    phases = stats.get("phases", 0) + stats.get("pf_phases", 0)
+    phases = stats.get("rounds", 0) + stats.get("pf_rounds", 0)
     return phases, stats.get("edges_scanned", 0) + stats.get("pf_edges_scanned", 0)
 
 
@@ -452,7 +452,7 @@ def test_blowup_inputs_stay_fast(make):
         assert 1 <= phases and scanned <= 2 * nnz * phases, (method, kw, res.stats)
         assert scanned <= 20 * nnz, (method, kw, res.stats)
         if res.method == "hopcroft-karp":
-            assert res.stats["phases"] <= 2 * np.sqrt(n_vertices) + 2, res.stats
+            assert res.stats["rounds"] <= 2 * np.sqrt(n_vertices) + 2, res.stats
     out = maximum_bipartite_matching(a, perm_type="column")
     assert np.count_nonzero(out >= 0) == want
     verify_matching(a, out)
@@ -600,7 +600,7 @@ def test_a_new_method_is_one_table_row(monkeypatch):
         h = graph
         row_match, col_match, init_card = initial_matching(h, "karp-sipser")
         card, st = pothen_fan_arrays(h.col_ptr, h.row_ind, row_match, col_match, True, -1)
-        return row_match, col_match, card, init_card, {"toy_rounds": rounds, "phases": int(st[0])}
+        return row_match, col_match, card, init_card, {"toy_rounds": rounds, "rounds": int(st[0])}
 
     def toy_check(options):
         if not isinstance(options.get("rounds", 1), int):

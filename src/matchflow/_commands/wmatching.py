@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     res = weighted_matching(data, method=args.method, backend=args.backend, improve=args.improve)
     rep = verify_weighted_matching(data, res)
     out = {"file": str(args.file), "n": len(res.mate), "weight": res.weight, "cardinality": res.cardinality,
-           "method": res.method, "backend": res.backend, "seconds": res.seconds, "read_seconds": t_read,
+           "method": res.method, "backend": res.backend, "seconds": res.seconds, "seconds_read": t_read,
            "valid": rep.valid, "half_approximate": rep.half_approximate, "upper_bound": rep.upper_bound,
            "stats": res.stats}
     if args.out:

@@ -22,6 +22,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._cuda import c_contiguous_device, device_library, hand_back, is_device_array
+from .._lsap.problem import InfeasibleError, limit_extended  # noqa: F401 - InfeasibleError: old import path
 from .._methods import Method, MethodTable, check_method_options, resolve
 from .._results import AssignmentResult
 from .._validation import check_bool, check_real
@@ -29,11 +30,9 @@ from ..io import read_cost_matrix  # noqa: F401 - moved to matchflow.io; kept he
 from ._cpu_hungarian import hungarian_bigint, hungarian_exact_float
 from ._methods import FLOAT_REPROVERS, SPARSE_TABLE, TABLE, direct_twin, place_dense, solve_direct
 from ._prepare import (  # noqa: F401 - old import paths
-    InfeasibleError,
     Prepared,
     as_cost_matrix,
     as_cost_matrix_scanned,
-    limit_extended,
     polish_duals_kernel,
     prepare,
 )
@@ -101,7 +100,7 @@ def assignment(
         lap/lapx semantics: a pair costing more than ``cost_limit`` is never worth it;
         leaving one row and one column unassigned costs ``cost_limit`` (each side
         ``cost_limit / 2``, lap's construction: the ``(n_rows + n_cols)``-square matrix
-        ``[[cost, L/2], [L/2, 0]]``, see :func:`._prepare.limit_extended`). Rows and columns
+        ``[[cost, L/2], [L/2, 0]]``, see :func:`matchflow._lsap.problem.limit_extended`). Rows and columns
         may stay unassigned; ``stats["limit_certificate"]`` holds the extended problem's
         solution and duals (its ``verify()`` checks them). With ``maximize``: a row stays
         unassigned rather than earn less than ``cost_limit``.
@@ -368,7 +367,7 @@ def _finish(run: _Run) -> AssignmentResult:
 
 
 def _limited(cost, maximize: bool, method, backend, cost_limit, extend_cost, options: dict, t0: float):
-    """``cost_limit``: the extended problem of :func:`._prepare.limit_extended`, solved by :func:`assignment`."""
+    """``cost_limit``: the extended problem of :func:`matchflow._lsap.problem.limit_extended`, solved by :func:`assignment`."""
     a, _ = _matrix(cost, maximize, extend_cost)
     lim = check_real("cost_limit", cost_limit)
     ext = limit_extended(a, lim, maximize)

@@ -25,7 +25,7 @@ calls.
 In both cases a *cleanup* turns the prices into exact duals: ``v = -p`` (in original
 units), each assigned column's price is raised until its row sits on a minimum reduced
 cost, rows still off their minimum are freed, and JV shortest augmenting paths
-(:func:`._cpu_jv.augment_kernel`) re-insert them. The result is exactly optimal and
+(:func:`matchflow._lsap.jv.augment_kernel`) re-insert them. The result is exactly optimal and
 comes with duals (``stats['cleanup_rows']`` counts the re-inserted rows).
 """
 
@@ -34,7 +34,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ._cpu_jv import augment_kernel
+from .._lsap.jv import augment_kernel
 from ._prepare import INT_SAFE, counters, square_answer
 
 __all__ = ["solve_auction"]

@@ -1,5 +1,6 @@
 """The rigorous float gap bound that both assignment certificates form (the dense one, :mod:`._verify`, and the
-sparse one, :mod:`._sparse_certificate`): every reduced cost with its rounding bound, the row passes (host here,
+sparse one, :mod:`._sparse_certificate`): every reduced cost with its rounding bound, the row passes (on the host
+the kernels of :mod:`matchflow._lsap.reduced`, shared with the batched certificate, run by :func:`host_rows`;
 ``_gpu_verify.device_rows`` on the device), the bound summed upward, and the entries' granularity. The guarantee
 is stated in :mod:`._verify`'s docstring.
 """
@@ -8,116 +9,21 @@ from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
 import scipy.sparse as sp
 
+from .._lsap.reduced import ERR_ABS as _ERR_ABS  # noqa: F401 - read here by _gpu_verify_kernels (a GPU file)
+from .._lsap.reduced import ERR_REL as _ERR_REL  # noqa: F401 - read here by _gpu_verify_kernels (a GPU file)
+from .._lsap.reduced import (
+    float_bound_csr_parallel,
+    float_bound_csr_serial,
+    float_bound_dense_parallel,
+    float_bound_dense_serial,
+)
 from ._prepare import granularity_exponent_kernel
 
 __all__ = ["float_gap_bound", "granularity", "host_rows", "PARALLEL_ENTRIES"]
 
-_ERR_REL = 2.0000001 * 2.0**-53
-_ERR_ABS = 2.0**-1073
-
-
-def _bound_pair_dev(c, ui, vj, aui, avj):
-    """One allowed entry's upper-rounded reduced cost pieces: ``(h, e)`` with ``h = (c - u_i) - v_j`` and ``e``
-    its rounding bound ``REL (|c| + |u_i| + |v_j|) + ABS``; the true reduced cost lies in ``[h - e, h + e]``."""
-    h = (c - ui) - vj
-    e = _ERR_REL * ((abs(c) + aui) + avj) + _ERR_ABS
-    return h, e
-
-
-def _bound_row_result(i, best, ebest, jbest, delta, err_used, row_lb, row_j):
-    """Row i's least lower bound (``best`` at ``jbest``, its rounding bound ``ebest``; ``jbest`` < 0: no allowed
-    entry) into the row arrays, after the assigned pair's terms."""
-    row_lb[i] = best
-    row_j[i] = jbest
-    if jbest >= 0:
-        err_used[i] += ebest
-        delta[i] = -best if best < 0 else 0.0
-    else:
-        delta[i] = 0.0
-
-
-def _float_bound_dense_rows(C, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries, row_lb, row_j):
-    """Per row i of the dense ``C`` (float32 or float64; +-inf forbidden): ``delta[i]`` = max(0, -min_j lower
-    bound of the reduced cost) over allowed entries, ``slack_up[i]`` = upper bound of the assigned pair's reduced
-    cost (0 if unassigned), ``err_used[i]`` = e at the assigned pair + e at the row's minimising entry;
-    ``err_entries[i]``: the rounding of the assigned entry alone (no dual magnitudes); ``row_lb[i]``, ``row_j[i]``:
-    the row's least lower bound and its column (-1: no allowed entry). The assigned pair is handled after the
-    scan, and ``|v|`` once per call: the scan is a tight loop (4-5x faster than one loop for both layouts, same
-    floats). Rows are independent: compiled serial and parallel."""
-    nr, nc = C.shape
-    av = np.abs(v)
-    for i in numba.prange(nr):
-        ui = u[i]
-        aui = abs(ui)
-        best = np.inf
-        ebest = 0.0
-        jbest = -1
-        for j in range(nc):  # written out: helpers inlined here kept the threads from scaling (measured)
-            c = sign * C[i, j]
-            if c - c != 0:
-                continue
-            h = (c - ui) - v[j]
-            e = _ERR_REL * ((abs(c) + aui) + av[j]) + _ERR_ABS  # _bound_pair_dev's bound
-            lb = h - e
-            if jbest < 0 or lb < best:
-                best = lb
-                ebest = e
-                jbest = j
-        ja = col_of_row[i]
-        slack_up[i] = 0.0
-        err_used[i] = 0.0
-        c_a = sign * C[i, ja] if ja >= 0 else 0.0
-        if ja >= 0 and c_a - c_a == 0:  # a non-finite assigned entry (forbidden) is counted nowhere
-            h, e = _bound_pair_dev(c_a, ui, v[ja], aui, av[ja])
-            slack_up[i] = h + e
-            err_used[i] += e
-            err_entries[i] += _ERR_REL * abs(c_a) + _ERR_ABS
-        _bound_row_result(i, best, ebest, jbest, delta, err_used, row_lb, row_j)
-
-
-def _float_bound_csr_rows(indptr, indices, data, sign, col_of_row, u, v, delta, slack_up, err_used, err_entries,
-                          row_lb, row_j):
-    """:func:`_float_bound_dense_rows` on the CSR ``(indptr, indices, data)``: stored entries only (a missing
-    entry is forbidden; a stored duplicate of the assigned column counts as the assigned entry once per copy)."""
-    nr = col_of_row.size
-    for i in numba.prange(nr):
-        ui = u[i]
-        aui = abs(ui)
-        best = np.inf
-        ebest = 0.0
-        jbest = -1
-        ja = col_of_row[i]
-        slack_up[i] = 0.0
-        err_used[i] = 0.0
-        for k in range(indptr[i], indptr[i + 1]):
-            j = indices[k]
-            c = sign * data[k]
-            if c - c != 0:
-                continue
-            h = (c - ui) - v[j]
-            e = _ERR_REL * ((abs(c) + aui) + abs(v[j])) + _ERR_ABS  # _bound_pair_dev's bound, written out
-            lb = h - e
-            if jbest < 0 or lb < best:
-                best = lb
-                ebest = e
-                jbest = j
-            if j == ja:
-                slack_up[i] = h + e
-                err_used[i] += e
-                err_entries[i] += _ERR_REL * abs(c) + _ERR_ABS
-        _bound_row_result(i, best, ebest, jbest, delta, err_used, row_lb, row_j)
-
-
-_bound_pair_dev = numba.njit(cache=True, inline="always")(_bound_pair_dev)
-_bound_row_result = numba.njit(cache=True, inline="always")(_bound_row_result)
-_float_bound_dense_serial = numba.njit(cache=True)(_float_bound_dense_rows)
-_float_bound_dense_parallel = numba.njit(cache=True, parallel=True)(_float_bound_dense_rows)
-_float_bound_csr_serial = numba.njit(cache=True)(_float_bound_csr_rows)
-_float_bound_csr_parallel = numba.njit(cache=True, parallel=True)(_float_bound_csr_rows)
 PARALLEL_ENTRIES = 1 << 20  # the certificate's row pass runs on the Numba threads from this many entries
 
 
@@ -143,10 +49,10 @@ def host_rows(a):
         par = size >= PARALLEL_ENTRIES
         out = (delta, slack_up, err_used, err_entries, row_lb, row_j)
         if sp.issparse(a):
-            (_float_bound_csr_parallel if par else _float_bound_csr_serial)(indptr, indices, data, sign, col_of_row,
+            (float_bound_csr_parallel if par else float_bound_csr_serial)(indptr, indices, data, sign, col_of_row,
                                                                             u, v, *out)
         else:
-            (_float_bound_dense_parallel if par else _float_bound_dense_serial)(C, sign, col_of_row, u, v, *out)
+            (float_bound_dense_parallel if par else float_bound_dense_serial)(C, sign, col_of_row, u, v, *out)
         return out
 
     return rows

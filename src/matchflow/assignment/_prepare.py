@@ -41,11 +41,11 @@ import numba
 import numpy as np
 import scipy.sparse as sp
 
+from .._lsap.problem import InfeasibleError
 from .._validation import native_array, to_host_array
 from ..matching import maximum_bipartite_matching
 
-__all__ = ["as_cost_matrix", "prepare", "Prepared", "InfeasibleError", "INT_SAFE", "limit_extended",
-           "granularity_exponent_kernel"]
+__all__ = ["as_cost_matrix", "prepare", "Prepared", "INT_SAFE", "granularity_exponent_kernel"]
 
 INT_SAFE = 2**62
 _FLOAT_SAFE = 2.0**900  # keeps (n + 2) * M far below the float64 overflow threshold
@@ -273,13 +273,6 @@ def granularity_exponent_kernel(a: np.ndarray) -> int:
         return int(_granularity_bits_kernel(a.reshape(-1).view(np.uint32), 23, 0xFF, 127))
     a = np.ascontiguousarray(a, dtype=np.float64)
     return int(_granularity_bits_kernel(a.reshape(-1).view(np.uint64), 52, 0x7FF, 1023))
-
-
-class InfeasibleError(ValueError):
-    """No assignment of the smaller side avoids the forbidden entries (SciPy's message)."""
-
-    def __init__(self) -> None:
-        super().__init__("cost matrix is infeasible")
 
 
 def as_cost_matrix(cost, maximize: bool = False) -> np.ndarray:
@@ -544,29 +537,6 @@ def _prepare_int(a: np.ndarray, maximize: bool, n: int) -> Prepared:
         bigint = [row + [0] * (n - nc) for row in bigint] + [[0] * n for _ in range(n - nr)]
     return Prepared(C=C, n_rows=nr, n_cols=nc, is_int=True, maximize=maximize, shift=shift, scale=1.0, gcd=g,
                     big_m=None, allowed=None, int64_ok=int64_ok, bigint=bigint)
-
-
-# ---------------------------------------------------------------- lap/lapx cost_limit
-
-def limit_extended(a: np.ndarray, cost_limit: float, maximize: bool = False) -> np.ndarray:
-    """lap's ``cost_limit`` construction: the ``(n_rows + n_cols)``-square matrix
-    ``[[a, L/2], [L/2, 0]]``: leaving row ``i`` and column ``j`` both unassigned costs
-    ``L``, so no pair costing more than ``L`` is used. Integer ``a`` with an even integer
-    ``L`` stays integer (exact); otherwise float64. ``maximize``: the same with ``-a``."""
-    nr, nc = a.shape
-    half = cost_limit / 2.0
-    as_int = a.dtype.kind in "biu" and float(cost_limit).is_integer() and int(cost_limit) % 2 == 0
-    if as_int:
-        half_v = int(cost_limit) // 2
-        dt = np.result_type(a.dtype if a.dtype.kind != "b" else np.int64, np.int64)
-        if dt == np.uint64 or abs(half_v) >= 2**62:
-            as_int = False
-    dt = dt if as_int else np.float64
-    ext = np.zeros((nr + nc, nr + nc), dtype=dt)
-    ext[:nr, :nc] = a
-    ext[:nr, nc:] = half_v if as_int else half
-    ext[nr:, :nc] = half_v if as_int else half
-    return ext
 
 
 def square_answer(C: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

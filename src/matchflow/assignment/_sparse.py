@@ -19,10 +19,10 @@ import scipy.sparse as sp
 
 from .._backend import require_gpu
 from .._cuda import hand_back
+from .._lsap.problem import InfeasibleError
 from .._methods import Method, MethodTable, place
 from .._results import AssignmentResult
 from ._methods import SPARSE_TABLE, check_sparse_options, sparse_auto_rule
-from ._prepare import InfeasibleError
 from ._sparse_problem import DEVICE_FALLBACK, SparseProblem, _from_device, _on_host
 from ._sparse_routes import add_exact
 

@@ -16,7 +16,7 @@ import heapq
 import numpy as np
 import scipy.sparse as sp
 
-from ._prepare import InfeasibleError
+from .._lsap.problem import InfeasibleError
 
 
 def ssp_exact(E: sp.csr_array) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:

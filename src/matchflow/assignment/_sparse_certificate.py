@@ -11,9 +11,9 @@ import math
 import numpy as np
 import scipy.sparse as sp
 
+from .._lsap.reduced import ERR_REL as _REL
 from .._results import AssignmentResult
 from ._cpu_cost_scaling import OK, exact_duals_kernel
-from ._float_bound import _ERR_REL as _REL
 from ._float_bound import float_gap_bound, granularity
 from ._sparse_problem import _from_device, _on_host, _perfect_extension, as_sparse_cost, extended
 

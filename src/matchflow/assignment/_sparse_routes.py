@@ -15,10 +15,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._graph._alternating import konig_cover_kernel
+from .._lsap.problem import InfeasibleError
 from ._cpu_cost_scaling import BUDGET, NO_PERFECT, OK, cost_scaling_solve
 from ._cpu_sparse_ssp import OK as SSP_OK
 from ._cpu_sparse_ssp import ssp_solve
-from ._prepare import InfeasibleError
 from ._sparse_bigint import ssp_exact
 from ._sparse_certificate import _float_accepted, _float_duals, _int_duals
 from ._sparse_problem import _LIMIT, SparseProblem, _feasible, _perfect_extension, shifted_integer_costs

@@ -51,10 +51,10 @@ import math
 import warnings
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 import scipy.sparse as sp
 
+from .._lsap.reduced import exact_optimality, min_reduced_cost
 from .._results import AssignmentResult
 from ._float_bound import float_gap_bound, granularity
 from ._prepare import as_cost_matrix
@@ -85,60 +85,10 @@ class AssignmentCertificate:
         return bool(self.valid and self.optimal is not False)
 
 
-@numba.njit(cache=True)
-def _min_reduced_kernel(C, sign, u, v):
-    """min over finite entries of sign*C[i, j] - u[i] - v[j]; returns (value, i, j, found)."""
-    nr, nc = C.shape
-    best = u[0] * 0
-    bi = -1
-    bj = -1
-    for i in range(nr):
-        for j in range(nc):
-            c = C[i, j]
-            if c - c != 0:  # inf / nan: forbidden
-                continue
-            h = sign * c - u[i] - v[j]
-            if bi < 0 or h < best:
-                best = h
-                bi = i
-                bj = j
-    return best, bi, bj
-
-
 def _assigned(a, r: np.ndarray, c: np.ndarray) -> np.ndarray:
     """The assigned entries ``a[r, c]`` (dense or scipy.sparse), as a float array."""
     vals = a[r, c] if not sp.issparse(a) else sp.csr_array(a)[r, c]
     return np.asarray(vals, dtype=np.float64).ravel()
-
-
-def min_reduced_cost(Cm_src: np.ndarray, sign: int, u: np.ndarray, v: np.ndarray):
-    """Exact/float min reduced cost over allowed entries; (value, i, j) or (None, -1, -1)."""
-    nr, nc = Cm_src.shape
-    if nr == 0 or nc == 0:
-        return None, -1, -1
-    if Cm_src.dtype.kind in "biu":
-        lim = 2**61
-        if (u.dtype == np.int64 and v.dtype == np.int64 and Cm_src.dtype != np.uint64
-                and (Cm_src.size == 0 or (abs(int(Cm_src.min())) < lim and abs(int(Cm_src.max())) < lim))
-                and (not u.size or max(abs(int(u.min())), abs(int(u.max()))) < lim)
-                and (not v.size or max(abs(int(v.min())), abs(int(v.max()))) < lim)):
-            val, i, j = _min_reduced_kernel(np.ascontiguousarray(Cm_src, dtype=np.int64), np.int64(sign), u, v)
-            return int(val), int(i), int(j)
-        # exact Python integers, one row at a time
-        best, bi, bj = None, -1, -1
-        vv = [int(t) for t in v]
-        for i, row in enumerate(Cm_src.tolist()):
-            ui = int(u[i])
-            for j, c in enumerate(row):
-                h = sign * int(c) - ui - vv[j]
-                if best is None or h < best:
-                    best, bi, bj = h, i, j
-        return best, bi, bj
-    val, i, j = _min_reduced_kernel(np.ascontiguousarray(Cm_src, dtype=np.float64), np.float64(sign),
-                                    np.asarray(u, dtype=np.float64), np.asarray(v, dtype=np.float64))
-    if i < 0:
-        return None, -1, -1
-    return float(val), int(i), int(j)
 
 
 def _as_index(name: str, a) -> np.ndarray:
@@ -288,41 +238,11 @@ def certify(a: np.ndarray, row_ind, col_ind, u, v, maximize: bool, raise_on_erro
             return _finish(cert, raise_on_error)
         u_f, v_f = centre_duals(u_f, v_f)
         return _finish(_float_optimality(cert, a, sign, r, c, u_f, v_f, rows), raise_on_error)
-    primal = sign * total
-    uu = [int(t) for t in u.tolist()]
-    vv = [int(t) for t in v.tolist()]
-    lim = 2**62
-    ok64 = all(-lim < t < lim for t in uu + vv)
-    u_arr = np.array(uu, dtype=np.int64) if ok64 else np.array(uu, dtype=object)
-    v_arr = np.array(vv, dtype=np.int64) if ok64 else np.array(vv, dtype=object)
-    tol = 0
-    dual = sum(uu) + sum(vv)
-    slacks = [sign * int(a[i, j]) - uu[i] - vv[j] for i, j in zip(r.tolist(), c.tolist())]
-    cert.tol = tol
-    cert.dual_value = dual
-    cert.gap = primal - dual
-    mrc, mi, mj = min_reduced_cost(a, sign, u_arr, v_arr)
-    cert.min_reduced_cost = mrc
-    cert.max_assigned_slack = max((abs(s) for s in slacks), default=0)
-    opt: list[str] = []
-    if mrc is not None and mrc < -tol:
-        opt.append(f"dual infeasible: reduced cost {mrc} < 0 at ({mi}, {mj})")
-    if cert.max_assigned_slack > tol:
-        k = int(np.argmax([abs(s) for s in slacks]))
-        opt.append(f"not complementary: assigned pair ({r[k]}, {c[k]}) has reduced cost {slacks[k]}")
-    if nr != nc:
-        side, d, used, n_side = ("column", v_arr, c, nc) if nr < nc else ("row", u_arr, r, nr)
-        mask = np.ones(n_side, dtype=bool)
-        mask[used] = False
-        dl = d.tolist()
-        worst = max(dl, default=0)
-        if worst > tol:
-            opt.append(f"{side} dual {worst} > 0 (must be <= 0 for a rectangular problem)")
-        free_vals = [abs(dl[k]) for k in np.flatnonzero(mask)]
-        if free_vals and max(free_vals) > tol:
-            opt.append(f"unassigned {side} has a nonzero dual {max(free_vals)}")
-    if abs(cert.gap) > tol * max(1, len(r)):
-        opt.append(f"duality gap {cert.gap} (primal {primal}, dual {dual})")
+    check = exact_optimality(a, sign, r, c, u, v)
+    opt = check.problems
+    cert.tol = 0
+    cert.dual_value, cert.gap = check.dual_value, check.gap
+    cert.min_reduced_cost, cert.max_assigned_slack = check.min_reduced_cost, check.max_assigned_slack
     cert.gap_bound = cert.gap if not opt else None
     cert.optimal = not opt
     cert.exact = not opt

@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 
 from .._cuda import device_library, hand_back, is_device_array
+from .._lsap.problem import limit_extended
 from .._methods import check_method_options, place, resolve
 from .._validation import check_bool, check_real, is_torch_tensor
-from ..assignment._prepare import limit_extended
 from ._cpu_jv import INVALID, resolve_items
 from ._methods import TABLE
 from ._prepare import BatchProblem, prepare
@@ -209,8 +209,8 @@ def _answer(p: BatchProblem, h: BatchProblem, col4row, u, v, return_cost: bool, 
 
 
 def _with_limit(costs, shapes, maximize: bool, lim: float, row, be: str, return_cost: bool, options: dict):
-    """``cost_limit``: each item extended by lap's construction (:func:`matchflow.assignment._prepare.
-    limit_extended`), solved as a ragged batch, the user's pairs kept."""
+    """``cost_limit``: each item extended by lap's construction (:func:`matchflow._lsap.problem.limit_extended`,
+    the dense family's too), solved as a ragged batch, the user's pairs kept."""
     p = prepare(costs, shapes, maximize)
     hp = p.on_host()
     items = [hp.item(b) for b in range(p.batch)]

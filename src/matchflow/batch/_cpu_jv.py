@@ -1,6 +1,6 @@
-"""Batched Jonker-Volgenant on the CPU: a Numba ``prange`` over the items, each solved by the dense family's JV
-kernels (:mod:`matchflow.assignment._cpu_jv`: column reduction, augmenting row reduction, shortest augmenting
-paths; none copied here).
+"""Batched Jonker-Volgenant on the CPU: a Numba ``prange`` over the items, each solved by the JV kernels
+both assignment families share (:mod:`matchflow._lsap.jv`: column reduction, augmenting row reduction, shortest
+augmenting paths; none copied here).
 
 Each item is loaded once into a C-contiguous work matrix ``W = sign * C`` (``sign = -1`` when maximising) with
 at most as many rows as columns (a tall item is transposed). A square item without forbidden entries runs the
@@ -19,9 +19,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from .._lsap.jv import arr_kernel, augment_kernel, reduction_kernel, row_duals_kernel
+from .._lsap.problem import InfeasibleError
 from ..assignment import assignment
-from ..assignment._cpu_jv import _arr_kernel, _reduction_kernel, _row_duals_kernel, augment_kernel
-from ..assignment._prepare import InfeasibleError
 
 __all__ = ["solve_jv", "OK", "INFEASIBLE", "INVALID"]
 
@@ -59,14 +59,14 @@ def _load_kernel(vals, off, ld, n, m, sign, W):
 
 @numba.njit(cache=True)
 def _jv_kernel(W, forbidden, arr_passes, x, u, v):
-    """JV on ``W`` (rows <= columns): the dense family's kernels. Returns OK or INFEASIBLE."""
+    """JV on ``W`` (rows <= columns): the shared kernels. Returns OK or INFEASIBLE."""
     r, c = W.shape
     y = np.full(c, -1, dtype=np.int64)
     x[:] = -1
     v[:] = 0
     free = np.empty(c, dtype=np.int64)
     if r == c and not forbidden:
-        nfree = _reduction_kernel(W, x, y, v, free)
+        nfree = reduction_kernel(W, x, y, v, free)
     else:
         for i in range(r):
             free[i] = i
@@ -75,11 +75,11 @@ def _jv_kernel(W, forbidden, arr_passes, x, u, v):
         for _ in range(arr_passes):
             if nfree == 0:
                 break
-            nfree = _arr_kernel(W, x, y, v, free, nfree, 8 * c + 64)
+            nfree = arr_kernel(W, x, y, v, free, nfree, 8 * c + 64)
     st = np.zeros(3, dtype=np.int64)
     if augment_kernel(W, x, y, v, free, nfree, st) != 0:
         return INFEASIBLE
-    _row_duals_kernel(W, x, v, u)
+    row_duals_kernel(W, x, v, u)
     return OK
 
 

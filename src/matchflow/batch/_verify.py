@@ -1,12 +1,14 @@
 """Certificates of batched assignments: every item checked by LP duality, on the Numba threads.
 
-Per item (the dense family's certificate, :mod:`matchflow.assignment._verify`, item by item): the answer is a
+Per item (the dense family's certificate, :mod:`matchflow.assignment._verify`, item by item, through the
+kernels both share, :mod:`matchflow._lsap.reduced`): the answer is a
 valid assignment of the smaller side through allowed (finite) entries, and the duals ``u``, ``v`` of the
 minimisation problem on ``Cm = C`` (``-C`` when maximising) prove it optimal:
 
 * integers: exactly, in int64 while every entry and dual is below ``2**61`` in magnitude (no sum can overflow);
-  wider items are checked by :func:`matchflow.assignment._verify.certify` in Python integers;
-* floats: the dense family's rigorous gap bound, its row pass (``_float_bound_dense_serial``) run on each item:
+  wider items (or object duals) in Python integers (:func:`matchflow._lsap.reduced.exact_optimality`), and
+  integer items with non-integral duals by the float bound below;
+* floats: the dense family's rigorous gap bound, its row pass (``float_bound_dense_serial``) run on each item:
   ``cost - optimum <= gap_bound`` in exact real arithmetic, proved optimal when ``gap_bound <= tol`` (the
   rounding of the entries and duals the answer uses, never the largest entry of the batch). Sums of the
   bound's non-negative terms are rounded up by the proven factor ``1 + (2k + 2) 2**-53`` of a k-term float sum;
@@ -20,8 +22,7 @@ from dataclasses import dataclass, field, replace
 import numba
 import numpy as np
 
-from ..assignment._float_bound import _float_bound_dense_serial
-from ..assignment._verify import _min_reduced_kernel, certify
+from .._lsap.reduced import exact_optimality, float_bound_dense_serial, min_reduced_kernel
 from ._prepare import prepare
 
 __all__ = ["verify_batch_assignment", "BatchCertificate", "certify_batch", "flat_answer"]
@@ -71,7 +72,7 @@ def _int_item(C, sign, x, u, v, used):
             return UNKNOWN
     if not _valid_kernel(C, x, used):
         return FAILED
-    if n and m and _min_reduced_kernel(C, sign, u, v)[0] < 0:
+    if n and m and min_reduced_kernel(C, sign, u, v)[0] < 0:
         return FAILED
     for i in range(n):
         if x[i] >= 0 and sign * C[i, x[i]] - u[i] - v[x[i]] != 0:
@@ -107,7 +108,7 @@ def _float_item(C, sign, x, u, v, used, delta, slack, err, err_c, row_lb, row_j)
     for j in range(m):
         if v[j] - v[j] != 0:
             return FAILED, np.inf, 0.0
-    _float_bound_dense_serial(C, sign, x, u, v, delta, slack, err, err_c, row_lb, row_j)
+    float_bound_dense_serial(C, sign, x, u, v, delta, slack, err, err_c, row_lb, row_j)
     s_slack, k_slack, s_err, s_rows = 0.0, 0, 0.0, 0.0
     for i in range(n):
         if x[i] >= 0:
@@ -176,10 +177,31 @@ def certify_batch(p, col4row: np.ndarray, u: np.ndarray, v: np.ndarray):
                               np.zeros((5, R)), np.empty(R, dtype=np.int64), verdict, gap, tol)
     for b in np.flatnonzero(verdict == UNKNOWN).tolist():
         r0, r1, c0, c1 = p.out_rows[b], p.out_rows[b + 1], p.out_cols[b], p.out_cols[b + 1]
-        r = np.flatnonzero(x[r0:r1] >= 0)
-        cert = certify(p.item(b), r, x[r0:r1][r], u[r0:r1], v[c0:c1], p.maximize, False)
-        verdict[b] = PROVED if cert.valid and cert.optimal else FAILED
+        verdict[b], gap[b], tol[b] = _wide_item(p.item(b), -1 if p.maximize else 1, x[r0:r1], u[r0:r1], v[c0:c1])
     return verdict, gap, tol
+
+
+def _integral(a: np.ndarray) -> bool:
+    return a.dtype.kind in "iu" or (a.dtype == object and all(isinstance(t, (int, np.integer)) for t in a.tolist()))
+
+
+def _wide_item(C: np.ndarray, sign: int, x: np.ndarray, u: np.ndarray, v: np.ndarray) -> tuple:
+    """(verdict, gap_bound, tol) of an integer item the int64 check cannot take: exact in Python integers for
+    integral duals, else the float bound on the item as float64."""
+    n, m = C.shape
+    used = np.zeros(m, dtype=np.bool_)
+    if not _valid_kernel(C, x, used):
+        return FAILED, np.inf, 0.0
+    if _integral(u) and _integral(v):
+        r = np.flatnonzero(x >= 0)
+        return (FAILED if exact_optimality(C, sign, r, x[r], u, v).problems else PROVED), 0.0, 0.0
+    try:
+        uf, vf = u.astype(np.float64), v.astype(np.float64)
+    except (TypeError, ValueError, OverflowError):
+        return FAILED, np.inf, 0.0
+    work = np.zeros((5, n))
+    return _float_item(np.asarray(C, dtype=np.float64), float(sign), x, uf, vf, used, *work,
+                       np.empty(n, dtype=np.int64))
 
 
 @dataclass

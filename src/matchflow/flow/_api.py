@@ -140,7 +140,7 @@ def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: 
     ``(k, *grid)`` for all) solves the B independent grids in one call: ``labels`` ``(B, *grid)`` and
     ``flow_value`` a NumPy array of B values (each the item's :func:`grid_energy`).
     Returns ``labels`` (True: source side), ``flow_value`` (= :func:`grid_energy` of ``labels``) and
-    ``stats`` (``build_seconds`` too). Every answer is certified before it is returned (issue 21,
+    ``stats`` (``seconds_build`` too). Every answer is certified before it is returned (issue 21,
     :func:`._grid_certified.certify_cut`): ``stats["certified"]`` (True, or ``"device"`` / ``"host"`` on the GPU),
     ``"gap_bound"`` and ``"tol"``; a float answer of push-relabel, pseudoflow or the GPU that the certificate
     does not prove is solved again by the CPU grid path (``result.method``/``backend`` then say so, and

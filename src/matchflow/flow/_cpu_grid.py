@@ -352,7 +352,7 @@ def grid_bk(src: np.ndarray, snk: np.ndarray, edg: np.ndarray, off: np.ndarray, 
                           "returned with its bound in stats['gap_bound']", RuntimeWarning, stacklevel=3)
         else:
             labels, value, stats = again
-    stats["build_seconds"] = build
+    stats["seconds_build"] = build
     labels = labels.reshape(src.shape)
     return labels, (value if items is not None else value[0]), stats
 

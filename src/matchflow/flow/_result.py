@@ -30,7 +30,7 @@ class FlowResult:
     stats: dict[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
-        st = ", ".join(f"{k}={v}" for k, v in self.stats.items() if not k.endswith("seconds"))
+        st = ", ".join(f"{k}={v}" for k, v in self.stats.items() if not k.startswith("seconds"))
         return (f"FlowResult(flow_value={self.flow_value}, cut_edges={len(self.cut_edges)}, method={self.method!r}, "
                 f"backend={self.backend!r}, seconds={self.seconds:.4g}" + (f", {st}" if st else "") + ")")
 

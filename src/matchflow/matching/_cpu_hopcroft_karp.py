@@ -55,7 +55,7 @@ def hopcroft_karp_kernel(col_ptr, row_ind, row_match, col_match, duff_wiberg, ma
     """HK (``duff_wiberg`` False) or HKDW from the given matching, searching from the columns.
 
     ``col_ptr``/``row_ind``: adjacency column -> rows (any order, duplicates allowed).
-    ``stats`` (int64[3]) receives phases, augmentations and adjacency entries scanned.
+    ``stats`` (int64[3]) receives phases (``stats["rounds"]``), augmentations and adjacency entries scanned.
     Returns the cardinality of the maximum matching, or -2 when a phase after the first
     scanned more than ``max_scans_per_aug`` entries per augmenting path it found and more
     than ``min_phase_scans`` entries in all (``max_scans_per_aug < 0``: never); the matching
@@ -227,10 +227,10 @@ def hopcroft_karp_arrays(ptr: np.ndarray, ind: np.ndarray, other_match: np.ndarr
     st = np.zeros(3, dtype=np.int64)
     floor = int(HK_SWITCH_FLOOR * len(ind))
     card = hopcroft_karp_kernel(ptr, ind, other_match, search_match, duff_wiberg, pf_switch, floor, st)
-    stats = {"phases": int(st[0]), "augmentations": int(st[1]), "edges_scanned": int(st[2])}
+    stats = {"rounds": int(st[0]), "augmentations": int(st[1]), "edges_scanned": int(st[2])}
     if card == -2:
         card, st2 = pothen_fan_arrays(ptr, ind, other_match, search_match, True, -1)
-        stats.update(pf_phases=int(st2[0]), pf_augmentations=int(st2[1]), pf_edges_scanned=int(st2[2]))
+        stats.update(pf_rounds=int(st2[0]), pf_augmentations=int(st2[1]), pf_edges_scanned=int(st2[2]))
     return int(card), stats
 
 
@@ -261,5 +261,5 @@ def solve_hopcroft_karp(graph, init: str, duff_wiberg: bool = False, pf_switch: 
         init_card = int(greedy_init_kernel(ptr, ind, other_match, search_match))
     t1 = time.perf_counter()
     card, stats = hopcroft_karp_arrays(ptr, ind, other_match, search_match, duff_wiberg, pf_switch)
-    stats.update(init_used=used, init_seconds=t1 - t0, solve_seconds=time.perf_counter() - t1)
+    stats.update(init_used=used, seconds_init=t1 - t0, seconds_solve=time.perf_counter() - t1)
     return row_match, col_match, card, int(init_card), stats

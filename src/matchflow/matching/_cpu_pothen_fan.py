@@ -43,7 +43,7 @@ AUTO_KS_EDGES = 1_000_000
 
 @numba.njit(cache=True)
 def pothen_fan_kernel(col_ptr, row_ind, row_match, col_match, fairness, max_scans, stats):
-    """PF+ from the given matching. ``stats`` (int64[3]) receives phases, augmentations, edges scanned.
+    """PF+ from the given matching. ``stats`` (int64[3]) receives phases (``stats["rounds"]``), augmentations, edges scanned.
 
     Returns the cardinality of the maximum matching, or -2 when more than ``max_scans``
     adjacency entries were scanned (``max_scans < 0``: no limit); the matching is then a
@@ -202,8 +202,8 @@ def solve_pothen_fan(graph, init: str, fairness: bool = True) -> tuple:
         row_match, col_match, init_card = initial_matching(h, used)
         t1 = time.perf_counter()
         card, st = pothen_fan_arrays(h.col_ptr, h.row_ind, row_match, col_match, fairness, -1)
-    stats.update(phases=int(st[0]), augmentations=int(st[1]), edges_scanned=int(st[2]), init_used=used,
-                 init_seconds=t1 - t0, solve_seconds=time.perf_counter() - t1)
+    stats.update(rounds=int(st[0]), augmentations=int(st[1]), edges_scanned=int(st[2]), init_used=used,
+                 seconds_init=t1 - t0, seconds_solve=time.perf_counter() - t1)
     if transposed:
         row_match, col_match = col_match, row_match
     return row_match, col_match, int(card), int(init_card), stats

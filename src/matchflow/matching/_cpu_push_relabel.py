@@ -178,8 +178,8 @@ def solve_push_relabel(graph, init: str, relabel_freq: float = RELABEL_FREQ) -> 
     st = np.zeros(4, dtype=np.int64)
     card = push_relabel_kernel(h.row_ptr, h.col_ind, h.col_ptr, h.row_ind, row_match, col_match, relabel_freq, st)
     stats = {"pushes": int(st[0]), "relabels": int(st[1]), "global_relabels": int(st[2]),
-             "double_pushes": int(st[3]), "init_used": used, "init_seconds": t1 - t0,
-             "solve_seconds": time.perf_counter() - t1}
+             "double_pushes": int(st[3]), "init_used": used, "seconds_init": t1 - t0,
+             "seconds_solve": time.perf_counter() - t1}
     if transposed:
         row_match, col_match = col_match, row_match
     return row_match, col_match, int(card), int(init_card), stats
