@@ -211,7 +211,7 @@ def test_precompile_rejects_unknown_families():
     from matchflow._progress import precompile
 
     with pytest.raises(ValueError, match=r"families must be among \('matching', 'assignment', 'sparse-assignment', "
-                                         r"'flow', 'wmatching', 'io'\), got 'flows'"):
+                                         r"'flow', 'wmatching', 'batch', 'mcf', 'io'\), got 'flows'"):
         precompile(families=("matching", "flows"))
 
 
@@ -223,3 +223,17 @@ def test_precompile_new_families_run_and_verify():
     out = precompile(families=("sparse-assignment", "flow", "wmatching"), progress=False)
     # 2 sparse (int64, float64) + 2 dtypes x each CPU flow method + 2 grids + each CPU wmatching method + integers
     assert out["steps"] == 2 + 2 * len(FLOW.cpu_names) + 2 + len(WMATCHING.cpu_names) + 1
+
+
+def test_precompile_batch_and_mcf_with_what_mcf_needs():
+    """The batched assignment and min-cost flow families precompile (each step solves and verifies); ``mcf``
+    brings ``flow`` (its feasibility check is a max-flow), once even when both are named."""
+    from matchflow._progress import precompile
+    from matchflow.flow._methods import TABLE as FLOW
+    from matchflow.mcf._methods import TABLE as MCF
+
+    flow_steps = 2 * len(FLOW.cpu_names) + 2
+    mcf_steps = 2 * len(MCF.cpu_names) + 2
+    assert precompile(families=("batch",), progress=False)["steps"] == 4
+    assert precompile(families=("mcf",), progress=False)["steps"] == flow_steps + mcf_steps
+    assert precompile(families=("flow", "mcf"), progress=False)["steps"] == flow_steps + mcf_steps

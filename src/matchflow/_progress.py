@@ -27,17 +27,21 @@ from ._graph import Graph
 from ._lsap import reduced  # the float bound's row passes
 from .assignment import _methods as _assignment_methods
 from .assignment import _prepare, assignment, linear_sum_assignment
+from .batch import batch_linear_sum_assignment
 from .flow import _methods as _flow_methods
 from .flow import grid_cut, max_flow
 from .matching import _methods as _matching_methods
 from .matching import bipartite_matching, maximum_bipartite_matching
+from .mcf import _methods as _mcf_methods
+from .mcf import max_flow_min_cost, min_cost_flow, transport
 from .wmatching import _methods as _wmatching_methods
 from .wmatching import weighted_matching
 
 __all__ = ["NOTICE", "CompileLog", "compile_progress", "precompile"]
 
+_NEEDS = {"mcf": ("flow",)}  # min_cost_flow's feasibility check is a max_flow (pseudoflow on real networks)
 NOTICE = "compiling kernels (first use only, cached afterwards)"
-FAMILIES = ("matching", "assignment", "sparse-assignment", "flow", "wmatching", "io")
+FAMILIES = ("matching", "assignment", "sparse-assignment", "flow", "wmatching", "batch", "mcf", "io")
 _ACTIVE: list[CompileLog] = []
 
 
@@ -212,6 +216,40 @@ def _wmatching_steps() -> list[tuple[str, Callable[[], Any]]]:
                 sp.csr_array((np.round(w.data * 9).astype(np.int64) + 1, w.indices, w.indptr), shape=w.shape)))]
 
 
+def _batch_steps() -> list[tuple[str, Callable[[], Any]]]:
+    matchflow = _public()
+
+    rng = np.random.default_rng(0)
+    ci = rng.integers(0, 50, size=(3, 5, 5))
+    ragged = [rng.random((4, 6)), rng.random((6, 3)) + 0.5, rng.random((5, 5))]
+
+    def solve(costs: Any, maximize: bool) -> Any:
+        x, u, v = matchflow.batch_linear_sum_assignment(costs, maximize=maximize, backend="cpu", return_duals=True)
+        return matchflow.verify.verify_batch_assignment(costs, x, u, v, maximize=maximize)
+
+    return [(f"batch_linear_sum_assignment({label}, maximize={mx}) + verify_batch_assignment",
+             lambda c=c, mx=mx: solve(c, mx))
+            for label, c in (("int64 (B, n, n)", ci), ("ragged float64", ragged)) for mx in (False, True)]
+
+
+def _mcf_steps() -> list[tuple[str, Callable[[], Any]]]:
+    matchflow = _public()
+
+    tail, head = np.array([0, 0, 1, 1, 2, 3]), np.array([1, 2, 2, 3, 3, 0])
+    demand, cap = np.array([-4, 0, 0, 4]), np.array([3, 2, 2, 3, 4, 1])
+    costs = {"int64": np.array([1, 4, 1, 5, 1, 2]), "float64": np.array([1.5, 4.0, 0.25, 5.0, 1.0, 2.0])}
+    steps: list[tuple[str, Callable[[], Any]]] = [
+        (f"min_cost_flow({label}, method={m!r}) + verify_min_cost_flow",
+         lambda w=w, m=m: matchflow.verify.verify_min_cost_flow(
+             (tail, head), demand, matchflow.min_cost_flow((tail, head), demand, capacity=cap, cost=w, method=m,
+                                                           backend="cpu"), capacity=cap, cost=w))
+        for label, w in costs.items() for m in _mcf_methods.TABLE.cpu_names]
+    g = sp.csr_array((cap, (tail, head)), shape=(4, 4))
+    steps.append(("max_flow_min_cost", lambda: matchflow.max_flow_min_cost(g, 0, 3, cost=g * 2)))
+    steps.append(("transport", lambda: matchflow.transport([2, 3], [1, 4], np.array([[1.0, 2.0], [3.0, 1.0]]))))
+    return steps
+
+
 def _io_steps() -> list[tuple[str, Callable[[], Any]]]:
     matchflow = _public()
 
@@ -225,7 +263,8 @@ def _io_steps() -> list[tuple[str, Callable[[], Any]]]:
     res = matchflow.bipartite_matching(a, backend="cpu")
     return [(f"io {fmt}", lambda f=fmt, o=o: roundtrip(f, o))
             for fmt, o in (("mtx", a), ("edgelist", a), ("metis", matchflow.Graph.from_edges([0, 1, 2], [1, 2, 3], n=5)),
-                           ("matching", res))]
+                           ("matching", res),
+                           ("dimacs_min", io.MinCostFlowProblem(3, [0, 1], [1, 2], [1, 0], [4, 4], [2, 3], [-2, 0, 2])))]
 
 
 def precompile(*, families: tuple[str, ...] = FAMILIES, progress: bool = True,
@@ -234,7 +273,8 @@ def precompile(*, families: tuple[str, ...] = FAMILIES, progress: bool = True,
     readers/writers on tiny inputs), so first calls later, in any process, only load cached code.
 
     Takes 15-30 s with a cold cache (2 cores), well under a second with a warm one. ``families`` picks
-    among ``"matching"``, ``"assignment"``, ``"sparse-assignment"``, ``"flow"``, ``"wmatching"`` and ``"io"``. With ``progress`` a line per step goes to
+    among ``"matching"``, ``"assignment"``, ``"sparse-assignment"``, ``"flow"``, ``"wmatching"``, ``"batch"``,
+    ``"mcf"`` (with ``"flow"``: its feasibility check) and ``"io"``. With ``progress`` a line per step goes to
     ``stream`` (default stderr). Kernels are compiled for the argument types of small inputs
     (``int32`` indices, ``int64`` / ``float64`` costs); other types compile on their first use.
     Returns ``{"kernels": [...], "seconds": ..., "steps": n}``.
@@ -248,11 +288,12 @@ def precompile(*, families: tuple[str, ...] = FAMILIES, progress: bool = True,
     """
     makers = {"matching": _matching_steps, "assignment": _assignment_steps,
               "sparse-assignment": _sparse_assignment_steps, "flow": _flow_steps, "wmatching": _wmatching_steps,
-              "io": _io_steps}
+              "batch": _batch_steps, "mcf": _mcf_steps, "io": _io_steps}
     unknown = [f for f in families if f not in makers]
     if unknown:
         raise ValueError(f"families must be among {FAMILIES}, got {unknown[0]!r}")
-    steps = [s for f in families for s in makers[f]()]
+    wanted = dict.fromkeys(d for f in families for d in (*_NEEDS.get(f, ()), f))  # in order, once each
+    steps = [s for f in wanted for s in makers[f]()]
     t0 = time.perf_counter()
     with compile_progress(quiet=not progress, stream=stream) as log:
         for i, (name, fn) in enumerate(steps, 1):
@@ -269,4 +310,6 @@ def _public():
     return SimpleNamespace(io=io, verify=verify, Graph=Graph, assignment=assignment, grid_cut=grid_cut,
                            linear_sum_assignment=linear_sum_assignment, max_flow=max_flow,
                            bipartite_matching=bipartite_matching,
-                           maximum_bipartite_matching=maximum_bipartite_matching, weighted_matching=weighted_matching)
+                           maximum_bipartite_matching=maximum_bipartite_matching, weighted_matching=weighted_matching,
+                           batch_linear_sum_assignment=batch_linear_sum_assignment, min_cost_flow=min_cost_flow,
+                           max_flow_min_cost=max_flow_min_cost, transport=transport)

@@ -1,10 +1,12 @@
-"""The batched-assignment benchmark as one chart: a group of bars per case, one bar per peer, ms on a log scale.
+"""A benchmark's JSON as one chart: a group of bars per case, one bar per peer, ms on a log scale.
 
-    python -m benchmarks.plot_batch results/batch/h200-2026-11-29.json [--out results/batch/h200-2026-11-29.png]
+    python -m benchmarks.plot_bars results/batch/h200-2026-11-29.json --title "Batched assignment"
+    python -m benchmarks.plot_bars results/mcf/vm-2026-11-29.json --title "Min-cost flow"
 
-Reads the JSON of ``bench_batch.py`` (``{"meta": {...}, "rows": [{"case": str, <peer>: {"ms", "ok", "items"}}]}``);
-a missing time (``n/a``) leaves a gap; a bar whose answers were not all SciPy's optimum is hatched. The item-by-item
-GPU loop (``ours-gpu-loop``, 100 items timed and scaled) is left out unless ``--peers`` names it.
+Reads ``{"meta": {...}, "rows": [{"case": str, <peer>: {"ms", "ok"[, "items"]}}]}`` (``bench_batch.py``,
+``bench_mcf.py``); a missing time (``n/a``) leaves a gap; a bar whose answer was not the reference's (``ok`` false,
+or fewer ``ok`` items than ``items``) is hatched. Peers: every column of the rows in their order, but the batch
+benchmark's item-by-item GPU loop (``ours-gpu-loop``, 100 items timed and scaled) unless ``--peers`` names it.
 """
 
 from __future__ import annotations
@@ -15,15 +17,21 @@ from pathlib import Path
 
 import numpy as np
 
-DEFAULT_PEERS = ("scipy-loop", "lapx-batch", "ours-cpu", "tla-gpu", "ours-gpu", "ours-gpu-dev", "ours-gpu-solve")
+HIDDEN = ("ours-gpu-loop",)
+
+
+def _columns(rows: list[dict]) -> list[str]:
+    """The peer columns of the rows (values that are dicts with ``ms``), first-seen order, less :data:`HIDDEN`."""
+    seen = dict.fromkeys(k for r in rows for k, c in r.items() if isinstance(c, dict) and "ms" in c)
+    return [k for k in seen if k not in HIDDEN]
 
 
 def load(path: str | Path, peers=None) -> tuple[dict, list[str], list[str], np.ndarray, np.ndarray]:
     """``(meta, cases, peers, T, ok)``: ``T[i, j]`` the ms of peer j on case i (NaN: not run), ``ok[i, j]``
-    whether every item's total was SciPy's."""
+    whether its answer was the reference's (every item's, for a batch)."""
     doc = json.loads(Path(path).read_text())
     meta, rows = doc["meta"], doc["rows"]
-    names = [p for p in (peers or DEFAULT_PEERS) if any(p in r for r in rows)]
+    names = [p for p in (peers or _columns(rows)) if any(p in r for r in rows)]
     T = np.full((len(rows), len(names)), np.nan)
     ok = np.ones_like(T, dtype=bool)
     for i, r in enumerate(rows):
@@ -31,11 +39,11 @@ def load(path: str | Path, peers=None) -> tuple[dict, list[str], list[str], np.n
             c = r.get(p) or {}
             if c.get("ms") is not None:
                 T[i, j] = c["ms"]
-                ok[i, j] = c.get("ok") == c.get("items")
+                ok[i, j] = c.get("ok") is True or ("items" in c and c.get("ok") == c["items"])
     return meta, [r["case"] for r in rows], names, T, ok
 
 
-def plot(path: str | Path, out: str | Path, peers=None) -> Path:
+def plot(path: str | Path, out: str | Path, peers=None, title: str = "") -> Path:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -54,7 +62,7 @@ def plot(path: str | Path, out: str | Path, peers=None) -> Path:
     ax.invert_yaxis()
     ax.set_xscale("log")
     ax.set_xlabel("ms (log scale; best of {} runs; shorter is faster)".format(meta.get("repeat", "?")))
-    ax.set_title(f"Batched assignment, {meta.get('machine') or meta.get('host')}, {meta.get('date')}")
+    ax.set_title(f"{title or 'Benchmark'}, {meta.get('machine') or meta.get('host')}, {meta.get('date')}", fontsize=9)
     ax.grid(axis="x", which="both", alpha=0.3)
     ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
@@ -69,9 +77,10 @@ def main() -> None:
     ap.add_argument("json")
     ap.add_argument("--out", default=None, help="the PNG (default: the JSON's name with .png)")
     ap.add_argument("--peers", default=None, help="comma-separated columns (default: all but ours-gpu-loop)")
+    ap.add_argument("--title", default="", help="the chart's title, before the machine and the date")
     args = ap.parse_args()
     out = args.out or str(Path(args.json).with_suffix(".png"))
-    print(plot(args.json, out, args.peers.split(",") if args.peers else None))
+    print(plot(args.json, out, args.peers.split(",") if args.peers else None, args.title))
 
 
 if __name__ == "__main__":
