@@ -19,7 +19,7 @@ FILES = (".png", ".md", ".json", ".csv", ".txt", ".svg")  # `_speedup.png`: a re
 def _defined() -> set[str]:
     """Private modules (files and folders) and the names defined or assigned at any level of any module."""
     names = {p.stem for p in SRC.rglob("_*.py")} | {p.name for p in SRC.rglob("_*") if p.is_dir()}
-    pattern = re.compile(r"^\s*(?:def|class)\s+(_\w+)|^\s*(_\w+)\s*[:=]|\b(_\w+)\s*=", re.M)
+    pattern = re.compile(r"^\s*(?:def|class)\s+(_\w+)|^\s*(_\w+)\s*[:=]|\b(_\w+)\s*=|\bas\s+(_\w+)", re.M)
     for p in SRC.rglob("*.py"):
         for m in pattern.finditer(p.read_text()):
             names.add(next(g for g in m.groups() if g))
