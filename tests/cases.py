@@ -20,7 +20,8 @@ import matchflow as mf
 from matchflow.flow import offsets, potts_weights, unary_from_intensity
 from matchflow.wmatching import _methods as wmatching_methods  # TABLE read per call: tests patch it
 
-__all__ = ["MatchingCase", "AssignmentCase", "MATCHING_CASES", "ASSIGNMENT_CASES", "MCFCase", "MCF_CASES"]
+__all__ = ["MatchingCase", "AssignmentCase", "MATCHING_CASES", "ASSIGNMENT_CASES", "MCFCase", "MCF_CASES",
+           "BatchCase", "BATCH_CASES"]
 
 
 @dataclass(frozen=True)
@@ -446,4 +447,41 @@ MCF_CASES = (
     MCFCase("unbounded_negative_cycle", lambda: _mcf([0, 1, 2, 0], [1, 2, 0, 2], [-1, 0, 1], [np.inf] * 4,
                                                      [1, -3, 1, 1]), error="unbounded"),
     MCFCase("demand_not_balanced", lambda: _mcf([0], [1], [-1, 2], [5], [1]), error="sum 1"),
+)
+
+
+# ----------------------------------------------------------------------------- batched assignment
+@dataclass(frozen=True)
+class BatchCase:
+    """A batch for ``batch_linear_sum_assignment``: ``make() -> (costs, shapes)`` (a list of 2-D matrices with
+    ``shapes`` None, or a padded ``(B, n, m)`` array with or without ``shapes``); ``error``: the ValueError message
+    every method must raise (None: solvable). The tests take each item's optimum from SciPy."""
+
+    name: str
+    make: Callable[[], tuple]
+    error: str | None = None
+
+
+def _padded_detr(seed: int = 11) -> tuple:
+    """The DETR form: queries x targets, the valid corner of each item given by ``shapes``, the padding garbage."""
+    rng = np.random.default_rng(seed)
+    shapes = np.array([[12, 0], [12, 5], [12, 12], [7, 12], [1, 1]])
+    costs = rng.normal(size=(len(shapes), 12, 12)) * 1e3  # padding: large values a solver must never read
+    for b, (n, m) in enumerate(shapes):
+        costs[b, :n, :m] = rng.random((n, m))
+    return costs, shapes
+
+
+BATCH_CASES = (
+    BatchCase("empty_batch", lambda: ([], None)),
+    BatchCase("assignment_cases_ragged", lambda: ([c.cost() for c in ASSIGNMENT_CASES if c.feasible], None)),
+    BatchCase("int_tensor_ties", lambda: (np.random.default_rng(3).integers(0, 3, (40, 6, 6)), None)),
+    BatchCase("float32_wide", lambda: (np.random.default_rng(4).random((25, 5, 9)).astype(np.float32), None)),
+    BatchCase("tall_and_wide_mixed", lambda: ([np.random.default_rng(5 + k).integers(-50, 50, (1 + k % 7, 7 - k % 7))
+                                               for k in range(21)], None)),
+    BatchCase("forbidden_pairs", lambda: ([_forbidden(s) for s in range(8)] + [_forbidden(9).T], None)),
+    BatchCase("padded_with_shapes", _padded_detr),
+    BatchCase("int8_extremes", lambda: (np.stack([np.array([[-128, 127], [127, -128]], dtype=np.int8)] * 3), None)),
+    BatchCase("infeasible_item", lambda: ([np.ones((2, 2)), np.array([[np.inf, np.inf], [1.0, 2.0]])], None),
+              error=r"cost matrix is infeasible \(item 1\)"),
 )
