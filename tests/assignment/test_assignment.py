@@ -20,6 +20,7 @@ from matchflow._methods import Method
 from matchflow.assignment import _api, _prepare
 from matchflow.assignment._api import CPU_METHODS
 from matchflow.assignment._api import METHODS as API_METHODS
+from matchflow.assignment._cpu_jv import solve_jv
 from matchflow.assignment._methods import TABLE, Problem, _hungarian, gpu_measured_faster
 from matchflow.assignment._prepare import _polish_parallel, _polish_serial, as_cost_matrix_scanned, prepare
 from matchflow.verify import verify_assignment
@@ -485,3 +486,34 @@ def test_validates_once(monkeypatch):
     assert counts == {"as_cost_matrix_scanned": 2, "resolve": 2, "prepare": 2, "scan_float": 0}
     matchflow.assignment(c / 3.0)
     assert counts == {"as_cost_matrix_scanned": 3, "resolve": 3, "prepare": 3, "scan_float": 1}
+
+
+def test_a_new_dense_method_is_one_table_row(monkeypatch):
+    """Adding a dense method touches no dispatcher: a toy solve (JV without its row reduction passes) registered in
+    a copy of the table runs through the public door on ints, floats, rectangles and maximisation, with its options
+    checked, its name reported and its answer certified by the door's certificate."""
+    def toy_solve(prep, passes=0):
+        x, u, v, st = solve_jv(prep.C, arr_passes=passes)
+        return x, u, v, {**st, "toy_passes": passes}
+
+    def toy_check(options):
+        if "passes" in options and options["passes"] not in (0, 1):
+            raise ValueError(f"passes must be 0 or 1, got {options['passes']!r}")
+        return options
+
+    monkeypatch.setattr(_api, "TABLE", TABLE.with_method(Method("toy", cpu=toy_solve, options=("passes",),
+                                                                check=toy_check)))
+    rng = np.random.default_rng(8)
+    for a, maximize in ((rng.integers(0, 30, (7, 7)), False), (rng.random((5, 9)), True), (rng.normal(size=(8, 3)), False)):
+        res = matchflow.assignment(a, method="toy", backend="cpu", maximize=maximize, passes=1)
+        r, c = scipy_lsa(a, maximize=maximize)
+        assert res.method == "toy" and res.stats["toy_passes"] == 1
+        assert res.cost == pytest.approx(a[r, c].sum(), rel=1e-12)
+        assert verify_assignment(a, res, maximize=maximize)
+    with pytest.raises(ValueError, match=r"^passes must be 0 or 1, got 3$"):
+        matchflow.assignment(np.eye(3), method="toy", passes=3)
+    with pytest.raises(TypeError, match=r"unexpected option\(s\) 'theta'"):
+        matchflow.assignment(np.eye(3), method="toy", theta=2.0)
+    with pytest.raises(ValueError, match=r"^backend='gpu' is not available for assignment\(method='toy'\); "
+                                         r"use backend='cpu'$"):
+        matchflow.assignment(np.eye(3), method="toy", backend="gpu")
