@@ -80,6 +80,15 @@ def _raise_capacity(n: int, tail: np.ndarray, head: np.ndarray, cap: np.ndarray,
     np.maximum.at(cap, at, flow)
 
 
+def _grid_nodes(rows: Any, cols: Any, what: str) -> tuple[int, int, int]:
+    """``rows`` and ``cols`` checked (at least 1 each) and the node count ``rows * cols``: at least 2 (a source
+    and a sink), else a ValueError naming ``what`` (the grid, the torus) and the shape."""
+    rows, cols = check_int("rows", rows, low=1), check_int("cols", cols, low=1)
+    if rows * cols < 2:
+        raise ValueError(f"the {what} must have at least 2 nodes, got {rows} x {cols}")
+    return rows, cols, rows * cols
+
+
 def _supplies(n: int, sources: np.ndarray, sinks: np.ndarray, total: int, rng) -> np.ndarray:
     supply = np.zeros(n, dtype=np.int64)
     supply[sources] = _split(total, len(sources), rng)
@@ -159,10 +168,7 @@ def gridgen(rows: int, cols: int, *,  # noqa: PLR0913 - the public generator nam
     >>> nx.min_cost_flow_cost(p.to_networkx()) > 0
     True
     """
-    rows, cols = check_int("rows", rows, low=1), check_int("cols", cols, low=1)
-    n = rows * cols
-    if n < 2:
-        raise ValueError(f"the grid must have at least 2 nodes, got {rows} x {cols}")
+    rows, cols, n = _grid_nodes(rows, cols, "grid")
     degree = check_int("degree", degree, low=0)
     ns, nt, total = _ends(n, sources, sinks, supply)
     cost, capacity = _range("cost", cost, -(2**40)), _range("capacity", capacity, 0)
@@ -204,10 +210,7 @@ def goto(rows: int, cols: int, *, degree: int = 8, supply: int | None = None, re
     >>> nx.min_cost_flow_cost(p.to_networkx()) > 0
     True
     """
-    rows, cols = check_int("rows", rows, low=1), check_int("cols", cols, low=1)
-    n = rows * cols
-    if n < 2:
-        raise ValueError(f"the torus must have at least 2 nodes, got {rows} x {cols}")
+    rows, cols, n = _grid_nodes(rows, cols, "torus")
     degree = check_int("degree", degree, low=2)
     reach = check_int("reach", reach, low=1)
     cost, capacity = _range("cost", cost, -(2**40)), _range("capacity", capacity, 0)

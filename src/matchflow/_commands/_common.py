@@ -88,6 +88,22 @@ def written_line(args) -> tuple[str, str] | None:
     return (args.out and ("written to", f"{args.out}  ({args.out_index_base}-based pairs)")) or None
 
 
+def finish(args, out: dict, t_start: float, title: str, lines: Iterable[tuple[str, object] | None], report) -> int:
+    """The end of a certified command with ``--out`` / ``--out-index-base`` (``assign``, ``match``): the written
+    file's keys and ``total`` in ``out``, then the answer printed: ``lines``, the time, the certificate, the file."""
+    if args.out:
+        out["written"] = str(args.out)
+        out["written_index_base"] = args.out_index_base
+    out["total"] = time.perf_counter() - t_start
+    emit(out, args.json, title, [
+        *lines,
+        ("time", time_text(out)),
+        ("certificate", report_text(report)),
+        written_line(args),
+    ])
+    return 0
+
+
 def report_dict(report) -> dict:
     if isinstance(report, dict):
         return report

@@ -26,13 +26,11 @@ from ._common import (
     data_path,
     demo_methods,
     emit,
+    finish,
     report_dict,
     report_get,
-    report_text,
-    time_text,
     timed,
     times,
-    written_line,
 )
 
 __all__ = ["add_parser", "demo_section"]
@@ -85,19 +83,11 @@ def run(args: argparse.Namespace) -> int:
         **times(res.seconds, t_read, t_warm, t_verify),
         "certificate": report_dict(report), "stats": res.stats,
     }
-    if args.out:
-        out["written"] = str(args.out)
-        out["written_index_base"] = args.out_index_base
-    out["total"] = time.perf_counter() - t_start
-    emit(out, args.json, f"{args.file}: {np.shape(cost)[0]} x {np.shape(cost)[1]}", [
+    return finish(args, out, t_start, f"{args.file}: {np.shape(cost)[0]} x {np.shape(cost)[1]}", [
         ("total cost", f"{res.cost}  ({'maximised' if args.maximize else 'minimised'})"),
         ("assigned", f"{len(res.row_ind)} pairs"),
         ("method", f"{res.method} on {res.backend}"),
-        ("time", time_text(out)),
-        ("certificate", report_text(report)),
-        written_line(args),
-    ])
-    return 0
+    ], report)
 
 
 def _read_sparse_costs(path: Path):

@@ -23,15 +23,12 @@ from ._common import (
     Progress,
     data_path,
     demo_methods,
-    emit,
     fail,
+    finish,
     report_dict,
     report_get,
-    report_text,
-    time_text,
     timed,
     times,
-    written_line,
 )
 
 __all__ = ["add_parser", "demo_section"]
@@ -133,20 +130,13 @@ def run(args: argparse.Namespace) -> int:
         with prog.phase(f"writing {args.out}"):
             io.write_matching(args.out, res, index_base=args.out_index_base,
                               comment=f"maximum matching of {args.file} by matchflow {matchflow.__version__}")
-        out["written"] = str(args.out)
-        out["written_index_base"] = args.out_index_base
-    out["total"] = time.perf_counter() - t_start
     initial = None if res.init_cardinality is None else ("initial", f"{res.init_cardinality} ({res.init})")
-    emit(out, args.json, f"{args.file}: {n_rows} x {n_cols}", [
+    return finish(args, out, t_start, f"{args.file}: {n_rows} x {n_cols}", [
         ("cardinality", res.cardinality),
         ("deficiency", f"{res.deficiency}  (min(n_rows, n_cols) - cardinality)"),
         initial,
         ("method", f"{res.method} on {res.backend}"),
-        ("time", time_text(out)),
-        ("certificate", report_text(report)),
-        written_line(args),
-    ])
-    return 0
+    ], report)
 
 
 def demo_section(con, *, quick: bool = False, backend: str = "auto") -> int:

@@ -27,6 +27,22 @@ import numpy as np
 __all__ = ["reduction_kernel", "arr_kernel", "augment_kernel", "row_duals_kernel"]
 
 
+@numba.njit(cache=True, inline="always")
+def least_other_dev(C, i, v, j0):
+    """Row i's least reduced cost ``C[i, j] - v[j]`` over the columns ``j != j0`` (n > 1; with one column,
+    ``C[i, 0] - v[0]``)."""
+    n = C.shape[0]
+    first = True
+    best = C[i, 0] - v[0]
+    for j in range(n):
+        if j != j0:
+            h = C[i, j] - v[j]
+            if first or h < best:
+                best = h
+                first = False
+    return best
+
+
 @numba.njit(cache=True)
 def reduction_kernel(C, x, y, v, free):
     """Column reduction and reduction transfer. Returns the number of free rows in ``free``."""
@@ -57,15 +73,7 @@ def reduction_kernel(C, x, y, v, free):
             nfree += 1
         elif unique[i] and n > 1:
             j1 = x[i]
-            first = True
-            mu = v[0]
-            for j in range(n):
-                if j != j1:
-                    h = C[i, j] - v[j]
-                    if first or h < mu:
-                        mu = h
-                        first = False
-            v[j1] -= mu
+            v[j1] -= least_other_dev(C, i, v, j1)
     return nfree
 
 

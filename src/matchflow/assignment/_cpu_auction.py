@@ -34,7 +34,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .._lsap.jv import augment_kernel
+from .._lsap.jv import augment_kernel, least_other_dev
 from ._prepare import INT_SAFE, counters, square_answer
 
 __all__ = ["solve_auction"]
@@ -103,16 +103,9 @@ def _tighten_kernel(C, x, y, v, free):
         j0 = x[i]
         if j0 < 0:
             continue
-        first = True
-        s2 = C[i, 0] - v[0]
-        for j in range(n):
-            if j != j0:
-                h = C[i, j] - v[j]
-                if first or h < s2:
-                    s2 = h
-                    first = False
+        s2 = least_other_dev(C, i, v, j0)
         r = C[i, j0] - v[j0]
-        if (not first) and r > s2:
+        if n > 1 and r > s2:
             v[j0] += r - s2
     nfree = 0
     for i in range(n):

@@ -21,6 +21,20 @@ from ._prepare import counters, square_answer
 __all__ = ["solve_hungarian", "hungarian_bigint", "hungarian_exact_float"]
 
 
+def _augment(p, way, j0):
+    """Augment along the tree edges ``way`` from the free column ``j0`` back to the root (column 0):
+    each column on the path takes the row of the column before it (``p``: the row of each column)."""
+    while True:
+        j1 = way[j0]
+        p[j0] = p[j1]
+        j0 = j1
+        if j0 == 0:
+            break
+
+
+_augment_dev = numba.njit(cache=True, inline="always")(_augment)  # the kernel's copy; hungarian_bigint runs _augment
+
+
 @numba.njit(cache=True)
 def _hungarian_kernel(C, big, u, v, col4row, stats):
     """e-maxx formulation, 1-based internally: p[j] = row of column j, p[0] = current row."""
@@ -64,12 +78,7 @@ def _hungarian_kernel(C, big, u, v, col4row, stats):
             j0 = j1
             if p[j0] == 0:
                 break
-        while True:
-            j1 = way[j0]
-            p[j0] = p[j1]
-            j0 = j1
-            if j0 == 0:
-                break
+        _augment_dev(p, way, j0)
         stats[0] += 1
     for j in range(1, n + 1):
         col4row[p[j] - 1] = j - 1
@@ -128,12 +137,7 @@ def hungarian_bigint(C: list[list[int]]):
             j0 = j1
             if p[j0] == 0:
                 break
-        while True:
-            j1 = way[j0]
-            p[j0] = p[j1]
-            j0 = j1
-            if j0 == 0:
-                break
+        _augment(p, way, j0)
     col4row = np.full(n, -1, dtype=np.int64)
     for j in range(1, n + 1):
         col4row[p[j] - 1] = j - 1

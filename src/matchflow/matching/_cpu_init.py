@@ -72,6 +72,23 @@ def greedy_init_kernel(col_ptr, row_ind, row_match, col_match):
 
 
 @numba.njit(cache=True, inline="always")
+def _ks_drop_dev(v, ptr, ind, other_match, info, queue, tail, rows):
+    """v (a row, or a column) is matched: each free neighbour w (a column, or with ``rows`` a row) has one
+    free neighbour less (``info[2w]``, v's id leaves the XOR ``info[2w + 1]``); those left with one join
+    the queue (a row w as ``-(w + 1)``). Returns the new queue tail."""
+    for k in range(ptr[v], ptr[v + 1]):
+        w = ind[k]
+        if other_match[w] < 0:
+            d = info[2 * w] - 1
+            info[2 * w] = d
+            info[2 * w + 1] ^= v
+            if d == 1:
+                queue[tail] = -(w + 1) if rows else w
+                tail += 1
+    return tail
+
+
+@numba.njit(cache=True, inline="always")
 def _ks_match_dev(i, j, row_ptr, col_ind, col_ptr, row_ind, row_match, col_match, rinfo, cinfo, queue, tail):
     """Match row i with column j and update the free-neighbour degrees and id XORs.
 
@@ -81,25 +98,8 @@ def _ks_match_dev(i, j, row_ptr, col_ind, col_ptr, row_ind, row_match, col_match
     """
     row_match[i] = j
     col_match[j] = i
-    for k in range(row_ptr[i], row_ptr[i + 1]):
-        c = col_ind[k]
-        if col_match[c] < 0:
-            d = cinfo[2 * c] - 1
-            cinfo[2 * c] = d
-            cinfo[2 * c + 1] ^= i
-            if d == 1:
-                queue[tail] = c
-                tail += 1
-    for k in range(col_ptr[j], col_ptr[j + 1]):
-        r = row_ind[k]
-        if row_match[r] < 0:
-            d = rinfo[2 * r] - 1
-            rinfo[2 * r] = d
-            rinfo[2 * r + 1] ^= j
-            if d == 1:
-                queue[tail] = -(r + 1)
-                tail += 1
-    return tail
+    tail = _ks_drop_dev(i, row_ptr, col_ind, col_match, cinfo, queue, tail, False)
+    return _ks_drop_dev(j, col_ptr, row_ind, row_match, rinfo, queue, tail, True)
 
 
 #: edges per block of the parallel Karp-Sipser degree count (smaller graphs: one thread; see CSC_BLOCK_EDGES)
