@@ -17,7 +17,7 @@ import matchflow as mf
 from matchflow import generators
 from matchflow.verify import verify_weighted_matching
 from matchflow.wmatching import max_weight_matching_approx
-from matchflow.wmatching._api import SYMMETRY_PART_EDGES, _symmetric_kernel, _symmetric_serial_kernel
+from matchflow.wmatching._prepare import SYMMETRY_PART_EDGES, _symmetric_kernel, _symmetric_serial_kernel
 
 VARIANTS = wmatching_runs("cpu")  # every CPU method of the table, suitor also with parallel=True
 

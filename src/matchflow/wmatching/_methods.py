@@ -1,8 +1,8 @@
 """The weighted-matching method table (see :mod:`matchflow._methods`).
 
-Every CPU solve takes ``(graph: Graph with int64/float64 weights, **options)`` and returns
-``(mate, stats)``. All methods return the same matching: the greedy matching of the edge order of
-:mod:`._cpu_suitor`. ``method="auto"``: ``suitor`` (the fastest CPU method measured,
+Every CPU solve (``solve_<algo>`` in ``_cpu_<algo>.py``) takes ``(graph: Graph with int64/float64 weights,
+**options)`` and returns ``(mate, stats)``. All methods return the same matching: the greedy matching of the edge
+order of :mod:`._cpu_suitor`. ``method="auto"``: ``suitor`` (the fastest CPU method measured,
 docs/notes/wmatching.md). GPU twins (:mod:`._gpu_suitor`): ``suitor`` (GPU-Suitor, variants and
 vpw/tpb options) and ``ld`` (GPU-LD); they take ``(graph, **gpu options)`` and return ``(mate, stats)``
 like the CPU solves. ``backend="auto"``: see :func:`_gpu_wins`.
@@ -15,48 +15,11 @@ import numpy as np
 from .._graph import Graph
 from .._methods import Method, MethodTable
 from .._validation import check_bool
-from ._cpu_suitor import greedy_kernel, ld_kernel, suitor_kernel, suitor_parallel_kernel
+from ._cpu_greedy import solve_greedy
+from ._cpu_ld import solve_ld
+from ._cpu_suitor import check_suitor_options, solve_suitor
 
-__all__ = ["TABLE", "edge_order"]
-
-
-def edge_order(g: Graph) -> tuple[np.ndarray, np.ndarray]:
-    """The edges ``u < v`` of positive weight, heaviest first in the fixed total order
-    (weight, then larger endpoint, then smaller endpoint; larger first)."""
-    n = g.n
-    u = np.repeat(np.arange(n, dtype=g.indices.dtype), np.diff(g.indptr))
-    v = g.indices
-    keep = (u < v) & (g.weights > 0)
-    u, v, w = u[keep], v[keep], g.weights[keep]
-    order = np.lexsort((u, v, w))[::-1]  # u < v: v is the larger endpoint
-    return np.ascontiguousarray(u[order]), np.ascontiguousarray(v[order])
-
-
-def _mate0(g: Graph) -> np.ndarray:
-    return np.full(g.n, -1, dtype=g.indices.dtype)
-
-
-def _solve_greedy(g: Graph) -> tuple[np.ndarray, dict]:
-    mate = _mate0(g)
-    ou, ov = edge_order(g)
-    greedy_kernel(g.indptr, g.indices, g.weights, ou, ov, mate)
-    return mate, {"edges_sorted": len(ou)}
-
-
-def _solve_suitor(g: Graph, parallel: bool = False) -> tuple[np.ndarray, dict]:
-    s = _mate0(g)
-    ws = np.zeros(g.n, dtype=g.weights.dtype)
-    if parallel:
-        proposals, rounds = suitor_parallel_kernel(g.indptr, g.indices, g.weights, s, ws)
-        return s, {"proposals": int(proposals), "rounds": int(rounds), "parallel": True}
-    proposals = suitor_kernel(g.indptr, g.indices, g.weights, s, ws)
-    return s, {"proposals": int(proposals)}
-
-
-def _check_suitor(options: dict) -> dict:
-    if "parallel" in options:
-        options["parallel"] = check_bool("parallel", options["parallel"])
-    return options
+__all__ = ["TABLE", "GPU_MIN_NNZ", "GPU_COLD_NNZ"]
 
 
 def _gpu_suitor(g: Graph, parallel: bool = False, **options) -> tuple[np.ndarray, dict]:
@@ -89,20 +52,13 @@ def _gpu_wins(g: Graph) -> bool:
     return len(g.indices) >= GPU_MIN_NNZ
 
 
-def _solve_ld(g: Graph) -> tuple[np.ndarray, dict]:
-    mate = _mate0(g)
-    cand = _mate0(g)
-    rounds = ld_kernel(g.indptr, g.indices, g.weights, mate, cand)
-    return mate, {"rounds": int(rounds)}
-
-
 TABLE = MethodTable(
     family="weighted_matching",
     methods=(
-        Method("suitor", cpu=_solve_suitor, gpu=_gpu_suitor, options=("parallel",), check=_check_suitor,
+        Method("suitor", cpu=solve_suitor, gpu=_gpu_suitor, options=("parallel",), check=check_suitor_options,
                auto_gpu=_gpu_wins),
-        Method("ld", cpu=_solve_ld, gpu=_gpu_ld),
-        Method("greedy", cpu=_solve_greedy),
+        Method("ld", cpu=solve_ld, gpu=_gpu_ld),
+        Method("greedy", cpu=solve_greedy),
     ),
     cpu_rule=lambda g: "suitor",
     gpu_rule=lambda g: "suitor" if _gpu_wins(g) else None,

@@ -20,7 +20,7 @@ from typing import Any
 import numba as nb
 import numpy as np
 
-from ._api import as_weighted_graph
+from ._prepare import as_weighted_graph
 from ._weights import exact_sum, sum_up
 
 __all__ = ["WeightedMatchingReport", "verify_weighted_matching"]

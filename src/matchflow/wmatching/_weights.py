@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import math
 
+import numba as nb
 import numpy as np
 
-__all__ = ["sum_duplicates", "exact_sum", "sum_up", "int64_ranks"]
+__all__ = ["sum_duplicates", "exact_sum", "sum_up", "int64_ranks", "matched_weights_kernel",
+           "matched_weights_serial_kernel"]
 
 _LO = np.int64(0xFFFFFFFF)
 
@@ -101,3 +103,27 @@ def int64_ranks(w: np.ndarray) -> np.ndarray:
     pos = w > 0
     out[pos] = np.searchsorted(np.unique(w[pos]), w[pos]) + 1
     return out
+
+
+@nb.njit(cache=True, inline="always")
+def _matched_weight_dev(ptr, ind, w, mate, out, u):
+    """out[u] = the weight of the matched edge {u, mate[u]} when u < mate[u] (else out[u] is left alone)."""
+    m = mate[u]
+    if m > u:
+        for k in range(ptr[u], ptr[u + 1]):
+            if ind[k] == m:
+                out[u] = w[k]
+                return
+
+@nb.njit(parallel=True, cache=True)
+def matched_weights_kernel(ptr, ind, w, mate, out):
+    """out[u] = weight of the matched edge {u, mate[u]} for u < mate[u], else 0 (``out`` zeroed by the
+    caller). No scalar reduction in the ``prange``: numba 0.68 on Python 3.12+ fails to compile one."""
+    for u in nb.prange(len(ptr) - 1):
+        _matched_weight_dev(ptr, ind, w, mate, out, u)
+
+@nb.njit(cache=True)
+def matched_weights_serial_kernel(ptr, ind, w, mate, out):
+    """:func:`matched_weights_kernel` on the calling thread (small graphs: no parallel region to start)."""
+    for u in range(len(ptr) - 1):
+        _matched_weight_dev(ptr, ind, w, mate, out, u)
