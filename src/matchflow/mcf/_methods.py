@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from .._methods import Method, MethodTable
 from ._cpu_cost_scaling import check_cost_scaling_options, solve_cost_scaling
+from ._cpu_network_simplex import check_network_simplex_options, solve_network_simplex
 
 __all__ = ["TABLE"]
 
 TABLE = MethodTable(
     family="min_cost_flow",
-    methods=(Method("cost-scaling", cpu=solve_cost_scaling, options=("alpha", "price_updates", "lookahead"), check=check_cost_scaling_options),),
+    methods=(Method("cost-scaling", cpu=solve_cost_scaling, options=("alpha", "price_updates", "lookahead"), check=check_cost_scaling_options),
+             Method("network-simplex", cpu=solve_network_simplex, options=("block_size",),
+                    check=check_network_simplex_options)),
     cpu_rule=lambda problem: "cost-scaling",
     gpu_rule=lambda problem: None,  # no GPU twin yet
 )
