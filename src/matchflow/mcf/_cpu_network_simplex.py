@@ -251,10 +251,26 @@ def update_potential_dev(enter, u_in, v_in, cost, pi, pdir, thread, last):
 
 
 @numba.njit(cache=True)
+def pivot_dev(enter, src, dst, cap, cost, flow, state, pi, parent, pred, pdir, thread, rev, succ, last, dirty, counts):
+    """One pivot on the entering arc ``enter``; counts: pivots, degenerate, bound flips, potential moves."""
+    counts[0] += 1
+    join = find_join_dev(src[enter], dst[enter], parent, succ)
+    delta, side, u_out, u_in, v_in = find_leaving_dev(enter, join, src, dst, cap, flow, state, parent, pred, pdir)
+    if delta == 0:
+        counts[1] += 1
+    change_flow_dev(enter, join, delta, side, u_out, src, dst, flow, state, parent, pred, pdir)
+    if side == 0:
+        counts[2] += 1
+    else:
+        update_tree_dev(enter, join, u_in, v_in, u_out, src, parent, pred, pdir, thread, rev, succ, last, dirty)
+        counts[3] += update_potential_dev(enter, u_in, v_in, cost, pi, pdir, thread, last)
+
+
+@numba.njit(cache=True)
 def network_simplex_kernel(n, tail, head, cap_, cost_, supply, block, max_pivots):
-    """The whole solve: ``(status, flow (m + n, the artificial arcs last), pi (n + 1, the root last), pivots,
-    degenerate pivots, bound flips, nodes whose potential moved, arcs priced)``; status 0 optimal, 1 an artificial arc
-    kept flow (infeasible), 2 ``max_pivots`` reached."""
+    """The whole solve: ``(status, flow (m + n, the artificial arcs last), pi (n + 1, the root last), counts)``
+    (counts: pivots, degenerate pivots, bound flips, potential moves, arcs priced); status 0 optimal, 1 an
+    artificial arc kept flow (infeasible), 2 ``max_pivots`` reached."""
     m = tail.size
     M = m + n
     root = n
@@ -315,41 +331,26 @@ def network_simplex_kernel(n, tail, head, cap_, cost_, supply, block, max_pivots
             flow[e] = -supply[u]
             cost[e] = art
             pi[u] = art
-    pivots = 0
-    degenerate = 0
-    flips = 0
-    moved = 0
-    priced = 0
-    start = 0
+    counts = np.zeros(5, np.int64)  # pivots, degenerate, bound flips, potential moves, arcs priced
     status = 0
+    start = 0
     if m > 0:
         while True:
             enter, start, k = find_entering_dev(src, dst, cost, state, pi, m, block, start)
-            priced += k
+            counts[4] += k
             if enter < 0:
                 break
-            if pivots >= max_pivots:
+            if counts[0] >= max_pivots:
                 status = 2
                 break
-            pivots += 1
-            join = find_join_dev(src[enter], dst[enter], parent, succ)
-            delta, side, u_out, u_in, v_in = find_leaving_dev(enter, join, src, dst, cap, flow, state, parent, pred,
-                                                              pdir)
-            if delta == 0:
-                degenerate += 1
-            change_flow_dev(enter, join, delta, side, u_out, src, dst, flow, state, parent, pred, pdir)
-            if side == 0:
-                flips += 1
-            else:
-                update_tree_dev(enter, join, u_in, v_in, u_out, src, parent, pred, pdir, thread, rev, succ, last,
-                                dirty)
-                moved += update_potential_dev(enter, u_in, v_in, cost, pi, pdir, thread, last)
+            pivot_dev(enter, src, dst, cap, cost, flow, state, pi, parent, pred, pdir, thread, rev, succ, last, dirty,
+                      counts)
     if status == 0:
         for e in range(m, M):
             if flow[e] != 0:
                 status = 1
                 break
-    return status, flow, pi, pivots, degenerate, flips, moved, priced
+    return status, flow, pi, counts
 
 
 def check_network_simplex_options(options: dict) -> dict:
@@ -374,15 +375,15 @@ def solve_network_simplex(problem, block_size: int | None = None) -> tuple[np.nd
     cost = np.ascontiguousarray(problem.icost, np.int64)
     t1 = time.perf_counter()
     limit = np.int64(2**62)
-    status, flow, pi, pivots, degenerate, flips, moved, priced = network_simplex_kernel(
-        np.int64(n), tail, head, cap, cost, supply, np.int64(block), limit)
+    status, flow, pi, counts = network_simplex_kernel(np.int64(n), tail, head, cap, cost, supply, np.int64(block),
+                                                      limit)
     t2 = time.perf_counter()
     if status == 1:
         raise RuntimeError("an artificial arc kept flow at the optimum (the problem is infeasible)")
     if status == 2:
         raise RuntimeError("the pivot limit was reached")
-    stats = {"pivots": int(pivots), "degenerate_pivots": int(degenerate), "bound_flips": int(flips),
-             "potential_moves": int(moved), "arcs_priced": int(priced),
-             "block_size": int(block),
+    pivots, degenerate, flips, moved, priced = (int(c) for c in counts)
+    stats = {"pivots": pivots, "degenerate_pivots": degenerate, "bound_flips": flips, "potential_moves": moved,
+             "arcs_priced": priced, "block_size": int(block),
              "seconds_build": t1 - t0, "seconds_pivots": t2 - t1}
     return flow[:m].copy(), pi[:n].copy(), stats
