@@ -2,10 +2,11 @@
 it wins somewhere measured).
 
 A program, not a test: ``PYTHONPATH=src python3 benchmarks/bench_network_simplex.py [--transport 100,300,1000]
-[--netgen 1000,10000] [--repeat 5] [--peers ns,cs,pot,ortools]``. Every peer runs on the same input in the same
+[--netgen 1000,10000] [--cases netgen:3000:32,gridgen:100,goto:100] [--repeat 5] [--peers ns,cs,pot,ortools]``. Every peer runs on the same input in the same
 process, the order rotated each round, ``--repeat`` rounds; the table gives the median (and min) ms of the whole
 call from host arrays, and every cost is compared with the first peer's. Inputs as in ``bench_mcf.py``:
-``transport_instance(n, seed=n)`` (dense n x n, costs 0..1000) and ``netgen(n, 8n, seed=n)``.
+``transport_instance(n, seed=n)`` (dense n x n, costs 0..1000) and ``netgen(n, 8n, seed=n)``; ``--cases`` adds
+``netgen:n:k`` (``netgen(n, k n, seed=n)``), ``gridgen:s`` and ``goto:s`` (s x s, degree 8, ``seed=s``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import time
 import numpy as np
 
 import matchflow
-from matchflow.generators import netgen, transport_instance
+from matchflow.generators import goto, gridgen, netgen, transport_instance
 
 
 def _bipartite(s, d, C):
@@ -94,6 +95,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--transport", default="100,300,1000")
     ap.add_argument("--netgen", default="1000,10000")
+    ap.add_argument("--cases", default="")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--peers", default="ns,cs,pot,ortools")
     a = ap.parse_args(argv)
@@ -107,6 +109,15 @@ def main(argv=None):
     for n in [int(x) for x in a.netgen.split(",") if x]:
         print(json.dumps(bench("netgen", f"netgen n={n} m={8 * n}", netgen(n, 8 * n, seed=n), peers, a.repeat)),
               flush=True)
+    for spec in [x for x in a.cases.split(",") if x]:
+        fam, *args = spec.split(":")
+        s = int(args[0])
+        if fam == "netgen":
+            k = int(args[1]) if len(args) > 1 else 8
+            name, data = f"netgen n={s} m={k * s}", netgen(s, k * s, seed=s)
+        else:
+            name, data = f"{fam} {s}x{s}", {"gridgen": gridgen, "goto": goto}[fam](s, s, degree=8, seed=s)
+        print(json.dumps(bench("netgen", name, data, peers, a.repeat)), flush=True)
 
 
 if __name__ == "__main__":

@@ -76,12 +76,15 @@ def find_entering_dev(src, dst, cost, state, pi, m, block, start):
 
 @numba.njit(cache=True)
 def find_join_dev(u, v, parent, succ):
+    """The join node of ``u`` and ``v`` and the cycle's tree arcs."""
+    k = 0
     while u != v:
         if succ[u] < succ[v]:
             u = parent[u]
         else:
             v = parent[v]
-    return u
+        k += 1
+    return u, k
 
 
 @numba.njit(cache=True)
@@ -252,9 +255,10 @@ def update_potential_dev(enter, u_in, v_in, cost, pi, pdir, thread, last):
 
 @numba.njit(cache=True)
 def pivot_dev(enter, src, dst, cap, cost, flow, state, pi, parent, pred, pdir, thread, rev, succ, last, dirty, counts):
-    """One pivot on the entering arc ``enter``; counts: pivots, degenerate, bound flips, potential moves."""
+    """One pivot on the entering arc ``enter`` (``counts``: see :func:`network_simplex_kernel`)."""
     counts[0] += 1
-    join = find_join_dev(src[enter], dst[enter], parent, succ)
+    join, k = find_join_dev(src[enter], dst[enter], parent, succ)
+    counts[5] += k
     delta, side, u_out, u_in, v_in = find_leaving_dev(enter, join, src, dst, cap, flow, state, parent, pred, pdir)
     if delta == 0:
         counts[1] += 1
@@ -269,7 +273,7 @@ def pivot_dev(enter, src, dst, cap, cost, flow, state, pi, parent, pred, pdir, t
 @numba.njit(cache=True)
 def network_simplex_kernel(n, tail, head, cap_, cost_, supply, block, max_pivots):
     """The whole solve: ``(status, flow (m + n, the artificial arcs last), pi (n + 1, the root last), counts)``
-    (counts: pivots, degenerate pivots, bound flips, potential moves, arcs priced); status 0 optimal, 1 an
+    (counts: pivots, degenerate pivots, bound flips, potential moves, arcs priced, cycle tree arcs); status 0 optimal, 1 an
     artificial arc kept flow (infeasible), 2 ``max_pivots`` reached."""
     m = tail.size
     M = m + n
@@ -331,7 +335,7 @@ def network_simplex_kernel(n, tail, head, cap_, cost_, supply, block, max_pivots
             flow[e] = -supply[u]
             cost[e] = art
             pi[u] = art
-    counts = np.zeros(5, np.int64)  # pivots, degenerate, bound flips, potential moves, arcs priced
+    counts = np.zeros(6, np.int64)  # pivots, degenerate, bound flips, potential moves, arcs priced, cycle arcs
     status = 0
     start = 0
     if m > 0:
@@ -382,8 +386,8 @@ def solve_network_simplex(problem, block_size: int | None = None) -> tuple[np.nd
         raise RuntimeError("an artificial arc kept flow at the optimum (the problem is infeasible)")
     if status == 2:
         raise RuntimeError("the pivot limit was reached")
-    pivots, degenerate, flips, moved, priced = (int(c) for c in counts)
+    pivots, degenerate, flips, moved, priced, cycles = (int(c) for c in counts)
     stats = {"pivots": pivots, "degenerate_pivots": degenerate, "bound_flips": flips, "potential_moves": moved,
-             "arcs_priced": priced, "block_size": int(block),
+             "arcs_priced": priced, "cycle_arcs": cycles, "block_size": int(block),
              "seconds_build": t1 - t0, "seconds_pivots": t2 - t1}
     return flow[:m].copy(), pi[:n].copy(), stats
