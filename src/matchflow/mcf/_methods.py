@@ -1,8 +1,10 @@
 """The min-cost flow family's method table (see :mod:`matchflow._methods`).
 
 Every solve takes ``(problem: Prepared, **options)`` (a feasible problem: the door checks) and returns
-``(flow, potential, stats)`` on the integer costs ``problem.icost`` (:mod:`._prepare`). One method so far:
-``"cost-scaling"`` (Goldberg's CS2 refine on the CPU); no GPU twin yet, so ``backend="auto"`` runs the CPU.
+``(flow, potential, stats)`` on the integer costs ``problem.icost`` (:mod:`._prepare`). Two methods, CPU only (no
+GPU twin yet, so ``backend="auto"`` runs the CPU): ``"cost-scaling"`` (Goldberg's CS2 refine,
+:mod:`._cpu_cost_scaling`) and ``"network-simplex"`` (the primal network simplex with block search,
+:mod:`._cpu_network_simplex`).
 """
 
 from __future__ import annotations
