@@ -3,6 +3,8 @@ The named cases (MCF_CASES) run on it from test_mcf.py through the method table,
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -11,6 +13,7 @@ from hypothesis import strategies as st
 from test_mcf import _networks, _nx_cost
 
 import matchflow as mf
+from matchflow.generators import netgen, transport_instance
 from matchflow.mcf._api import METHODS
 from matchflow.mcf._methods import TABLE
 from matchflow.verify import verify_min_cost_flow
@@ -20,7 +23,22 @@ NS = "network-simplex"
 
 def test_row_in_the_table():
     assert NS in TABLE.cpu_names and NS in METHODS
-    assert TABLE.cpu_rule(None) == "cost-scaling"  # auto unchanged (docs/notes/mcf.md, "Network simplex")
+
+
+
+@pytest.mark.parametrize(("n", "m", "want"), [
+    (2, 1, NS), (5000, 40_000, NS), (4000, 4_000_000, NS), (10_000, 160_000, NS), (10_000, 159_999, "cost-scaling"),
+    (5001, 40_008, "cost-scaling"), (10_001, 10**7, "cost-scaling"), (10**5, 8 * 10**5, "cost-scaling")])
+def test_auto_rule(n, m, want):
+    """The measured rule (``_methods.cpu_rule``): network simplex up to 5000 nodes, and up to 10^4 where m >= 16 n."""
+    assert TABLE.cpu_rule(SimpleNamespace(n=n, m=m)) == want
+
+
+def test_auto_runs_it_on_small_and_cost_scaling_on_large():
+    s, d, C = transport_instance(30, seed=1)
+    assert mf.transport(s, d, C).method == NS
+    p = netgen(6000, 6000 * 8, seed=1)
+    assert mf.min_cost_flow((p.tail, p.head), p.demand, capacity=p.cap, cost=p.cost).method == "cost-scaling"
 
 
 def test_block_size_checked():
