@@ -24,6 +24,18 @@ a negative cycle of them is left for the door to find in the final potentials, a
 
 Magnitudes: ``max|c| (n + 1) < 2**60`` (:mod:`._prepare`) keeps ``M`` and every potential (``|p| <= M + n max|c|``)
 and reduced cost within int64.
+
+Where it wins (docs/notes/mcf.md, "Network simplex"): dense transportation problems (6-14x faster than cost
+scaling, 2-3.4x than OR-Tools; its pivots take about POT's ``ot.emd`` time) and networks up to a few thousand nodes
+(1.4-2.2x cost scaling); past ~10^4 nodes on sparse networks cost scaling wins (3x at 10^5), as Kovacs found for LEMON.
+
+References
+----------
+.. [1] Ahuja, R. K., Magnanti, T. L., and Orlin, J. B., "Network Flows: Theory, Algorithms, and Applications",
+       Prentice Hall, 1993 (ch. 11: the network simplex; Section 11.5: strongly feasible spanning trees).
+.. [2] Kovacs, P., "Minimum-cost flow algorithms: an experimental evaluation", Optimization Methods and Software
+       30(1), 94-127, 2015. DOI:10.1080/10556788.2014.895828 (LEMON's network simplex: block search, the thread
+       and successor arrays).
 """
 
 from __future__ import annotations
