@@ -5,7 +5,7 @@ negative cycles of unbounded arcs and costs near the int64 limit. Every answer o
 ``min_cost_flow_cost`` as well on every ``--nx-every``-th network of <= 60 nodes); infeasible and unbounded verdicts
 must agree. Prints the counts; exit status 1 when anything is wrong.
 
-Run: PYTHONPATH=src python3 scripts/search_mcf.py [--count 10000] [--seed 0] [--nx-every 10]
+Run: PYTHONPATH=src python3 scripts/search_mcf.py [--count 10000] [--seed 0] [--nx-every 10] [--method auto]
 """
 
 from __future__ import annotations
@@ -67,10 +67,10 @@ def ortools(tail, head, demand, cap, cost) -> tuple[str, int | None]:
     return ("infeasible" if st == s.INFEASIBLE else f"status {st}"), None
 
 
-def ours(tail, head, demand, cap, cost) -> tuple[str, int | None, list[str]]:
+def ours(tail, head, demand, cap, cost, method="auto") -> tuple[str, int | None, list[str]]:
     capf = np.where(cap < 0, np.inf, cap.astype(np.float64)) if (cap < 0).any() else cap
     try:
-        r = mf.min_cost_flow((tail, head), demand, capacity=capf, cost=cost, backend="cpu")
+        r = mf.min_cost_flow((tail, head), demand, capacity=capf, cost=cost, backend="cpu", method=method)
     except ValueError as e:
         msg = str(e)
         return ("unbounded" if "unbounded" in msg else "infeasible" if "infeasible" in msg else "error: " + msg), None, []
@@ -97,12 +97,13 @@ def main() -> int:
     ap.add_argument("--count", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--nx-every", type=int, default=10)
+    ap.add_argument("--method", default="auto", help="our method (matchflow.min_cost_flow's method=)")
     a = ap.parse_args()
     rng = np.random.default_rng(a.seed)
     seen, wrong, t0 = Counter(), [], time.perf_counter()
     for k in range(a.count):
         kind, net = network(rng)
-        got, cost, problems = ours(*net)
+        got, cost, problems = ours(*net, method=a.method)
         want, want_cost = ortools(*net)
         seen[f"{kind}: {got}"] += 1
         if got == "overflow":  # refused clearly (int64 ranges): allowed only on the near-overflow kind

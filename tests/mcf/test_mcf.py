@@ -131,7 +131,7 @@ def test_random_networks_against_networkx(net, opts):
         with pytest.raises(ValueError, match="infeasible"):
             mf.min_cost_flow((tail, head), demand, capacity=cap, cost=cost, backend="cpu")
         return
-    res = mf.min_cost_flow((tail, head), demand, capacity=cap, cost=cost, backend="cpu", **opts)
+    res = mf.min_cost_flow((tail, head), demand, capacity=cap, cost=cost, backend="cpu", method="cost-scaling", **opts)
     assert res.cost == want
     assert verify_min_cost_flow((tail, head), demand, res, capacity=cap, cost=cost) == []
     assert res.stats["price_updates"] == 0 if opts.get("price_updates") == 0 else res.stats["price_updates"] >= 0
@@ -291,11 +291,13 @@ def test_argument_errors(kwargs, match):
 def test_options_checked():
     args = ((np.array([0]), np.array([1])), np.array([-1, 1]))
     with pytest.raises(ValueError, match="price_updates must be a number >= 0"):
-        mf.min_cost_flow(*args, price_updates=-1)
+        mf.min_cost_flow(*args, method="cost-scaling", price_updates=-1)
     with pytest.raises(ValueError, match="alpha must be >= 2"):
-        mf.min_cost_flow(*args, alpha=1)
+        mf.min_cost_flow(*args, method="cost-scaling", alpha=1)
     with pytest.raises(TypeError, match="unexpected option.*block_size.*accepted: alpha, lookahead, price_updates"):
-        mf.min_cost_flow(*args, block_size=32)
+        mf.min_cost_flow(*args, method="cost-scaling", block_size=32)
+    with pytest.raises(TypeError, match=r"min_cost_flow\(method='network-simplex'\) got unexpected option.*alpha"):
+        mf.min_cost_flow(*args, alpha=4)  # auto runs network simplex on 2 nodes: its options, not cost scaling's
 
 
 def test_node_ids_and_overflow_refused():
