@@ -62,8 +62,10 @@ def min_cost_flow(G: Any, demand: Any = None, *, capacity: Any = None, cost: Any
         (``max|cost| * (n + 1) < 2**60``, else OverflowError); floats are scaled by a power of two and rounded to
         integers (exact when they are multiples of it), and the answer's gap is bounded by the certificate
         (``stats["gap_bound"]``, proven; a RuntimeWarning above ``FLOAT_RTOL`` of the cost).
-    method : ``"auto"`` or ``"cost-scaling"`` (Goldberg's CS2 refine: FIFO push/relabel, option ``alpha``, the
-        scaling factor, default 8).
+    method : ``"auto"``, ``"network-simplex"`` (primal network simplex, block search pricing; option
+        ``block_size``) or ``"cost-scaling"`` (Goldberg's CS2 refine: FIFO push/relabel; options ``alpha``, the
+        scaling factor, default 8, ``price_updates``, ``lookahead``). ``"auto"``: network simplex up to 5000 nodes
+        (and up to 10^4 where arcs >= 16 nodes), cost scaling beyond (measured, docs/notes/mcf.md).
     backend : ``"auto"`` or ``"cpu"`` (no GPU twin yet).
 
     Returns
