@@ -146,21 +146,26 @@ def price_update_kernel(indptr, to, rev, res, c, excess, price, eps, dist, done,
 
 @numba.njit(cache=True, inline="always")
 def _relabel(v, indptr, to, res, c, price, eps, cur):
-    """``p(v) = max(p(w) - c(v, w)) - eps`` over the residual arcs of ``v``; its current arc back to the first."""
+    """``p(v) = max(p(w) - c(v, w)) - eps`` over the residual arcs of ``v`` (the caller guarantees none is
+    admissible). The current arc becomes the first admissible one (OR-Tools' rule): the arc of the maximum
+    when the running maximum before it is not above the new price (the arcs before it stay non-admissible),
+    else the first arc."""
     best = FLOOR
-    found = False
+    prev = FLOOR
+    arg = -1
     for b in range(indptr[v], indptr[v + 1]):
         if res[b] > 0:
             t = price[to[b]] - c[b]
-            if not found or t > best:
+            if arg < 0 or t > best:
+                prev = best
                 best = t
-                found = True
-    if not found:
+                arg = b
+    if arg < 0:
         return STUCK
     if best - eps <= FLOOR:
         return OVERFLOW
     price[v] = best - eps
-    cur[v] = indptr[v]
+    cur[v] = arg if prev <= best - eps else indptr[v]
     return OK
 
 
