@@ -107,12 +107,9 @@ def price_update_kernel(indptr, to, rev, res, c, excess, price, eps, dist, done,
                 break
         pv = price[v]
         for a in range(indptr[v], indptr[v + 1]):
-            b = rev[a]
-            if res[b] > 0:
-                u = to[a]
-                if done[u]:
-                    continue
-                r = c[b] + price[u] - pv
+            u = to[a]
+            if not done[u] and res[rev[a]] > 0:
+                r = price[u] - c[a] - pv  # the reduced cost of u -> v (its cost is -c[a])
                 nd = L if r < 0 else L + r // eps + 1
                 if nd < dist[u] and nd < K:
                     if dist[u] < K:  # unlink from its bucket
