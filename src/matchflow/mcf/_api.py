@@ -63,7 +63,8 @@ def min_cost_flow(G: Any, demand: Any = None, *, capacity: Any = None, cost: Any
         integers (exact when they are multiples of it), and the answer's gap is bounded by the certificate
         (``stats["gap_bound"]``, proven; a RuntimeWarning above ``FLOAT_RTOL`` of the cost).
     method : ``"auto"`` or ``"cost-scaling"`` (Goldberg's CS2 refine: FIFO push/relabel, option ``alpha``, the
-        scaling factor, default 8).
+        scaling factor, default 8; ``price_updates``, ``lookahead`` and ``price_refine``, the rounds of CS2's
+        price refinement that may skip a phase, default 4, 0: off).
     backend : ``"auto"`` or ``"cpu"`` (no GPU twin yet).
 
     Returns

@@ -14,7 +14,8 @@ __all__ = ["TABLE"]
 
 TABLE = MethodTable(
     family="min_cost_flow",
-    methods=(Method("cost-scaling", cpu=solve_cost_scaling, options=("alpha", "price_updates", "lookahead"), check=check_cost_scaling_options),),
+    methods=(Method("cost-scaling", cpu=solve_cost_scaling,
+                    options=("alpha", "price_updates", "lookahead", "price_refine"), check=check_cost_scaling_options),),
     cpu_rule=lambda problem: "cost-scaling",
     gpu_rule=lambda problem: None,  # no GPU twin yet
 )
