@@ -122,7 +122,8 @@ def _networks(draw):
     return t.astype(np.int64), h.astype(np.int64), d.astype(np.int64), cap.astype(np.int64), cost.astype(np.int64)
 
 
-@given(_networks(), st.sampled_from([{}, {"price_updates": 0, "lookahead": False}, {"price_updates": 0.01, "alpha": 2}]))
+@given(_networks(), st.sampled_from([{}, {"price_updates": 0, "lookahead": False}, {"price_updates": 0.01, "alpha": 2},
+                                     {"price_refine": 0}, {"price_refine": 1, "alpha": 3}]))
 def test_random_networks_against_networkx(net, opts):
     tail, head, demand, cap, cost = net
     try:
@@ -135,6 +136,7 @@ def test_random_networks_against_networkx(net, opts):
     assert res.cost == want
     assert verify_min_cost_flow((tail, head), demand, res, capacity=cap, cost=cost) == []
     assert res.stats["price_updates"] == 0 if opts.get("price_updates") == 0 else res.stats["price_updates"] >= 0
+    assert res.stats["phases_skipped"] == 0 if opts.get("price_refine") == 0 else res.stats["phases_skipped"] >= 0
 
 
 def test_tampered_answers_rejected():
@@ -294,7 +296,9 @@ def test_options_checked():
         mf.min_cost_flow(*args, method="cost-scaling", price_updates=-1)
     with pytest.raises(ValueError, match="alpha must be >= 2"):
         mf.min_cost_flow(*args, method="cost-scaling", alpha=1)
-    with pytest.raises(TypeError, match="unexpected option.*block_size.*accepted: alpha, lookahead, price_updates"):
+    with pytest.raises(ValueError, match="price_refine must be >= 0"):
+        mf.min_cost_flow(*args, method="cost-scaling", price_refine=-1)
+    with pytest.raises(TypeError, match="unexpected option.*block_size.*accepted: alpha, lookahead, price_refine"):
         mf.min_cost_flow(*args, method="cost-scaling", block_size=32)
     with pytest.raises(TypeError, match=r"min_cost_flow\(method='network-simplex'\) got unexpected option.*alpha"):
         mf.min_cost_flow(*args, alpha=4)  # auto runs network simplex on 2 nodes: its options, not cost scaling's

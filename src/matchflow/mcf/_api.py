@@ -64,8 +64,9 @@ def min_cost_flow(G: Any, demand: Any = None, *, capacity: Any = None, cost: Any
         (``stats["gap_bound"]``, proven; a RuntimeWarning above ``FLOAT_RTOL`` of the cost).
     method : ``"auto"``, ``"network-simplex"`` (primal network simplex, block search pricing; option
         ``block_size``) or ``"cost-scaling"`` (Goldberg's CS2 refine: FIFO push/relabel; options ``alpha``, the
-        scaling factor, default 8, ``price_updates``, ``lookahead``). ``"auto"``: network simplex up to 5000 nodes
-        (and up to 10^4 where arcs >= 16 nodes), cost scaling beyond (measured, docs/notes/mcf.md).
+        scaling factor, default 8, ``price_updates``, ``lookahead`` and ``price_refine``, the rounds of CS2's price
+        refinement that may skip a phase, default 4, 0: off). ``"auto"``: network simplex up to 5000 nodes (and up
+        to 10^4 where arcs >= 16 nodes), cost scaling beyond (measured, docs/notes/mcf.md).
     backend : ``"auto"`` or ``"cpu"`` (no GPU twin yet).
 
     Returns

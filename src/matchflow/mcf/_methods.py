@@ -44,7 +44,8 @@ def cpu_rule(problem) -> str:
 
 TABLE = MethodTable(
     family="min_cost_flow",
-    methods=(Method("cost-scaling", cpu=solve_cost_scaling, options=("alpha", "price_updates", "lookahead"), check=check_cost_scaling_options),
+    methods=(Method("cost-scaling", cpu=solve_cost_scaling,
+                    options=("alpha", "price_updates", "lookahead", "price_refine"), check=check_cost_scaling_options),
              Method("network-simplex", cpu=solve_network_simplex, options=("block_size",),
                     check=check_network_simplex_options)),
     cpu_rule=cpu_rule,
