@@ -122,9 +122,17 @@ def _networks(draw):
     return t.astype(np.int64), h.astype(np.int64), d.astype(np.int64), cap.astype(np.int64), cost.astype(np.int64)
 
 
-@given(_networks(), st.sampled_from([{}, {"price_updates": 0, "lookahead": False}, {"price_updates": 0.01, "alpha": 2},
-                                     {"price_refine": 0}, {"price_refine": 1, "alpha": 3}]))
-def test_random_networks_against_networkx(net, opts):
+# (method, options): every row of the table with its default options, and each method's option corners
+RUNS = [(m, {}) for m in TABLE.cpu_names] + [
+    ("cost-scaling", {"price_updates": 0, "lookahead": False}), ("cost-scaling", {"price_updates": 0.01, "alpha": 2}),
+    ("cost-scaling", {"price_refine": 0}), ("cost-scaling", {"price_refine": 1, "alpha": 3}),
+    ("network-simplex", {"block_size": 1}), ("network-simplex", {"block_size": 3}),
+    ("network-simplex", {"block_size": 1000})]
+
+
+@given(_networks(), st.sampled_from(RUNS))
+def test_random_networks_against_networkx(net, run):
+    method, opts = run
     tail, head, demand, cap, cost = net
     try:
         want = _nx_cost(tail, head, demand, cap.astype(np.float64), cost)
@@ -132,11 +140,15 @@ def test_random_networks_against_networkx(net, opts):
         with pytest.raises(ValueError, match="infeasible"):
             mf.min_cost_flow((tail, head), demand, capacity=cap, cost=cost, backend="cpu")
         return
-    res = mf.min_cost_flow((tail, head), demand, capacity=cap, cost=cost, backend="cpu", method="cost-scaling", **opts)
-    assert res.cost == want
+    res = mf.min_cost_flow((tail, head), demand, capacity=cap, cost=cost, backend="cpu", method=method, **opts)
+    assert res.cost == want and res.method == method
     assert verify_min_cost_flow((tail, head), demand, res, capacity=cap, cost=cost) == []
-    assert res.stats["price_updates"] == 0 if opts.get("price_updates") == 0 else res.stats["price_updates"] >= 0
-    assert res.stats["phases_skipped"] == 0 if opts.get("price_refine") == 0 else res.stats["phases_skipped"] >= 0
+    if opts.get("price_updates") == 0:
+        assert res.stats["price_updates"] == 0
+    if opts.get("price_refine") == 0:
+        assert res.stats["phases_skipped"] == 0
+    if "block_size" in opts:
+        assert res.stats["block_size"] == min(opts["block_size"], max(len(tail), 1))
 
 
 def test_tampered_answers_rejected():

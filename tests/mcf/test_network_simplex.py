@@ -5,18 +5,13 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import networkx as nx
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-from test_mcf import _networks, _nx_cost
 
 import matchflow as mf
 from matchflow.generators import netgen, transport_instance
 from matchflow.mcf._api import METHODS
 from matchflow.mcf._methods import TABLE
-from matchflow.verify import verify_min_cost_flow
 
 NS = "network-simplex"
 
@@ -50,22 +45,6 @@ def test_block_size_checked():
     with pytest.raises(TypeError, match="unexpected option.*alpha.*accepted: block_size"):
         mf.min_cost_flow(*args, method=NS, alpha=4)
     assert mf.min_cost_flow(*args, method=NS, block_size=None).stats["block_size"] == 1  # the default, at most m
-
-
-@given(_networks(), st.sampled_from([None, 1, 3, 1000]))
-def test_random_networks_against_networkx(net, block):
-    tail, head, demand, cap, cost = net
-    try:
-        want = _nx_cost(tail, head, demand, cap.astype(np.float64), cost)
-    except nx.NetworkXUnfeasible:
-        with pytest.raises(ValueError, match="infeasible"):
-            mf.min_cost_flow((tail, head), demand, capacity=cap, cost=cost, method=NS)
-        return
-    res = mf.min_cost_flow((tail, head), demand, capacity=cap, cost=cost, method=NS, block_size=block)
-    assert res.cost == want and res.method == NS
-    assert verify_min_cost_flow((tail, head), demand, res, capacity=cap, cost=cost) == []
-    assert res.stats["pivots"] >= res.stats["degenerate_pivots"] >= 0
-    assert res.stats["seconds_pivots"] >= 0
 
 
 def test_transport_ties_and_degenerate():
