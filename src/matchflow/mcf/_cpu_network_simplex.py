@@ -63,7 +63,10 @@ def find_entering_dev(src, dst, cost, state, pi, m, block, start):
     best = np.int64(0)
     enter = -1
     cnt = block
-    for e in range(start, m):
+    for k in range(m):  # arcs start, start + 1, ..., m - 1, 0, ..., start - 1
+        e = start + k
+        if e >= m:
+            e -= m
         c = state[e] * (cost[e] + pi[src[e]] - pi[dst[e]])
         if c < best:
             best = c
@@ -71,17 +74,7 @@ def find_entering_dev(src, dst, cost, state, pi, m, block, start):
         cnt -= 1
         if cnt == 0:
             if enter >= 0:
-                return enter, e + 1, e + 1 - start
-            cnt = block
-    for e in range(0, start):
-        c = state[e] * (cost[e] + pi[src[e]] - pi[dst[e]])
-        if c < best:
-            best = c
-            enter = e
-        cnt -= 1
-        if cnt == 0:
-            if enter >= 0:
-                return enter, e + 1, m - start + e + 1
+                return enter, e + 1, k + 1
             cnt = block
     return enter, start, m
 
