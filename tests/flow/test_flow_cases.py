@@ -62,7 +62,7 @@ def test_grid_cases_every_method(case, backend):
     batch, items = _items(src, snk, edg, conn)
     best = [grid_min_exact(*it, conn) for it in items]
     floats = any(np.asarray(a).dtype.kind == "f" for a in (src, snk, edg))
-    eps = max(np.finfo(np.asarray(a).dtype).eps for a in (src, snk, edg) if np.asarray(a).dtype.kind == "f") \
+    eps = max(float(np.finfo(np.asarray(a).dtype).eps) for a in (src, snk, edg) if np.asarray(a).dtype.kind == "f") \
         if floats else 0.0
     for method in table_methods(GRID_TABLE, backend):
         r = grid_cut(src, snk, edg, connectivity=conn, method=method, backend=backend, **gpu_options(backend))
