@@ -20,6 +20,7 @@ vectorised and deterministic for a given ``seed``; all arrays are int64; ``deman
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import numpy as np
@@ -268,5 +269,5 @@ def transport_instance(m: int, n: int | None = None, *, total: int | None = None
     return supply, demand, np.rint(d * (cost[1] / np.sqrt(2.0))).astype(np.int64)
 
 
-for _f in (netgen, gridgen, goto, transport_instance):
-    _f.__doc__ += _REFS
+for _f in (netgen, gridgen, goto, transport_instance):  # cleaned first: Python 3.13 dedents docstrings at compile time
+    _f.__doc__ = inspect.cleandoc(_f.__doc__) + "\n\n" + inspect.cleandoc(_REFS) + "\n"

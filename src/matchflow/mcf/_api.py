@@ -13,6 +13,7 @@ the result. No per-method code lives here.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import time
 import warnings
 from typing import Any
@@ -104,7 +105,15 @@ def min_cost_flow(G: Any, demand: Any = None, *, capacity: Any = None, cost: Any
     return _run(P, row, backend, options)
 
 
-min_cost_flow.__doc__ += _REFS
+
+
+def _with_refs(f, refs: str = _REFS) -> None:
+    """Append the References section; both parts cleaned (Python 3.13 dedents docstrings when it compiles them, so an
+    indented section appended as it is would not line up with the body)."""
+    f.__doc__ = inspect.cleandoc(f.__doc__) + "\n\n" + inspect.cleandoc(refs) + "\n"
+
+
+_with_refs(min_cost_flow)
 
 
 def max_flow_min_cost(G: Any, s: Any, t: Any, *, capacity: Any = None, cost: Any = None, n: int | None = None,
@@ -152,7 +161,7 @@ def max_flow_min_cost(G: Any, s: Any, t: Any, *, capacity: Any = None, cost: Any
     return res
 
 
-max_flow_min_cost.__doc__ += _REFS
+_with_refs(max_flow_min_cost)
 
 
 def transport(supply: Any, demand: Any, C: Any, *, method: str = "auto", backend: str = "auto",
@@ -201,9 +210,9 @@ def transport(supply: Any, demand: Any, C: Any, *, method: str = "auto", backend
                            seconds=res.seconds, stats=stats)
 
 
-transport.__doc__ += _REFS.replace("Applications\", Prentice Hall, 1993.", "Applications\", Prentice Hall, 1993.\n"
+_with_refs(transport, _REFS.replace("Applications\", Prentice Hall, 1993.", "Applications\", Prentice Hall, 1993.\n"
     "    .. [4] Flamary, R., et al., \"POT: Python Optimal Transport\", Journal of Machine Learning Research 22(78),\n"
-    "           1-8, 2021 (``ot.emd``, the network-simplex peer).")
+    "           1-8, 2021 (``ot.emd``, the network-simplex peer)."))
 
 
 def _masses(supply: Any, demand: Any, m: int, n: int) -> tuple[np.ndarray, np.ndarray, float]:
