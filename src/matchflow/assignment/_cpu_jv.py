@@ -17,9 +17,8 @@ from ._prepare import counters, square_answer
 
 __all__ = ["solve_jv"]
 
-# the names the GPU Hungarian's float repair (_gpu_munkres, a GPU driver) imports from here
-_arr_kernel = arr_kernel
-_augment_kernel = augment_kernel
+_arr_kernel = arr_kernel  # the name the GPU Hungarian's float repair (_gpu_munkres, a GPU driver) imports, with
+# augment_kernel, from here
 
 
 def solve_jv(C: np.ndarray, arr_passes: int = 2):

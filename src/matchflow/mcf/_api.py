@@ -105,8 +105,6 @@ def min_cost_flow(G: Any, demand: Any = None, *, capacity: Any = None, cost: Any
     return _run(P, row, backend, options)
 
 
-
-
 def _with_refs(f, refs: str = _REFS) -> None:
     """Append the References section; both parts cleaned (Python 3.13 dedents docstrings when it compiles them, so an
     indented section appended as it is would not line up with the body)."""
