@@ -9,7 +9,10 @@ the ``ok`` check, are not). Columns:
   :data:`LOOP_ITEMS` items timed and scaled to the batch; totals for those items only, so ``ok`` counts them);
 * ``ours-gpu``: ``batch_linear_sum_assignment(costs, backend="gpu")`` from host arrays, the whole call;
 * ``ours-gpu-dev``: the same from CUDA tensors (torch), answers on the device, the whole call;
-* ``ours-gpu-solve``: the kernel alone (``JVBatchRun.solve`` + synchronize; buffers ready).
+* ``ours-gpu-solve``: the kernel alone (``JVBatchRun.solve`` + synchronize; buffers ready; ``kernel="auto"``:
+  a warp per item up to a side of 128);
+* ``ours-gpu-block-solve``: the same with the block-per-item kernel (``kernel="block"``);
+* ``ours-gpu-certify``: the device certificate alone (``seconds_certify``).
 
 :func:`first_call` times the first batched GPU call of a fresh process (a subprocess; warm kernel cache).
 """
@@ -110,13 +113,13 @@ def run_ours_dev(case):
     return sec, _totals(case.items, [t.cpu().numpy() for t in x])
 
 
-def run_solve(case):
-    """The launch alone (inputs already uploaded): ``stats["seconds_solve"]`` of the raw GPU solver."""
+def run_solve(case, key="seconds_solve", **options):
+    """One stage alone (inputs already uploaded): ``stats[key]`` of the raw GPU solver."""
     from matchflow import gpu
 
-    x, _, _, _, st = gpu.batch_assignment(case.costs, case.shapes)
+    x, _, _, _, st = gpu.batch_assignment(case.costs, case.shapes, **options)
     ro = st["row_offsets"]
-    return st["seconds_solve"], _totals(case.items, [x[ro[b]:ro[b + 1]] for b in range(len(ro) - 1)])
+    return st[key], _totals(case.items, [x[ro[b]:ro[b + 1]] for b in range(len(ro) - 1)])
 
 
 _FIRST = """
@@ -162,4 +165,6 @@ def gpu_peers() -> dict:
     if not gpu_available():
         return {}
     return {"tla-gpu": (_tla, run_tla), "ours-gpu-loop": (lambda: True, run_loop), "ours-gpu": (lambda: True, run_ours),
-            "ours-gpu-dev": (_torch_cuda, run_ours_dev), "ours-gpu-solve": (lambda: True, run_solve)}
+            "ours-gpu-dev": (_torch_cuda, run_ours_dev), "ours-gpu-solve": (lambda: True, run_solve),
+            "ours-gpu-block-solve": (lambda: True, lambda case: run_solve(case, kernel="block")),
+            "ours-gpu-certify": (lambda: True, lambda case: run_solve(case, "seconds_certify"))}

@@ -2,7 +2,7 @@
 # The whole GPU round in one device call (see docs/DEVELOPING.md).
 #
 #   scripts/gpu_round.sh [SECTION ...]     sections: info tests sanitize sanitize-families bench bench-big bench-paper
-#                                          bench-assign bench-open
+#                                          bench-assign bench-open bench-batch
 #                                          (default: info tests sanitize bench bench-assign)
 #
 # Run from the repository root on the device machine, with carry=[".whl", ".devdata"].
@@ -25,7 +25,7 @@ want() { [[ " $SECTIONS " == *" $1 "* ]]; }
 section setup
 if ! python3 -c 'import numpy, sys; sys.exit(0 if numpy.__version__.startswith("2.4") else 1)' 2>/dev/null; then
     wheels=(.whl/numpy-*.whl)
-    for w in .whl/lap*.whl; do [[ -f "$w" ]] && wheels+=("$w"); done  # lap/lapx: only the assignment benchmark
+    for w in .whl/lap*.whl .whl/torch_linear_assignment*.whl; do [[ -f "$w" ]] && wheels+=("$w"); done  # peers
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
         "${wheels[@]}" || { echo "wheel install failed"; exit 2; }
 fi
@@ -147,6 +147,16 @@ if want bench-assign; then
     timeout -s INT "${ASSIGN_TIMEOUT:-1500}" python3 -m benchmarks.bench_assignment --out-dir "$OUT" \
         ${ASSIGN_ARGS:---sizes 512 1024 2048 4096 8192 --ranges 0.1 1 10 --seeds 2 --max-seconds 3} \
         2>&1 | tee "$OUT/bench-assign.log" | tail -n 40
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+fi
+
+# ------------------------------------------------------------------ batched assignment benchmark
+# issue 23: SciPy loop, lapx batch, our CPU, torch-linear-assignment and our GPU columns on the same inputs
+if want bench-batch; then
+    section "batched assignment benchmark"
+    timeout -s INT "${BATCH_TIMEOUT:-400}" python3 -m benchmarks.bench_batch --repeat "${BENCH_REPEAT:-2}" \
+        --machine "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1) ($(nproc)-core host)" \
+        --out "$OUT" ${BATCH_ARGS:-} 2>&1 | tee "$OUT/bench-batch.log" | tail -n 30
     [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 fi
 

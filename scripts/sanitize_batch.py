@@ -1,6 +1,8 @@
-"""compute-sanitizer target for the batched assignment kernels (``lsap_batch_kernel`` with shared and global work
-arrays, shared and global costs, warp-shuffle and tree reductions; ``certify_int_kernel``) on small ragged
-batches, through the GPU driver; each answer is checked against SciPy.
+"""compute-sanitizer target for the batched assignment kernels (``lsap_warp_kernel``: a warp per item, one and
+several slots per lane; ``lsap_batch_kernel`` with shared and global work arrays, shared and global costs,
+warp-shuffle and tree reductions; ``certify_items_kernel``, int and float; ``pad_rows_kernel`` and
+``negate_kernel`` through a device input's answer) on small ragged batches, through the GPU driver and the door;
+each answer is checked against SciPy.
 
     compute-sanitizer --tool memcheck python3 scripts/sanitize_batch.py
     compute-sanitizer --tool racecheck python3 scripts/sanitize_batch.py   (SANITIZE_SMALL=1: a subset)
@@ -45,12 +47,29 @@ def check(items, label, **opts):
     print(label, opts, "equal" if not diff else f"{diff} DIFFERENT")
 
 
-variants = [{}, {"block_size": 64}] if SMALL else [{}, {"block_size": 8}, {"block_size": 64}, {"shared_costs": False},
-                                                   {"certify": True}]
+B = {"kernel": "block"}
+variants = [{}, {"grid_size": 2}, B, {**B, "block_size": 64}] if SMALL else [
+    {}, {"grid_size": 2}, B, {**B, "block_size": 8}, {**B, "block_size": 64}, {**B, "shared_costs": False}]
 for name, items in batches.items():
     for opts in variants:
         check(items, name, **opts)
 for name, items in batches.items():
-    check(items, name + " global work", shared_work=False)
+    check(items, name + " global work", kernel="block", shared_work=False)
+
+# a device input through the door: padded answers (shapes) and negated duals (maximize) on the device
+from numba import cuda  # noqa: E402
+
+from matchflow import batch_linear_sum_assignment  # noqa: E402
+
+C = rng.random((4, 6, 5))
+shp = np.array([[6, 5], [2, 3], [5, 1], [3, 3]])
+x, cost, u, v = batch_linear_sum_assignment(cuda.to_device(C), shapes=shp, maximize=True, return_cost=True,
+                                            return_duals=True)
+xh = x.copy_to_host()
+for b, (n, m) in enumerate(shp):
+    w = linear_sum_assignment(C[b, :n, :m], maximize=True)[1]
+    same = np.array_equal(xh[b, :n], w) and (xh[b, n:] == -1).all()
+    bad += not same
+    print("device input, item", b, "equal" if same else "DIFFERENT")
 print("mismatches", bad)
 raise SystemExit(1 if bad else 0)

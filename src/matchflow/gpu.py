@@ -319,14 +319,17 @@ def cost_scaling_assignment(dev: Any, **options: Any) -> tuple[int, np.ndarray, 
 
 def batch_assignment(costs: Any, shapes: Any = None, *, maximize: bool = False, **options: Any
                      ) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
-    """The batched GPU solve without the door's float certificate or re-solves: ``(col4row, u, v, status,
+    """The batched GPU solve and its device certificate, without the door's re-solves: ``(col4row, u, v, status,
     stats)``. ``col4row``, ``u`` (rows) and ``v`` (columns) are every item's answer one after the other (item
     ``b``'s rows are ``stats["row_offsets"][b]:stats["row_offsets"][b + 1]``, its columns likewise with
-    ``"col_offsets"``); ``status[b]`` is 0 when item ``b`` was solved, 1 when it is infeasible, 2 when it holds NaN (or ``-inf``
-    when minimising). Host inputs give
-    NumPy arrays, device inputs numba device arrays. ``stats``: ``seconds_start`` (uploads),
-    ``seconds_solve`` (the launch, waited for), ``seconds_finish``, ``block_size``, ``shared_bytes``,
-    ``launches``. Options: :data:`OPTIONS` plus ``shared_costs`` and ``shared_work`` (default True).
+    ``"col_offsets"``), the duals in the user's sign (``u + v <= C``, ``>=`` when maximising); ``status[b]`` (a
+    NumPy array) is 0 when item ``b`` was solved and proved optimal, 1 when it is infeasible, 2 when it holds NaN
+    (or ``-inf`` when minimising), 4 when the device certificate did not prove it (``certify=False``: not
+    checked). Host inputs give NumPy arrays, device inputs numba device arrays. ``stats``: ``seconds_start``
+    (uploads), ``seconds_solve`` (the launch, waited for), ``seconds_certify``, ``seconds_finish``, ``kernel``
+    (``"warp"``: a warp per item, ``"block"``: a block per item), ``block_size``, ``shared_bytes``, ``launches``.
+    Options: :data:`OPTIONS` plus ``kernel`` (``"auto"``, ``"warp"``, ``"block"``), ``shared_costs`` and
+    ``shared_work`` (default True).
 
     Examples
     --------
@@ -349,5 +352,5 @@ def batch_assignment(costs: Any, shapes: Any = None, *, maximize: bool = False, 
 
     p = prepare(costs, shapes, maximize)
     stats: dict[str, Any] = {"row_offsets": p.out_rows.copy(), "col_offsets": p.out_cols.copy()}
-    x, u, v, status = solve_jv_gpu(p, stats=stats, **options)
-    return x, u, v, status, stats
+    s = solve_jv_gpu(p, stats=stats, **options)
+    return s.col4row, s.u, s.v, s.status, stats

@@ -13,7 +13,7 @@ from .._methods import check_method_options, place, resolve
 from .._validation import check_bool, check_real, is_torch_tensor
 from ._cpu_jv import INVALID, resolve_items
 from ._methods import TABLE
-from ._prepare import BatchProblem, prepare
+from ._prepare import UNPROVED, BatchProblem, Solved, prepare
 from ._verify import PROVED, certify_batch
 
 __all__ = ["batch_linear_sum_assignment"]
@@ -100,43 +100,39 @@ def batch_linear_sum_assignment(costs, *, shapes=None, maximize: bool = False, b
     p = prepare(costs, shapes, maximize)
     row, device = place(TABLE, row, be, lambda: p, options)
     opts = check_method_options(TABLE, row, device, options)
-    solved = (row.cpu if device == "cpu" else row.gpu)(p, **opts)
-    col4row, u, v, status = (_host(t) for t in solved)
-    _raise_status(status)
-    h = p.on_host()  # device costs: one copy for the certificate
-    u, v, redone = _certified(h, col4row, u, v, status)
-    dev = solved if p.on_device and not redone and not p.maximize else None
-    return _answer(p, h, col4row, u, v, return_cost, return_duals, dev)
-
-
-def _host(a: Any) -> np.ndarray:
-    return a.copy_to_host() if hasattr(a, "copy_to_host") else np.asarray(a)
+    solved = _certified(p, Solved.of((row.cpu if device == "cpu" else row.gpu)(p, **opts)))
+    return _answer(p, solved, return_cost, return_duals)
 
 
 def _raise_status(status: np.ndarray) -> None:
-    bad = np.flatnonzero(status != 0)
+    bad = np.flatnonzero((status != 0) & (status != UNPROVED))
     if bad.size:
         b = int(bad[0])
         what = "matrix contains invalid numeric entries" if status[b] == INVALID else "cost matrix is infeasible"
         raise ValueError(f"{what} (item {b})")
 
 
-def _certified(p: BatchProblem, col4row, u, v, status):
-    """``(u, v, redone)``: the answer's duals as the minimisation's (``-u``, ``-v`` when maximising), every item
-    of the host problem ``p`` certified in one batched pass; items not proved are solved again by
-    :func:`matchflow.assignment` (which proves its answers; ``redone``: some were, ``col4row`` updated)."""
-    if p.maximize:
-        u, v = -u, -v
-    verdict, _, _ = certify_batch(p, col4row, u, v)
-    redo = np.flatnonzero(verdict != PROVED)
-    if redo.size:
-        if p.maximize:
-            u, v = -u, -v
-        u, v = resolve_items(p, redo, col4row, u, v, status)
-        _raise_status(status)
-        if p.maximize:
-            u, v = -u, -v
-    return u, v, bool(redo.size)
+def _certified(p: BatchProblem, s: Solved) -> Solved:
+    """``s`` with every item proved: by the solver's own certificate (``s.certified``: the device's, one status
+    read) or here, in one batched pass on the host; an item not proved is solved again by
+    :func:`matchflow.assignment` (which proves its answers), its answer then on the host. Raises SciPy's errors
+    for infeasible and invalid items."""
+    _raise_status(s.status)
+    h = p
+    if s.certified:
+        redo = np.flatnonzero(s.status == UNPROVED)
+    else:
+        s = s.to_host()
+        h = p.on_host()  # device costs: one copy for the certificate
+        u, v = (-s.u, -s.v) if p.maximize else (s.u, s.v)
+        verdict, _, _ = certify_batch(h, s.col4row, u, v)
+        redo = np.flatnonzero(verdict != PROVED)
+    if not redo.size:
+        return s
+    s = s.to_host()
+    u, v = resolve_items(h, redo, s.col4row, s.u, s.v, s.status)
+    _raise_status(s.status)
+    return Solved(s.col4row, u, v, s.status, certified=True)
 
 
 def _costs(p: BatchProblem, col4row: np.ndarray) -> np.ndarray:
@@ -165,17 +161,19 @@ def _prefix(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _form(p: BatchProblem, flat: np.ndarray, sizes: np.ndarray, offs: np.ndarray, fill, dev: Any = None) -> Any:
-    """One flat per-item answer in the input's form, library and device, by one hand-back: a (B, k) array (k:
-    the padded size; ``dev``: the solver's device array, wrapped without a copy where it already is that
-    array), or a list of views of one array."""
+def _form(p: BatchProblem, flat: Any, sizes: np.ndarray, offs: np.ndarray, fill) -> Any:
+    """One flat per-item answer (host, or the solver's device array) in the input's form, library and device, by
+    one hand-back: a (B, k) array (k: the padded size; a full device answer is wrapped without a copy, a ragged
+    one padded on the device), or a list of views of one array."""
     if p.form == "list":
         whole = _to_input(p, flat)
         return [whole[int(offs[b]):int(offs[b + 1])] for b in range(p.batch)]
     B, k = p.batch, p.pad_rows if sizes is p.rows else int(p.source.shape[2])
     full = bool((sizes == k).all())
-    if full and B and dev is not None and is_device_array(dev):
-        return hand_back(dev.reshape(B, k), device_library(p.source), p.source)
+    if is_device_array(flat):
+        from ._gpu_jv import padded  # noqa: PLC0415 - device answers only
+
+        return _to_input(p, flat.reshape(B, k) if full else padded(flat, offs, sizes, k, fill))
     if full:
         return _to_input(p, flat.reshape(B, k))
     out = np.full((B, k), fill, dtype=flat.dtype)
@@ -195,16 +193,23 @@ def _to_input(p: BatchProblem, a: np.ndarray) -> Any:
     return a
 
 
-def _answer(p: BatchProblem, h: BatchProblem, col4row, u, v, return_cost: bool, return_duals: bool,
-            dev: Any = None):
-    """The answer of ``p`` (``h``: its host problem; ``dev``: the GPU solve's device arrays, still the answer)."""
-    x_dev, u_dev, v_dev = dev[:3] if dev is not None else (None, None, None)
-    out = [_form(p, col4row, p.rows, p.out_rows, -1, x_dev)]
+def _answer(p: BatchProblem, s: Solved, return_cost: bool, return_duals: bool):
+    """The answer of ``p`` from the certified ``s`` (host arrays, or device arrays left on the device)."""
+    out = [_form(p, s.col4row, p.rows, p.out_rows, -1)]
     if return_cost:
-        out.append(_to_input(p, _costs(h, col4row)))
+        total = s.total if s.total is not None else _costs(p.on_host(), s.to_host().col4row)
+        out.append(_to_input(p, total))
     if return_duals:
-        out.append(_form(p, u, p.rows, p.out_rows, 0, u_dev))
-        out.append(_form(p, v, p.cols, p.out_cols, 0, v_dev))
+        u, v = s.u, s.v
+        if p.maximize:  # the minimisation's duals (on -C)
+            if s.on_device:
+                from ._gpu_jv import negated  # noqa: PLC0415 - device answers only
+
+                u, v = negated(u), negated(v)
+            else:
+                u, v = -u, -v
+        out.append(_form(p, u, p.rows, p.out_rows, 0))
+        out.append(_form(p, v, p.cols, p.out_cols, 0))
     return out[0] if len(out) == 1 else tuple(out)
 
 
@@ -218,9 +223,7 @@ def _with_limit(costs, shapes, maximize: bool, lim: float, row, be: str, return_
     q = prepare(ext, None, maximize)
     row, device = place(TABLE, row, be if be != "gpu" else "gpu", lambda: q, options)
     opts = check_method_options(TABLE, row, device, options)
-    col4row, u, v, status = (_host(t) for t in (row.cpu if device == "cpu" else row.gpu)(q, **opts))
-    _raise_status(status)
-    _certified(q.on_host(), col4row, u, v, status)
+    col4row = _certified(q, Solved.of((row.cpu if device == "cpu" else row.gpu)(q, **opts))).to_host().col4row
     flat = np.concatenate([np.where(x < c, x, -1) for x, c in
                            ((col4row[q.out_rows[b]:q.out_rows[b] + int(p.rows[b])], int(p.cols[b]))
                             for b in range(p.batch))]) if p.batch else np.zeros(0, dtype=np.int64)

@@ -1,15 +1,19 @@
-"""Batched assignment on the GPU: the host driver of ``lsap_batch_kernel`` (:mod:`._gpu_jv_kernels`).
+"""Batched assignment on the GPU: the host driver of ``lsap_warp_kernel`` / ``lsap_batch_kernel``.
 
-One launch solves every item of a :class:`._prepare.BatchProblem`, a block per item, whatever ``B`` is; no host
-synchronisation per item. A small state object with named stages (``matching/_gpu_push_relabel.py``'s shape):
-``start`` (the costs on the device: read in place for device inputs, one upload for host ones; the item table in
-one upload; the output and work buffers), ``solve`` (the launch), ``certify`` (integers: the exact certificate
-on the device, ``O(B)`` flags back; floats are certified by the door), ``finish`` (items beyond the exact range
-re-solved on the host by the CPU twin's :func:`._cpu_jv.resolve_items`; the answer on the host for host inputs,
-numba device arrays on the input's device for device inputs).
+One launch solves every item of a :class:`._prepare.BatchProblem`, whatever ``B`` is; no host synchronisation per
+item. A small state object with named stages (``matching/_gpu_push_relabel.py``'s shape): ``start`` (the costs on
+the device: read in place for device inputs, one upload for host ones; the item table in one upload; the output
+and work buffers), ``solve`` (the launch), ``certify`` (every item's LP-duality certificate on the device, exact
+for integers, the dense family's rigorous bound for floats, with each item's total: :mod:`._gpu_verify_kernels`;
+an item it does not prove gets status ``UNPROVED`` and the door solves it again), ``finish`` (items beyond the
+exact range re-solved on the host by the CPU twin's :func:`._cpu_jv.resolve_items`; ``status`` to the host, the
+one read-back of a device input; the answer on the host for host inputs, numba device arrays on the input's device
+for device inputs).
 
-Block size (``block_size="auto"``): the smallest of 32, 64, 128 covering the largest item's larger side, else
-256. Shared memory: the work arrays of every item when the largest fits :data:`SMEM_MAX`, and each item's costs
+Kernel (``kernel="auto"``): a warp per item (``_gpu_jv_warp_kernels``, the state in registers) when the largest
+item's larger side is at most ``WARP_SIDE`` (128), else a block per item (``_gpu_jv_kernels``). Block size of the
+block kernel (``block_size="auto"``): the smallest of 32, 64, 128 covering the largest item's larger side, else
+256. Its shared memory: the work arrays of every item when the largest fits :data:`SMEM_MAX`, and each item's costs
 where they fit too (the launch's dynamic shared memory is sized by the largest such item: ``shared_costs=False``
 keeps costs in global memory, for batches where one mid-sized item would cut every block's occupancy).
 """
@@ -23,28 +27,31 @@ import numpy as np
 
 from .._cuda import quiet, validate_gpu_options
 from .._validation import check_bool, check_options
+from ._prepare import Solved
 
-__all__ = ["solve_jv_gpu", "validate_jv_gpu_options", "BatchGPUError", "choose_block", "JVBatchRun"]
+__all__ = ["solve_jv_gpu", "validate_jv_gpu_options", "choose_block", "JVBatchRun", "padded",
+           "negated", "KERNELS"]
 
-_OPTIONS = ("shared_costs", "shared_work")
+_OPTIONS = ("shared_costs", "shared_work", "kernel")
+KERNELS = ("auto", "warp", "block")
 SMEM_MAX = 48 * 1024  # dynamic shared memory without the opt-in attribute: every CUDA device numba-cuda supports
-
-
-class BatchGPUError(RuntimeError):
-    """The batched GPU kernel's answer failed its device certificate (an internal bug, never bad input)."""
 
 
 def validate_jv_gpu_options(**options: Any) -> dict[str, Any]:
     """The GPU vocabulary (``block_size``: a power of two in [1, 1024], default by size; ``grid_size``: blocks,
     default one per item; ``certify``: the device certificate of integer answers, default off: the door
     certifies; ``loop`` / ``max_rounds`` accepted, unused: one launch) plus ``shared_costs`` and ``shared_work``
-    (default True: costs and work arrays in shared memory where they fit; False keeps them in global memory)."""
+    (default True: costs and work arrays in shared memory where they fit; False keeps them in global memory) and
+    ``kernel`` (``"auto"``, ``"warp"``: a warp per item, items of a larger side <= 128 only, ``"block"``)."""
     opts = dict(options)
     o = validate_gpu_options("batch_linear_sum_assignment (gpu)", opts, block_low=1, block_default=0,
-                             certify_default=False)
+                             certify_default=True)
     check_options("batch_linear_sum_assignment (gpu)", opts, _OPTIONS)
     o["shared_costs"] = check_bool("shared_costs", opts.get("shared_costs", True))
     o["shared_work"] = check_bool("shared_work", opts.get("shared_work", True))
+    o["kernel"] = opts.get("kernel", "auto")
+    if o["kernel"] not in KERNELS:
+        raise ValueError(f"kernel must be one of {', '.join(map(repr, KERNELS))}, got {o['kernel']!r}")
     return o
 
 
@@ -56,19 +63,19 @@ def choose_block(largest: int) -> int:
     return 256
 
 
-def solve_jv_gpu(problem, stats: dict[str, Any] | None = None, **options: Any):
-    """Solve every item of ``problem`` on the GPU; returns ``(col4row, u, v, status)`` (the contract of
-    :mod:`._prepare`): NumPy arrays for host inputs, numba device arrays on the input's device for device
-    inputs (the door hands them back in the input's library, ``_cuda.hand_back``). With a ``stats`` dict, the
-    launch is waited for and the stage timings (``seconds_start``, ``seconds_solve``: launch to completion,
-    ``seconds_finish``) and the launch shape are written into it."""
+def solve_jv_gpu(problem, stats: dict[str, Any] | None = None, **options: Any) -> Solved:
+    """Solve (and, unless ``certify=False``, certify) every item of ``problem`` on the GPU: a
+    :class:`._prepare.Solved` (host arrays for host inputs; numba device arrays on the input's device for device
+    inputs, with the items' totals). With a ``stats`` dict, the launches are waited for and the stage timings
+    (``seconds_start``, ``seconds_solve``: launch to completion, ``seconds_certify``, ``seconds_finish``) and the
+    launch shape are written into it."""
     o = validate_jv_gpu_options(**options)
     with quiet():
         run = JVBatchRun(problem, o)
         run.start()
         run.solve(wait=stats is not None)
         if o["certify"]:
-            run.certify()
+            run.certify(wait=stats is not None)
         out = run.finish()
     if stats is not None:
         stats.update(run.stats)
@@ -80,16 +87,22 @@ class JVBatchRun:
 
     def __init__(self, p, o: dict[str, Any]) -> None:
         from . import _gpu_jv_kernels as K  # noqa: PLC0415
+        from . import _gpu_jv_warp_kernels as W  # noqa: PLC0415
 
-        self.p, self.o, self.K = p, o, K
+        self.p, self.o, self.K, self.W = p, o, K, W
         self.B = p.batch
         self.dt = np.dtype(p.vals.dtype)
         self.R, self.C = int(p.out_rows[-1]), int(p.out_cols[-1])
         self.stats: dict[str, Any] = {}
+        self.certified = False
+        self.total = None
         small = np.minimum(p.rows, p.cols)
         large = np.maximum(p.rows, p.cols)
-        largest = int(large.max()) if self.B else 0
-        self.bdim = o["block_size"] or choose_block(largest)
+        self.largest = int(large.max()) if self.B else 0
+        self.warp = o["kernel"] == "warp" or (o["kernel"] == "auto" and self.largest <= W.WARP_SIDE)
+        if self.warp and self.largest > W.WARP_SIDE:
+            raise ValueError(f"kernel='warp' takes items of a larger side <= {W.WARP_SIDE}, got {self.largest}")
+        self.bdim = o["block_size"] or choose_block(self.largest)
         work = K.item_smem(small, large, self.bdim, False)  # vectorised over the items
         self.wshared = o["shared_work"] and int(work.max(initial=0)) <= SMEM_MAX
         smem = K.item_smem(0, 0, self.bdim, False, work=False)
@@ -101,6 +114,9 @@ class JVBatchRun:
                 smem = max(smem, int(fits.max()) if fits.size else 0)
         self.smem = int(smem)
         self.grid = o["grid_size"] or max(1, self.B)
+        if self.warp:
+            self.wdim = 32 * W.WARPS
+            self.grid = o["grid_size"] or max(1, -(-self.B // W.WARPS))
 
     def start(self) -> None:
         """The costs, the item table and the output buffers on the device."""
@@ -118,10 +134,18 @@ class JVBatchRun:
         self.u = cuda.device_array(max(self.R, 1), dtype=self.dt)
         self.v = cuda.device_array(max(self.C, 1), dtype=self.dt)
         self.status = cuda.device_array(max(self.B, 1), dtype=np.int8)
-        nw = 1 if self.wshared else self.R + self.C + 1
-        self.gval = cuda.device_array(2 * nw, dtype=self.dt)
-        self.gint = cuda.device_array(4 * nw, dtype=np.int32)
+        if not self.warp:
+            nw = 1 if self.wshared else self.R + self.C + 1
+            self.gval = cuda.device_array(2 * nw, dtype=self.dt)
+            self.gint = cuda.device_array(4 * nw, dtype=np.int32)
         self.stats["seconds_start"] = time.perf_counter() - t0
+
+    def _scalars(self):
+        dt = self.dt
+        sign = dt.type(-1 if self.p.maximize else 1)
+        inf = dt.type(np.inf) if dt.kind == "f" else dt.type(np.iinfo(np.int64).max)
+        limit = np.float64(self.K.FLOAT_LIMIT if dt.kind == "f" else self.K.INT_LIMIT)
+        return sign, dt.type(0), inf, limit
 
     def solve(self, wait: bool = False) -> None:
         """One launch for the whole batch (asynchronous unless ``wait``: nothing is read back here)."""
@@ -130,62 +154,69 @@ class JVBatchRun:
         if self.B == 0:
             self.stats["seconds_solve"] = 0.0
             return
-        K, dt = self.K, self.dt
         t0 = time.perf_counter()
-        sign = dt.type(-1 if self.p.maximize else 1)
-        inf = dt.type(np.inf) if dt.kind == "f" else dt.type(np.iinfo(np.int64).max)
-        limit = K.FLOAT_LIMIT if dt.kind == "f" else K.INT_LIMIT
+        sign, zero, inf, limit = self._scalars()
         offs, ld, rows, cols, r0, c0 = self.meta
-        K.lsap_batch_kernel[self.grid, self.bdim, 0, self.smem](
-            self.vals, offs, ld, rows, cols, sign, dt.type(0), inf, np.float64(limit), r0, c0, np.int64(self.smem),
-            self.wshared, self.gval, self.gint, self.col4row, self.u, self.v, self.status)
+        if self.warp:
+            self.W.lsap_warp_kernel[self.grid, self.wdim](
+                self.vals, offs, ld, rows, cols, sign, zero, inf, limit, r0, c0, self.col4row, self.u, self.v,
+                self.status)
+        else:
+            self.K.lsap_batch_kernel[self.grid, self.bdim, 0, self.smem](
+                self.vals, offs, ld, rows, cols, sign, zero, inf, limit, r0, c0, np.int64(self.smem), self.wshared,
+                self.gval, self.gint, self.col4row, self.u, self.v, self.status)
         if wait:
             cuda.synchronize()
-        self.stats.update(seconds_solve=time.perf_counter() - t0, block_size=self.bdim, shared_bytes=self.smem,
-                          shared_work=self.wshared, launches=1)
+        self.stats.update(seconds_solve=time.perf_counter() - t0, kernel="warp" if self.warp else "block",
+                          block_size=self.wdim if self.warp else self.bdim, shared_bytes=0 if self.warp else self.smem,
+                          shared_work=not self.warp and self.wshared, launches=1)
 
-    def certify(self) -> None:
-        """Integers: the exact certificate of every solved item on the device; raises :class:`BatchGPUError`
-        naming the first item it refutes. Floats: nothing here (the door's sound float certificate)."""
+    def certify(self, wait: bool = False) -> None:
+        """Every solved item's certificate on the device (exact for integers, the rigorous bound for floats) and
+        its total: an item it does not prove gets status ``UNPROVED``. Nothing is read back here."""
         from numba import cuda  # noqa: PLC0415
 
-        if self.B == 0 or self.dt.kind == "f":
+        from . import _gpu_verify_kernels as V  # noqa: PLC0415
+
+        self.certified = True
+        if self.B == 0:
             return
         t0 = time.perf_counter()
-        ok = cuda.device_array(self.B, dtype=np.int8)
+        sign, zero, _, _ = self._scalars()
         offs, ld, rows, cols, r0, c0 = self.meta
-        self.K.certify_int_kernel[self.grid, min(self.bdim, 256) if self.bdim >= 32 else 32](
-            self.vals, offs, ld, rows, cols, self.dt.type(-1 if self.p.maximize else 1), r0, c0, self.col4row,
-            self.u, self.v, self.status, ok)
-        okh, st = ok.copy_to_host(), self.status.copy_to_host()[:self.B]
-        bad = np.flatnonzero((okh == 0) & (st == self.K.OK))
+        used = cuda.device_array(max(self.C, 1), dtype=np.int32)
+        self.total = cuda.device_array(self.B, dtype=self.dt)
+        bdim = min(choose_block(self.largest), V.CERT_BLOCK_MAX)
+        V.certify_items_kernel[max(1, self.B), bdim](
+            self.vals, offs, ld, rows, cols, sign, zero, self.dt.kind != "f", r0, c0, self.col4row, self.u, self.v,
+            used, self.status, self.total)
+        self.stats["launches"] = self.stats.get("launches", 0) + 1
+        if wait:
+            cuda.synchronize()
         self.stats["seconds_certify"] = time.perf_counter() - t0
-        if bad.size:
-            raise BatchGPUError(f"the batched GPU answer of item {int(bad[0])} failed its certificate "
-                                f"({bad.size} items): an internal error")
 
-    def finish(self):
-        """The answer where the input lives; WIDE items re-solved on the host first."""
+    def finish(self) -> Solved:
+        """The answer where the input lives (``status`` on the host: the one read-back); WIDE items re-solved on
+        the host first."""
         from ._cpu_jv import resolve_items  # noqa: PLC0415
 
         t0 = time.perf_counter()
         st = self.status.copy_to_host()[:self.B]
         wide = np.flatnonzero(st == self.K.WIDE)
-        host = not self.p.on_device or wide.size
         outs = [self.col4row, self.u, self.v]
         sizes = (self.R, self.R, self.C)
-        if host:
+        total = self.total if self.p.on_device and self.total is not None else None
+        if not self.p.on_device or wide.size:
             x, u, v = (a.copy_to_host()[:k] for a, k in zip(outs, sizes))
             if wide.size:
                 u, v = resolve_items(self.p, wide, x, u, v, st)
-            self.stats["seconds_finish"] = time.perf_counter() - t0
-            if not self.p.on_device:
-                return x, u, v, st
-            outs = [_to_device(a) for a in (x, u, v)]
-            self.status = _to_device(st)
-        x, u, v = (a[:k] for a, k in zip(outs, sizes))
+                total = None
+            if self.p.on_device:
+                x, u, v = (_to_device(a) for a in (x, u, v))
+        else:
+            x, u, v = (a[:k] for a, k in zip(outs, sizes))
         self.stats["seconds_finish"] = time.perf_counter() - t0
-        return x, u, v, self.status[:self.B]
+        return Solved(x, u, v, st, certified=self.certified, total=total)
 
 
 def _to_device(a: np.ndarray):
@@ -193,3 +224,29 @@ def _to_device(a: np.ndarray):
 
     return cuda.to_device(np.ascontiguousarray(a)) if a.dtype != object else a
 
+
+def padded(flat, offsets: np.ndarray, sizes: np.ndarray, k: int, fill):
+    """A device ``(B, k)`` array: item ``b``'s ``sizes[b]`` values of the device array ``flat`` from
+    ``offsets[b]``, then ``fill`` (one launch)."""
+    from numba import cuda  # noqa: PLC0415
+
+    from ._gpu_verify_kernels import pad_rows_kernel  # noqa: PLC0415
+
+    B = int(sizes.size)
+    out = cuda.device_array(B * k, dtype=flat.dtype)
+    if out.size:
+        off, sz = cuda.to_device(np.ascontiguousarray(offsets[:B])), cuda.to_device(np.ascontiguousarray(sizes))
+        with quiet():
+            pad_rows_kernel[min(1024, -(-out.size // 256)), 256](flat, off, sz, np.int64(k), flat.dtype.type(fill),
+                                                               out)
+    return out.reshape(B, k)
+
+
+def negated(a):
+    """``-a`` of a device array, in place (one launch)."""
+    from ._gpu_verify_kernels import negate_kernel  # noqa: PLC0415
+
+    if a.size:
+        with quiet():
+            negate_kernel[min(1024, -(-a.size // 256)), 256](a)
+    return a

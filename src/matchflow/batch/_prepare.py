@@ -24,7 +24,9 @@ import numpy as np
 from .._cuda import c_contiguous_device, device_library, is_device_array
 from .._validation import is_torch_tensor, native_array, type_name
 
-__all__ = ["BatchProblem", "prepare"]
+__all__ = ["BatchProblem", "Solved", "prepare", "UNPROVED"]
+
+UNPROVED = 4  # a solved item its solver's own certificate did not prove (beside OK 0, INFEASIBLE 1, INVALID 2)
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,41 @@ class BatchProblem:
             return np.zeros((n, m), dtype=vals.dtype)
         return np.lib.stride_tricks.as_strided(vals[o:], shape=(n, m), strides=(ld * vals.itemsize, vals.itemsize),
                                                writeable=False)
+
+
+@dataclass
+class Solved:
+    """What every solve returns (the contract of the method table): flat ``col4row``, the duals ``u``, ``v`` in
+    the user's sign (``u + v <= C``, ``>=`` when maximising), and ``status`` per item (host int8: 0 solved, 1
+    infeasible, 2 invalid entries, :data:`UNPROVED`). Host arrays, or device arrays on the input's device.
+    ``certified``: the solver certified every item it left ``0`` (so the door need not); ``total``: the items'
+    totals where the solver computed them (device inputs), else None. A plain 4-tuple reads as uncertified."""
+
+    col4row: Any
+    u: Any
+    v: Any
+    status: np.ndarray
+    certified: bool = False
+    total: Any = None
+
+    @classmethod
+    def of(cls, out: Any) -> Solved:
+        return out if isinstance(out, cls) else cls(*out)
+
+    def __iter__(self):
+        """``col4row, u, v, status = solved``."""
+        return iter((self.col4row, self.u, self.v, self.status))
+
+    @property
+    def on_device(self) -> bool:
+        return hasattr(self.col4row, "copy_to_host")
+
+    def to_host(self) -> Solved:
+        """Itself with host arrays (device ones copied once each)."""
+        if not self.on_device:
+            return self
+        x, u, v = (a.copy_to_host() for a in (self.col4row, self.u, self.v))
+        return Solved(x, u, v, self.status, self.certified, None)
 
 
 def _host_dtype(a: np.ndarray, what: str) -> np.dtype:
