@@ -67,7 +67,9 @@ x, cost, u, v = batch_linear_sum_assignment(cuda.to_device(C), shapes=shp, maxim
                                             return_duals=True)
 xh = x.copy_to_host()
 for b, (n, m) in enumerate(shp):
-    w = linear_sum_assignment(C[b, :n, :m], maximize=True)[1]
+    r, c = linear_sum_assignment(C[b, :n, :m], maximize=True)
+    w = np.full(n, -1)
+    w[r] = c
     same = np.array_equal(xh[b, :n], w) and (xh[b, n:] == -1).all()
     bad += not same
     print("device input, item", b, "equal" if same else "DIFFERENT")

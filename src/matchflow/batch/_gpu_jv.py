@@ -127,9 +127,7 @@ class JVBatchRun:
         self.vals = p.vals if p.on_device else cuda.to_device(np.ascontiguousarray(p.vals))
         if self.vals.size == 0:  # every item empty: a one-word stand-in (the kernel reads no entry)
             self.vals = cuda.to_device(np.zeros(1, dtype=self.dt))
-        meta = np.stack([p.offs, p.ld, p.rows, p.cols, p.out_rows[:-1], p.out_cols[:-1]]).astype(np.int64)
-        dmeta = cuda.to_device(np.ascontiguousarray(meta))
-        self.meta = [dmeta[k] for k in range(6)]
+        self.meta = cuda.to_device(self.K.meta_rows(p))
         self.col4row = cuda.device_array(max(self.R, 1), dtype=np.int64)
         self.u = cuda.device_array(max(self.R, 1), dtype=self.dt)
         self.v = cuda.device_array(max(self.C, 1), dtype=self.dt)
@@ -156,15 +154,14 @@ class JVBatchRun:
             return
         t0 = time.perf_counter()
         sign, zero, inf, limit = self._scalars()
-        offs, ld, rows, cols, r0, c0 = self.meta
+        nb = np.int64(self.B)
         if self.warp:
             self.W.lsap_warp_kernel[self.grid, self.wdim](
-                self.vals, offs, ld, rows, cols, sign, zero, inf, limit, r0, c0, self.col4row, self.u, self.v,
-                self.status)
+                self.vals, self.meta, nb, sign, zero, inf, limit, self.col4row, self.u, self.v, self.status)
         else:
             self.K.lsap_batch_kernel[self.grid, self.bdim, 0, self.smem](
-                self.vals, offs, ld, rows, cols, sign, zero, inf, limit, r0, c0, np.int64(self.smem), self.wshared,
-                self.gval, self.gint, self.col4row, self.u, self.v, self.status)
+                self.vals, self.meta, nb, sign, zero, inf, limit, np.int64(self.smem), self.wshared, self.gval,
+                self.gint, self.col4row, self.u, self.v, self.status)
         if wait:
             cuda.synchronize()
         self.stats.update(seconds_solve=time.perf_counter() - t0, kernel="warp" if self.warp else "block",
@@ -183,12 +180,11 @@ class JVBatchRun:
             return
         t0 = time.perf_counter()
         sign, zero, _, _ = self._scalars()
-        offs, ld, rows, cols, r0, c0 = self.meta
         used = cuda.device_array(max(self.C, 1), dtype=np.int32)
         self.total = cuda.device_array(self.B, dtype=self.dt)
         bdim = min(choose_block(self.largest), V.CERT_BLOCK_MAX)
         V.certify_items_kernel[max(1, self.B), bdim](
-            self.vals, offs, ld, rows, cols, sign, zero, self.dt.kind != "f", r0, c0, self.col4row, self.u, self.v,
+            self.vals, self.meta, np.int64(self.B), sign, zero, self.dt.kind != "f", self.col4row, self.u, self.v,
             used, self.status, self.total)
         self.stats["launches"] = self.stats.get("launches", 0) + 1
         if wait:

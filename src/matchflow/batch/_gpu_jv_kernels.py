@@ -23,7 +23,7 @@ no warp intrinsics) and that block sizes below 32 use.
 from __future__ import annotations
 
 import numpy as np
-from numba import cuda, float64, int32, int64
+from numba import cuda, float64, int32
 
 from .._cuda._device import FULL_MASK
 from .._cuda._env import is_simulator, kernel_cache
@@ -31,8 +31,8 @@ from .._cuda._env import is_simulator, kernel_cache
 CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 SHFL = not is_simulator()  # warp shuffles on a real device; the shared-memory tree in the simulator
 
-__all__ = ["lsap_batch_kernel", "certify_int_kernel", "OK", "INFEASIBLE", "INVALID", "WIDE", "INT_LIMIT",
-           "FLOAT_LIMIT", "item_smem", "head8", "RED_SLOTS"]
+__all__ = ["lsap_batch_kernel", "OK", "INFEASIBLE", "INVALID", "WIDE", "INT_LIMIT",
+           "FLOAT_LIMIT", "item_smem", "head8", "RED_SLOTS", "meta_rows"]
 
 OK, INFEASIBLE, INVALID, WIDE = 0, 1, 2, 3
 # an item is WIDE when max |finite entry| > LIMIT / (max(n, m) + 2): the CPU twin's bounds (_cpu_jv), so every
@@ -40,6 +40,15 @@ OK, INFEASIBLE, INVALID, WIDE = 0, 1, 2, 3
 INT_LIMIT = 2.0**62 / 32.0
 FLOAT_LIMIT = 2.0**900 / 64.0
 RED_SLOTS = 4  # int32 broadcast slots after the reduction's tags
+
+
+def meta_rows(p) -> np.ndarray:
+    """The item table every batched kernel reads, ``(6, max(B, 1))`` int64: offset, row stride, rows, columns,
+    first answer row, first answer column of each item (``meta[k, b]``)."""
+    meta = np.zeros((6, max(p.batch, 1)), dtype=np.int64)
+    for k, a in enumerate((p.offs, p.ld, p.rows, p.cols, p.out_rows[:-1], p.out_cols[:-1])):
+        meta[k, :p.batch] = a
+    return meta
 
 
 def head8(bdim: int) -> int:
@@ -261,9 +270,10 @@ def _layout_dev(dv, di, wshared, gval, gint, gv0, gi0, nr, nc, h8, costs):
 
 
 @cuda.jit(cache=CACHE)
-def lsap_batch_kernel(vals, offs, ld, rows, cols, sign, zero, inf, limit, out_rows, out_cols, smem, wshared, gval, gint,
-                      col4row_out, u_out, v_out, status):
-    """Every item of the batch, a block each (a block strides over items ``blockIdx.x + k * gridDim.x``).
+def lsap_batch_kernel(vals, meta, nb, sign, zero, inf, limit, smem, wshared, gval, gint, col4row_out, u_out, v_out,
+                      status):
+    """Every item of the batch, a block each (a block strides over items ``blockIdx.x + k * gridDim.x``);
+    ``meta``: the item table (``meta_rows``), ``nb`` items.
 
     ``sign``, ``zero``, ``inf`` (+inf, or the int64 maximum): of the costs' type; ``limit``: :data:`INT_LIMIT` or
     :data:`FLOAT_LIMIT`. ``smem``: the launch's dynamic shared bytes; with ``wshared`` every item's work arrays
@@ -279,11 +289,13 @@ def lsap_batch_kernel(vals, offs, ld, rows, cols, sign, zero, inf, limit, out_ro
     shv = dv[:bdim]
     sht = di[2 * bdim:3 * bdim]
     bc = di[3 * bdim:3 * bdim + RED_SLOTS]
-    for b in range(cuda.blockIdx.x, offs.size, cuda.gridDim.x):
-        n = rows[b]
-        m = cols[b]
-        r0 = out_rows[b]
-        c0 = out_cols[b]
+    for b in range(cuda.blockIdx.x, nb, cuda.gridDim.x):
+        base = meta[0, b]
+        ld = meta[1, b]
+        n = meta[2, b]
+        m = meta[3, b]
+        r0 = meta[4, b]
+        c0 = meta[5, b]
         for k in range(tid, n, bdim):
             col4row_out[r0 + k] = -1
             u_out[r0 + k] = zero
@@ -295,7 +307,7 @@ def lsap_batch_kernel(vals, offs, ld, rows, cols, sign, zero, inf, limit, out_ro
         costs = wshared and 8 * (h8 + nr + 2 * nc + nr * nc) + 4 * (4 * nc + 2 * nr) <= smem
         u, v, spc, sc, path, row4col, rem, SC, col4row, SR = _layout_dev(
             dv, di, wshared, gval, gint, 2 * (r0 + c0), 4 * (r0 + c0), nr, nc, h8, costs)
-        bad, big = _load_dev(vals, offs[b], ld[b], n, m, tr, sign, sc, costs, df[:bdim], sht, tid, bdim)
+        bad, big = _load_dev(vals, base, ld, n, m, tr, sign, sc, costs, df[:bdim], sht, tid, bdim)
         code = OK
         if bad:
             code = INVALID
@@ -303,7 +315,7 @@ def lsap_batch_kernel(vals, offs, ld, rows, cols, sign, zero, inf, limit, out_ro
             code = WIDE
         elif nr > 0:
             code = _item_dev(nr, nc, zero, inf, u, v, spc, path, row4col, rem, SC, SR, col4row,
-                             (sc, costs, vals, offs[b], ld[b], tr, sign), shv, sht, bc, tid, bdim)
+                             (sc, costs, vals, base, ld, tr, sign), shv, sht, bc, tid, bdim)
         if code == OK and nr > 0:
             for k in range(tid, nr, bdim):
                 if tr:
@@ -319,55 +331,4 @@ def lsap_batch_kernel(vals, offs, ld, rows, cols, sign, zero, inf, limit, out_ro
                     v_out[c0 + k] = sign * v[k]
         if tid == 0:
             status[b] = code
-        cuda.syncthreads()
-
-
-@cuda.jit(cache=CACHE)
-def certify_int_kernel(vals, offs, ld, rows, cols, sign, out_rows, out_cols, col4row, u, v, status, ok):
-    """Exact integer certificate of each item with ``status == OK`` (a block per item), on the minimisation
-    problem ``W = sign C`` with duals ``sign u``, ``sign v``: ``W - u - v >= 0`` everywhere, ``= 0`` on the
-    matched pairs, the larger side's duals ``<= 0`` and summing to the matched ones' (so ``0`` where unmatched:
-    rectangular LP duality). The matching's validity is the host's check. ``ok[b]``: 1 proved, else 0. Every
-    magnitude lies below the WIDE limit (``2**57 / (max(n, m) + 2)``): no sum overflows int64."""
-    sh = cuda.shared.array(2, dtype=int64)
-    tid = cuda.threadIdx.x
-    bdim = cuda.blockDim.x
-    for b in range(cuda.blockIdx.x, offs.size, cuda.gridDim.x):
-        n = rows[b]
-        m = cols[b]
-        r0 = out_rows[b]
-        c0 = out_cols[b]
-        if tid == 0:
-            sh[0] = 1
-            sh[1] = 0
-        cuda.syncthreads()
-        good = status[b] == OK
-        for k in range(tid, n * m, bdim):
-            r = k // m
-            c = k - r * m
-            h = sign * vals[offs[b] + r * ld[b] + c] - sign * u[r0 + r] - sign * v[c0 + c]
-            if h < 0 or (col4row[r0 + r] == c and h != 0):
-                good = False
-        free = int64(0)  # the larger side's duals minus those of its matched vertices
-        for r in range(tid, n, bdim):
-            x = col4row[r0 + r]
-            if n <= m and x >= 0:
-                free -= sign * v[c0 + x]
-            if n > m:
-                free += sign * u[r0 + r]
-                good = good and sign * u[r0 + r] <= 0
-        for c in range(tid, m, bdim):
-            if n <= m:
-                free += sign * v[c0 + c]
-                good = good and sign * v[c0 + c] <= 0
-        if n > m:
-            for r in range(tid, n, bdim):
-                if col4row[r0 + r] >= 0:
-                    free -= sign * u[r0 + r]
-        if not good:
-            sh[0] = 0
-        cuda.atomic.add(sh, 1, free)
-        cuda.syncthreads()
-        if tid == 0:
-            ok[b] = 1 if sh[0] == 1 and sh[1] == 0 else 0
         cuda.syncthreads()

@@ -208,10 +208,9 @@ def _item_dev(nr, nc, zero, inf, uu, v, spc, path, r4c, pos, sc, sr, c4r, cargs,
 
 
 @cuda.jit(cache=CACHE)
-def lsap_warp_kernel(vals, offs, ld, rows, cols, sign, zero, inf, limit, out_rows, out_cols, col4row_out, u_out,
-                     v_out, status):
-    """Every item of the batch (larger side <= :data:`WARP_SIDE`), a warp each; the answer in the user's
-    orientation and sign, as ``lsap_batch_kernel`` writes it."""
+def lsap_warp_kernel(vals, meta, nb, sign, zero, inf, limit, col4row_out, u_out, v_out, status):
+    """Every item of the batch (larger side <= :data:`WARP_SIDE`), a warp each (``meta``, ``nb``: the item table
+    and the item count, as ``lsap_batch_kernel`` reads them); the answer in the user's orientation and sign."""
     shv = cuda.shared.array(32, dtype=vals.dtype)  # the simulator's shuffles only
     shi = cuda.shared.array(32, dtype=int32)
     shf = cuda.shared.array(32, dtype=float64)
@@ -226,12 +225,13 @@ def lsap_warp_kernel(vals, offs, ld, rows, cols, sign, zero, inf, limit, out_row
     c4r = cuda.local.array(SLOTS, dtype=int32)
     lane = cuda.threadIdx.x % 32
     warps = cuda.blockDim.x // 32
-    for b in range(cuda.blockIdx.x * warps + cuda.threadIdx.x // 32, offs.size, cuda.gridDim.x * warps):
-        n = rows[b]
-        m = cols[b]
-        r0 = out_rows[b]
-        c0 = out_cols[b]
-        base = offs[b]
+    for b in range(cuda.blockIdx.x * warps + cuda.threadIdx.x // 32, nb, cuda.gridDim.x * warps):
+        base = meta[0, b]
+        ld = meta[1, b]
+        n = meta[2, b]
+        m = meta[3, b]
+        r0 = meta[4, b]
+        c0 = meta[5, b]
         for k in range(lane, n, 32):
             col4row_out[r0 + k] = -1
             u_out[r0 + k] = zero
@@ -240,7 +240,7 @@ def lsap_warp_kernel(vals, offs, ld, rows, cols, sign, zero, inf, limit, out_row
         tr = n > m
         nr = m if tr else n
         nc = n if tr else m
-        bad, big = _check_dev(shf, vals, base, ld[b], n, m, sign, lane)
+        bad, big = _check_dev(shf, vals, base, ld, n, m, sign, lane)
         code = OK
         if bad:
             code = INVALID
@@ -248,7 +248,7 @@ def lsap_warp_kernel(vals, offs, ld, rows, cols, sign, zero, inf, limit, out_row
             code = WIDE
         elif nr > 0:
             code = _item_dev(nr, nc, zero, inf, uu, v, spc, path, r4c, pos, sc, sr, c4r,
-                             (vals, base, ld[b], tr, sign), shv, shi, lane)
+                             (vals, base, ld, tr, sign), shv, shi, lane)
         if code == OK and nr > 0:
             for s in range(SLOTS):
                 k = lane + 32 * s

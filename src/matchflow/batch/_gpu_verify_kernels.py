@@ -170,31 +170,31 @@ def _float_dev(vals, base, ld, n, m, sign, x, r0, used, c0, u, v, tid, bdim):
 
 
 @cuda.jit(cache=CACHE)
-def certify_items_kernel(vals, offs, ld, rows, cols, sign, zero, exact, out_rows, out_cols, col4row, u, v, used,
-                         status, total):
+def certify_items_kernel(vals, meta, nb, sign, zero, exact, col4row, u, v, used, status, total):
     """Every ``OK`` item's certificate (module docstring); ``status[b]`` becomes :data:`UNPROVED` where it fails;
     ``total[b]``: the item's total. ``sign``, ``zero``: of the costs' type; ``exact``: integer costs. ``used``: one int32 per column of the batch (any content: each block clears
-    its item's). Block: a power of two up to :data:`CERT_BLOCK_MAX`."""
+    its item's). ``meta``, ``nb``: the item table and count (``_gpu_jv_kernels.meta_rows``). Block: a power of two up to :data:`CERT_BLOCK_MAX`."""
     shf = cuda.shared.array(CERT_BLOCK_MAX, dtype=float64)
     shi = cuda.shared.array(CERT_BLOCK_MAX, dtype=int64)
     sht = cuda.shared.array(CERT_BLOCK_MAX, dtype=vals.dtype)
     flag = cuda.shared.array(1, dtype=int32)
     tid = cuda.threadIdx.x
     bdim = cuda.blockDim.x
-    for b in range(cuda.blockIdx.x, offs.size, cuda.gridDim.x):
+    for b in range(cuda.blockIdx.x, nb, cuda.gridDim.x):
         if status[b] != 0:
             continue  # uniform over the block
-        n = rows[b]
-        m = cols[b]
-        r0 = out_rows[b]
-        c0 = out_cols[b]
-        base = offs[b]
+        base = meta[0, b]
+        ld = meta[1, b]
+        n = meta[2, b]
+        m = meta[3, b]
+        r0 = meta[4, b]
+        c0 = meta[5, b]
         for j in range(tid, m, bdim):
             used[c0 + j] = 0
         if tid == 0:
             flag[0] = 0
         cuda.syncthreads()
-        bad, k, tot = _valid_dev(vals, base, ld[b], n, m, col4row, r0, used, c0, u, v, zero, tid, bdim)
+        bad, k, tot = _valid_dev(vals, base, ld, n, m, col4row, r0, used, c0, u, v, zero, tid, bdim)
         if bad:
             flag[0] = 1
         cuda.syncthreads()  # every flag of ``used`` set
@@ -203,10 +203,10 @@ def certify_items_kernel(vals, offs, ld, rows, cols, sign, zero, exact, out_rows
         s_rows = 0.0
         s_cols = 0.0
         if exact:
-            if _int_dev(vals, base, ld[b], n, m, sign, col4row, r0, used, c0, u, v, tid, bdim) != 0:
+            if _int_dev(vals, base, ld, n, m, sign, col4row, r0, used, c0, u, v, tid, bdim) != 0:
                 flag[0] = 1
         else:
-            s1, s2, s3, s4 = _float_dev(vals, base, ld[b], n, m, sign, col4row, r0, used, c0, u, v, tid, bdim)
+            s1, s2, s3, s4 = _float_dev(vals, base, ld, n, m, sign, col4row, r0, used, c0, u, v, tid, bdim)
             s_slack = _tree_sum_dev(shf, s1, tid, bdim)
             s_err = _tree_sum_dev(shf, s2, tid, bdim)
             s_rows = _tree_sum_dev(shf, s3, tid, bdim)

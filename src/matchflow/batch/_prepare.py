@@ -235,9 +235,12 @@ def _ragged(items: list, maximize: bool) -> BatchProblem:
     sizes = rows * cols
     offs = _prefix(sizes)[:-1]
     if B and all(gpu):
-        flats = [_device_flat(a) for a in arrs]
-        lib = flats[0][1]
-        vals = _device_concat([f[0] for f in flats], lib, items[0])
+        lib = device_library(arrs[0])
+        if lib in ("torch", "cupy"):  # one concatenation by the library (a DETR list: one op, not B copies)
+            vals, lib = _device_flat(_library_cat(arrs, lib))
+        else:
+            flats = [_device_flat(a) for a in arrs]
+            vals = _device_concat([f[0] for f in flats], lib, items[0])
     else:
         lib = "numpy"
         dts = [_host_dtype(a, f"costs[{i}]") for i, a in enumerate(arrs)]
@@ -247,6 +250,26 @@ def _ragged(items: list, maximize: bool) -> BatchProblem:
             vals[o:o + s] = np.asarray(a).reshape(-1)
     return _make(vals, offs, cols.copy(), rows, cols, maximize, on_device=bool(B and all(gpu)), library=lib,
                  form="list", source=items)
+
+
+def _library_cat(arrs: list, lib: str) -> Any:
+    """The items' entries one after the other, by their own library (PyTorch or CuPy), in one dtype: the common one,
+    else float64 when any item is floating, else int64."""
+    if lib == "torch":
+        import torch  # noqa: PLC0415
+
+        for i, t in enumerate(arrs):
+            if t.is_complex():
+                raise TypeError(f"costs[{i}]: cannot cast array data from {t.dtype!r} to dtype('float64') according "
+                                f"to the rule 'safe'")
+        dts = {t.dtype for t in arrs}
+        want = dts.pop() if len(dts) == 1 else torch.float64 if any(t.is_floating_point() for t in arrs) else torch.int64
+        return torch.cat([t.reshape(-1).to(want) for t in arrs])
+    import cupy  # noqa: PLC0415
+
+    dts = {np.dtype(a.dtype) for a in arrs}
+    want = dts.pop() if len(dts) == 1 else np.float64 if any(d.kind == "f" for d in dts) else np.int64
+    return cupy.concatenate([a.reshape(-1).astype(want, copy=False) for a in arrs])
 
 
 def _device_concat(flats: list, lib: str, like: Any) -> Any:
