@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict
 from importlib import resources
+from pathlib import Path
 
 from rich.console import Console
 
@@ -18,6 +19,25 @@ COMPILING = "compiling kernels (first use only, cached afterwards)"
 OUT_HELP = ("write the pairs as a matching file ('%%%%MatchFlow matching' banner, 'row col' lines) that "
             "matchflow.io.read reads back")
 BASE_HELP = "index base of the written pairs: 1 (default, like Matrix Market) or 0; the banner records it"
+
+
+def add_command(sub, name: str, text: str, file_help: str, methods: Iterable[str], backends=("auto", "cpu", "gpu")):
+    """Register command ``name`` with what every solving command takes: the input file, ``--method`` (one of
+    ``methods``) and ``--backend``. Returns its parser."""
+    s = sub.add_parser(name, help=text)
+    s.add_argument("file", type=Path, help=file_help)
+    s.add_argument("--method", default="auto", help="one of: " + ", ".join(methods))
+    s.add_argument("--backend", default="auto", choices=backends)
+    return s
+
+
+def add_pairs_out(s) -> None:
+    """The options of a command that prints matched pairs: ``--out`` (a matching file), ``--out-index-base``,
+    ``--json`` and ``--quiet``."""
+    s.add_argument("--out", "-o", type=Path, help=OUT_HELP)
+    s.add_argument("--out-index-base", type=int, default=1, choices=(1, 0), help=BASE_HELP)
+    s.add_argument("--json", action="store_true", help="print the result as JSON")
+    s.add_argument("--quiet", "-q", action="store_true", help="no progress output")
 
 
 class Progress:

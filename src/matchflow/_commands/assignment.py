@@ -19,10 +19,10 @@ from .. import generators, io, verify
 from ..assignment._api import CPU_METHODS, METHODS
 from ..verify import verify_sparse_assignment
 from ._common import (
-    BASE_HELP,
     COMPILING,
-    OUT_HELP,
     Progress,
+    add_command,
+    add_pairs_out,
     data_path,
     demo_methods,
     emit,
@@ -38,15 +38,10 @@ __all__ = ["add_parser", "demo_section"]
 
 def add_parser(sub) -> None:
     """Register ``assign`` on the CLI's subparsers."""
-    s = sub.add_parser("assign", help="optimal linear assignment of a dense cost matrix file")
-    s.add_argument("file", type=Path, help=".npy, .csv/.txt, or Matrix Market (array, or coordinate: missing = forbidden)")
+    s = add_command(sub, "assign", "optimal linear assignment of a dense cost matrix file",
+                    ".npy, .csv/.txt, or Matrix Market (array, or coordinate: missing = forbidden)", METHODS)
     s.add_argument("--maximize", action="store_true")
-    s.add_argument("--method", default="auto", help="one of: " + ", ".join(METHODS))
-    s.add_argument("--backend", default="auto", choices=("auto", "cpu", "gpu"))
-    s.add_argument("--out", "-o", type=Path, help=OUT_HELP)
-    s.add_argument("--out-index-base", type=int, default=1, choices=(1, 0), help=BASE_HELP)
-    s.add_argument("--json", action="store_true")
-    s.add_argument("--quiet", "-q", action="store_true")
+    add_pairs_out(s)
     s.add_argument("--sparse", action="store_true",
                    help="read a Matrix Market coordinate file as sparse costs (stored entries = allowed pairs, "
                         "explicit zeros = zero-cost arcs): --method auto (shortest augmenting paths for rectangular and "

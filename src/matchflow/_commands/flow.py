@@ -25,16 +25,15 @@ from ..flow import (
     unary_from_intensity,
     verify_flow,
 )
+from ._common import add_command
 
 __all__ = ["add_parser", "demo_section"]
 
 
 def add_parser(sub) -> None:
     """Register ``flow`` on the CLI's subparsers."""
-    s = sub.add_parser("flow", help="maximum s-t flow and minimum cut of a DIMACS .max network")
-    s.add_argument("file", type=Path, help="DIMACS max-flow file (.max, optionally .gz)")
-    s.add_argument("--method", default="auto", help="one of: " + ", ".join(METHODS))
-    s.add_argument("--backend", default="auto", choices=("auto", "cpu"))
+    s = add_command(sub, "flow", "maximum s-t flow and minimum cut of a DIMACS .max network",
+                    "DIMACS max-flow file (.max, optionally .gz)", METHODS, backends=("auto", "cpu"))
     s.add_argument("--out", "-o", type=Path, help="write the flow in the DIMACS solution format "
                                                   "('s VALUE', then 'f u v flow' per arc with nonzero flow, 1-based)")
     s.add_argument("--json", action="store_true", help="print the result as JSON")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import time
-from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
@@ -17,10 +16,10 @@ from .. import io, verify
 from .._graph import as_bipartite
 from ..matching._api import CPU_METHODS, INIT_CHOICES, METHODS
 from ._common import (
-    BASE_HELP,
     COMPILING,
-    OUT_HELP,
     Progress,
+    add_command,
+    add_pairs_out,
     data_path,
     demo_methods,
     fail,
@@ -40,20 +39,15 @@ KNOWN_MAX = {"power": 4366, "airfoil1": 4253, "hep-th": 7136, "fe_4elt2": 11143,
 
 def add_parser(sub) -> None:
     """Register ``match`` on the CLI's subparsers."""
-    s = sub.add_parser("match", help="maximum-cardinality bipartite matching of a matrix or graph file")
-    s.add_argument("file", type=Path, help=".mtx[.gz], .graph (METIS), edge list (.el/.edges/.txt)")
-    s.add_argument("--method", default="auto", help="one of: " + ", ".join(METHODS))
-    s.add_argument("--backend", default="auto", choices=("auto", "cpu", "gpu"))
+    s = add_command(sub, "match", "maximum-cardinality bipartite matching of a matrix or graph file",
+                    ".mtx[.gz], .graph (METIS), edge list (.el/.edges/.txt)", METHODS)
     s.add_argument("--init", default="auto", help="initial matching, one of: " + ", ".join(INIT_CHOICES))
     s.add_argument("--explicit-zeros", action="store_true", help="stored zeros are edges (SciPy csgraph convention)")
     s.add_argument("--index-base", default="auto", type=_index_base, metavar="{auto,0,1}",
                    help="index base of an edge-list input (default auto: the file's header, else 1 when the "
                         "smallest id is 1); other formats fix their own")
     s.add_argument("--option", "-O", action="append", metavar="KEY=VALUE", help="solver option, repeatable")
-    s.add_argument("--out", "-o", type=Path, help=OUT_HELP)
-    s.add_argument("--out-index-base", type=int, default=1, choices=(1, 0), help=BASE_HELP)
-    s.add_argument("--json", action="store_true", help="print the result as JSON")
-    s.add_argument("--quiet", "-q", action="store_true", help="no progress output")
+    add_pairs_out(s)
     s.set_defaults(func=run)
 
 

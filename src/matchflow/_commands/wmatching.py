@@ -16,7 +16,7 @@ from ..verify import verify_weighted_matching
 from ..wmatching import weighted_matching
 from ..wmatching._api import METHODS, as_weighted_graph
 from ..wmatching._methods import TABLE
-from ._common import data_path, emit
+from ._common import add_command, data_path, emit
 
 __all__ = ["add_parser", "demo_section"]
 
@@ -25,10 +25,8 @@ DEMO_GRAPHS = ("power", "airfoil1", "hep-th", "fe_4elt2")
 
 def add_parser(sub) -> None:
     """Register ``wmatch`` on the CLI's subparsers."""
-    s = sub.add_parser("wmatch", help="1/2-approximate maximum-weight matching (Suitor / LD) of a graph file")
-    s.add_argument("file", type=Path, help=".mtx[.gz] (entries are weights), .graph (METIS), edge list")
-    s.add_argument("--method", default="auto", help="one of: " + ", ".join(METHODS))
-    s.add_argument("--backend", default="auto", choices=("auto", "cpu", "gpu"))
+    s = add_command(sub, "wmatch", "1/2-approximate maximum-weight matching (Suitor / LD) of a graph file",
+                    ".mtx[.gz] (entries are weights), .graph (METIS), edge list", METHODS)
     s.add_argument("--improve", action="store_true", help="local search by length-3 augmentations")
     s.add_argument("--out", "-o", type=Path, help="write the matched pairs 'u v weight' (1-based)")
     s.add_argument("--json", action="store_true", help="print the result as JSON")

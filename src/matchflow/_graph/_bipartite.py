@@ -71,26 +71,27 @@ class BipartiteGraph:
             csr_to_csc_kernel(self.row_ptr, self.col_ind, n_chunks, col_ptr, row_ind, perm)
         self._col_ptr, self._row_ind, self._csc_perm = col_ptr, row_ind, perm
 
+    def _csc(self, name: str) -> np.ndarray:
+        """The CSC array ``name`` (``_col_ptr``, ``_row_ind``, ``_csc_perm``); the CSC is built when it is None
+        (a graph given its CSC arrays has no ``_csc_perm`` yet)."""
+        if getattr(self, name) is None:
+            self._build_csc()
+        return getattr(self, name)
+
     @property
     def col_ptr(self) -> np.ndarray:
         """CSC column pointers (built on first access)."""
-        if self._col_ptr is None:
-            self._build_csc()
-        return self._col_ptr
+        return self._csc("_col_ptr")
 
     @property
     def row_ind(self) -> np.ndarray:
         """CSC row indices, sorted per column (built on first access)."""
-        if self._row_ind is None:
-            self._build_csc()
-        return self._row_ind
+        return self._csc("_row_ind")
 
     @property
     def csc_perm(self) -> np.ndarray:
         """For each CSC slot, the CSR position of its edge (``row_ind == rows_of_csr[csc_perm]``)."""
-        if self._csc_perm is None:
-            self._build_csc()
-        return self._csc_perm
+        return self._csc("_csc_perm")
 
     @property
     def csc_weights(self) -> np.ndarray | None:

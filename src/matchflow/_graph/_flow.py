@@ -28,6 +28,18 @@ FLOAT_LIMIT = 2.0**1022  # float capacity sums at a vertex must stay below this 
 FLOAT_RTOL = 1e-12  # grid cuts only (flow/_grid.py): general networks treat no float residual as zero by a threshold
 
 
+@numba.njit(cache=True, inline="always")
+def _place_dev(fill, t, h, c, e, head, cap, arc):
+    """Put the residual arc ``t -> h`` (capacity ``c``, input arc ``e``, -1 for a reverse arc) in the next free
+    slot of tail ``t``; returns the slot."""
+    p = fill[t]
+    fill[t] += 1
+    head[p] = h
+    cap[p] = c
+    arc[p] = e
+    return p
+
+
 @numba.njit(cache=True)
 def residual_csr_kernel(tails, heads, caps, keep, indptr, head, rev, cap, arc):
     """Counting sort of the residual arcs by tail (one pass to count, two to place): the forward
@@ -45,21 +57,10 @@ def residual_csr_kernel(tails, heads, caps, keep, indptr, head, rev, cap, arc):
     fwd = np.empty(k, dtype=np.int64)
     for j in range(k):
         e = keep[j]
-        t = tails[e]
-        p = fill[t]
-        fill[t] += 1
-        head[p] = heads[e]
-        cap[p] = caps[e]
-        arc[p] = e
-        fwd[j] = p
+        fwd[j] = _place_dev(fill, tails[e], heads[e], caps[e], e, head, cap, arc)
     for j in range(k):
         e = keep[j]
-        t = heads[e]
-        p = fill[t]
-        fill[t] += 1
-        head[p] = tails[e]
-        cap[p] = 0
-        arc[p] = -1
+        p = _place_dev(fill, heads[e], tails[e], 0, -1, head, cap, arc)
         rev[p] = fwd[j]
         rev[fwd[j]] = p
 

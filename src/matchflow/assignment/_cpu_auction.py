@@ -52,6 +52,20 @@ def _auction_start_kernel(x, y, free):
 
 
 @numba.njit(cache=True)
+def take_column_dev(i, j, x, y, free, nfree):
+    """Row ``i`` takes column ``j`` (``x``: column of a row, ``y``: row of a column, -1 none); the column's
+    previous row, if any, becomes free on ``free[nfree]``. Returns the new ``nfree``. (Also cost scaling's.)"""
+    k = y[j]
+    y[j] = i
+    x[i] = j
+    if k >= 0:
+        x[k] = -1
+        free[nfree] = k
+        nfree += 1
+    return nfree
+
+
+@numba.njit(cache=True)
 def _auction_bids_kernel(C, p, x, y, eps, free, nfree, max_bids, stats):
     """At most ``max_bids`` bids of the current phase; returns the free rows left (0: phase done).
 
@@ -81,13 +95,7 @@ def _auction_bids_kernel(C, p, x, y, eps, free, nfree, max_bids, stats):
         p[j1] = old + ((w2 - w1) + eps)
         if p[j1] <= old:
             p[j1] = np.nextafter(np.float64(old), np.inf)  # floats only: integer eps >= 1
-        k = y[j1]
-        y[j1] = i
-        x[i] = j1
-        if k >= 0:
-            x[k] = -1
-            free[nfree] = k
-            nfree += 1
+        nfree = take_column_dev(i, j1, x, y, free, nfree)
         bids += 1
     stats[1] += bids
     return nfree

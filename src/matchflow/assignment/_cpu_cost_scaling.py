@@ -23,6 +23,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from ._cpu_auction import take_column_dev
+
 __all__ = ["csa_kernel", "exact_duals_kernel", "cost_scaling_solve", "OK", "NO_PERFECT", "NOT_OPTIMAL", "BUDGET"]
 
 OK, NO_PERFECT, NOT_OPTIMAL, BUDGET = 0, 1, 2, 3
@@ -77,14 +79,8 @@ def _refine_kernel(indptr, indices, cost, n, eps, gap, price, col4row, row4col, 
         price[j1] = price[j1] - (a2 - a1) - eps
         if price[j1] < -FLOOR:
             return BUDGET, pushes, updates  # only without a perfect matching (feasible runs stay above)
-        old = row4col[j1]
-        row4col[j1] = i
-        col4row[i] = j1
+        top = take_column_dev(i, j1, col4row, row4col, stack, top)
         pos4row[i] = k1
-        if old >= 0:
-            col4row[old] = -1
-            stack[top] = old
-            top += 1
         pushes += 1
         since += 1
         if pushes > max_pushes:

@@ -189,6 +189,17 @@ def _shift_float_kernel(a, C, lo, scale, negate) -> bool:
     return bool(exact_rows.all())
 
 
+@numba.njit(cache=True)
+def _least_reduced(B, r, sign, w):
+    """``min_c sign * B[r, c] - w[c]`` (+inf: none finite); :func:`_polish_duals` passes ``A`` or ``A.T``."""
+    best = np.inf
+    for c in range(B.shape[1]):
+        h = sign * B[r, c] - w[c]
+        if h < best:
+            best = h
+    return best
+
+
 def _polish_duals(A, sign, col_of_row, u, v, rows_equal):
     """Recompute the duals of the "= 1" side from the other side's, on the caller's
     minimisation matrix ``sign * A`` (+inf forbidden; ``A`` float32 or float64, each entry widened exactly):
@@ -208,11 +219,7 @@ def _polish_duals(A, sign, col_of_row, u, v, rows_equal):
                 if not used[j] or v[j] > 0:
                     v[j] = 0.0
         for i in numba.prange(nr):
-            best = np.inf
-            for j in range(nc):
-                h = sign * A[i, j] - v[j]
-                if h < best:
-                    best = h
+            best = _least_reduced(A, i, sign, v)
             if best < np.inf:
                 u[i] = best
     else:
@@ -220,11 +227,7 @@ def _polish_duals(A, sign, col_of_row, u, v, rows_equal):
             if col_of_row[i] < 0 or u[i] > 0:
                 u[i] = 0.0
         for j in numba.prange(nc):
-            best = np.inf
-            for i in range(nr):
-                h = sign * A[i, j] - u[i]
-                if h < best:
-                    best = h
+            best = _least_reduced(A.T, j, sign, u)
             if best < np.inf:
                 v[j] = best
 
