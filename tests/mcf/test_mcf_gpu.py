@@ -21,7 +21,10 @@ from matchflow.mcf._methods import TABLE
 from matchflow.mcf._prepare import prepare
 from matchflow.verify import verify_min_cost_flow
 
-BLOCKS = (1, 4, 256) if not SIM else (2, 256)  # tiny blocks: a small input spans many blocks
+# (loop, block_size): tiny blocks make a small input span many blocks; the simulator runs a Python thread per GPU
+# thread (large blocks on tiny inputs are slow there) and the persistent loop on one block
+RUNS = ((("host", 2), ("host", 8), ("persistent", 4)) if SIM else
+        (("host", 1), ("host", 4), ("host", 256), ("persistent", 32), ("persistent", 256)))
 SMALL = {"cycle": 1, "check_every": 1}  # many rounds, a host read after each
 
 
@@ -62,8 +65,8 @@ def test_options_are_checked_without_a_gpu():
         validate_mcf_gpu_options({"cycle": 0})
     with pytest.raises(ValueError, match=r"alpha must be >= 2, got 1"):
         validate_mcf_gpu_options({"alpha": 1})
-    with pytest.raises(ValueError, match=r"loop='persistent' is not built yet"):
-        validate_mcf_gpu_options({"loop": "persistent"})
+    assert validate_mcf_gpu_options({"loop": "persistent"})["loop"] == "persistent"
+    assert validate_mcf_gpu_options({"loop": "auto"})["loop"] == "host"  # nothing measured: the host loop
     with pytest.raises(ValueError, match=r"certify=False is not available"):
         validate_mcf_gpu_options({"certify": False})
     with pytest.raises(ValueError, match=r"block_size must be a power of two"):
@@ -100,12 +103,12 @@ def test_network_simplex_has_no_gpu_twin():
 
 
 @gpu
-@pytest.mark.parametrize("block_size", BLOCKS)
+@pytest.mark.parametrize(("loop", "block_size"), RUNS)
 @pytest.mark.parametrize("case", [c for c in MCF_CASES if c.error is None], ids=lambda c: c.name)
-def test_cases_certified_and_equal_to_the_cpu(case, block_size):
+def test_cases_certified_and_equal_to_the_cpu(case, loop, block_size):
     tail, head, demand, cap, cost = case.make()
-    res = _gpu(tail, head, demand, cap, cost, block_size=block_size)
-    assert res.stats["block_size"] == block_size and res.stats["loop"] == "host"
+    res = _gpu(tail, head, demand, cap, cost, block_size=block_size, loop=loop)
+    assert res.stats["block_size"] == block_size and res.stats["loop"] == loop
     assert all(res.stats[f"seconds_gpu_{s}"] >= 0 for s in ("start", "solve", "certify", "finish"))
     if demand.size and tail.size:
         assert res.stats["phases"] >= 1 and res.stats["rounds"] >= 0 and res.stats["kernel_launches"] > 0
@@ -127,7 +130,9 @@ def test_random_networks(seed):
     m = int(rng.integers(0, 4 * n))
     lo, hi = [(0, 1), (-5, 30), (-1000, 1000), (0, 3)][seed % 4]  # zero costs (ties everywhere), mixed, wide, ties
     tail, head, demand, cap, cost = _random(n, m, seed, lo=lo, hi=hi, cap_hi=[2, 20, 100][seed % 3])
-    _gpu(tail, head, demand, cap, cost, block_size=[1, 2, 32][seed % 3], **(SMALL if seed % 2 else {}))
+    loop = "persistent" if seed % 4 == 3 else "host"
+    _gpu(tail, head, demand, cap, cost, block_size=[1, 2, 8][seed % 3] if SIM else [1, 2, 32, 256][seed % 4],
+         loop=loop, **(SMALL if seed % 2 else {}))
 
 
 @gpu
@@ -140,19 +145,21 @@ def test_repeated_runs_give_the_same_cost():
 @gpu
 def test_options_reach_the_solve():
     tail, head, demand, cap, cost = next(c for c in MCF_CASES if c.name == "random_int").make()
-    res = _gpu(tail, head, demand, cap, cost, block_size=4, alpha=2, cycle=2, check_every=3, grid_size=1)
+    res = _gpu(tail, head, demand, cap, cost, block_size=4, alpha=2, cycle=2, check_every=3, grid_size=1,
+               loop="host")
     st = res.stats
     assert (st["alpha"], st["cycle"], st["check_every"]) == (2, 2, 3) and st["rounds"] % 3 == 0
     assert st["pushes"] > 0 and st["relabels"] > 0
 
 
 @gpu
-def test_max_rounds_falls_back_to_the_cpu_twin():
+@pytest.mark.parametrize("loop", ["host", "persistent"])
+def test_max_rounds_falls_back_to_the_cpu_twin(loop):
     """A phase stopped by ``max_rounds`` is solved again by the CPU twin: still optimal and certified, said in
     ``stats["gpu_fallback"]``."""
     tail, head, demand, cap, cost = next(c for c in MCF_CASES if c.name == "random_unbounded").make()
     res = mf.min_cost_flow((tail, head), demand, capacity=cap, cost=cost, backend="gpu", max_rounds=1,
-                           check_every=1, cycle=1)
+                           check_every=1, cycle=1, block_size=4, loop=loop)
     assert res.backend == "gpu" and "max_rounds" in res.stats["gpu_fallback"]
     assert verify_min_cost_flow((tail, head), demand, res, capacity=cap, cost=cost) == []
 
@@ -184,5 +191,5 @@ def test_networkx_max_flow_min_cost_and_transport_on_the_gpu():
 def test_generated_networks(make):
     p = make()
     cap = p.cap.astype(np.int64)
-    for bs in (32, 256):
-        _gpu(p.tail, p.head, p.demand, cap, p.cost, block_size=bs)
+    for loop, bs in (("host", 32), ("host", 256), ("persistent", 256)):
+        _gpu(p.tail, p.head, p.demand, cap, p.cost, block_size=bs, loop=loop)

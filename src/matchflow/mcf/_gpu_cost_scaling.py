@@ -3,9 +3,11 @@
 The CPU twin's scaling (:mod:`._cpu_cost_scaling`: costs times ``n + 1``, ``eps`` from the largest scaled cost
 divided by ``alpha`` per phase down to 1, so the last phase's eps-optimal flow is optimal) around a parallel
 push-relabel refine on the residual network (:mod:`._gpu_cost_scaling_kernels`: a thread per node; a round is a
-push launch of ``cycle`` passes then a relabel launch that also counts the active nodes). The loop is on the host:
-a phase is a saturate launch, then rounds until a round counts no active node (the host reads the count every
-``check_every`` rounds; idle rounds after the last active one do nothing). No global price update, no price
+push launch of ``cycle`` passes then a relabel launch that also counts the active nodes). ``loop="host"`` (the
+default, also under ``"auto"``: nothing is measured yet): a phase is a saturate launch, then rounds until a round
+counts no active node (the host reads the count every ``check_every`` rounds; idle rounds after the last active one
+do nothing). ``loop="persistent"`` (opt-in): the whole eps loop in one cooperative launch
+(``persistent_kernel``), one host read at the end; one block in the simulator. No global price update, no price
 refinement, no look-ahead on the device yet (the CPU twin's heuristics): see docs/notes/mcf.md.
 
 A solve is a state object with named stages: ``start`` (the residual CSR of the CPU twin, scaled costs, H2D),
@@ -25,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from .._backend import require_gpu
-from .._cuda import quiet, validate_gpu_options
+from .._cuda import is_simulator, quiet, validate_gpu_options
 from .._cuda._launch import Launcher
 from .._validation import check_int, check_options
 from ._cpu_cost_scaling import FLOOR, exact_potentials_kernel, residual, solve_cost_scaling
@@ -39,7 +41,8 @@ _OPTIONS = ("alpha", "cycle", "check_every")
 
 
 def validate_mcf_gpu_options(options: dict[str, Any]) -> dict[str, Any]:
-    """The GPU vocabulary (``loop``: "auto" or "host" -- the only driver yet, one launch per step --;
+    """The GPU vocabulary (``loop``: "host" -- launches per step, host reads --, "persistent" -- the whole solve
+    in one cooperative launch -- or "auto" = "host" (neither is measured yet);
     ``certify`` must stay True: the exact potentials are the certificate; ``max_rounds``: rounds per phase, a
     safety bound: past it the CPU twin answers; ``block_size``: a power of two in [1, 1024], default 256;
     ``grid_size``: cap on the blocks of the push launch) plus ``alpha`` (the scaling factor, default
@@ -48,9 +51,8 @@ def validate_mcf_gpu_options(options: dict[str, Any]) -> dict[str, Any]:
     opts = dict(options)
     o = validate_gpu_options("min_cost_flow cost-scaling (GPU)", opts, block_low=1)
     check_options("min_cost_flow cost-scaling (GPU)", opts, _OPTIONS)
-    if o["loop"] == "persistent":
-        raise ValueError("min_cost_flow cost-scaling (GPU): loop='persistent' is not built yet; use 'host' or 'auto'")
-    o["loop"] = "host"
+    if o["loop"] == "auto":
+        o["loop"] = "host"
     if not o["certify"]:
         raise ValueError("min_cost_flow cost-scaling (GPU): certify=False is not available (the exact potentials "
                          "are the certificate)")
@@ -149,13 +151,51 @@ class _Run:
             if rnd >= limit:
                 return -1
 
+    def _persistent(self) -> bool:
+        """``loop="persistent"``: the eps loop in one cooperative launch; False where not one block fits an SM
+        (the caller then runs host rounds)."""
+        from .._cuda._launch import cooperative_kernel  # noqa: PLC0415
+
+        K, n = self._K, self.n
+        limit = self.o["max_rounds"] or max(10_000, 40 * n)
+        args = (np.int64(n), np.int64(self.eps0), np.int64(self.o["alpha"]), np.int64(self.o["cycle"]),
+                np.int64(limit), np.int64(FLOOR), self.d_indptr, self.d_to, self.d_rev, self.d_res, self.d_c,
+                self.d_excess, self.d_price, self.ctl)
+        bs = self.o["block_size"]
+        if is_simulator():  # the simulator's grid sync is sound on one block only
+            spec, blocks = K.persistent_kernel, 1
+        else:
+            spec, gmax = cooperative_kernel(K.persistent_kernel, args, bs)
+            if gmax < 1:
+                return False
+            blocks = min(gmax, self.push_blocks)
+        spec[blocks, bs](*args)
+        self.L.launches += 1
+        self.L.syncs += 1
+        ctl = self.ctl.copy_to_host()
+        self.stats["grid_size"] = blocks
+        self.stats["rounds"], self.stats["phases"] = int(ctl[K.CTL_ROUNDS]), int(ctl[K.CTL_PHASES])
+        status = int(ctl[K.CTL_STATUS])
+        if status == K.OVERFLOW:
+            raise OverflowError("prices passed -2**62 (costs too large for this network's size)")
+        if status == K.STUCK:
+            raise RuntimeError("a node with excess has no residual arc (the problem is infeasible)")
+        if status == K.BUDGET:
+            self.fallback = f"a phase ran past max_rounds={limit} (loop='persistent')"
+        return True
+
     def solve(self) -> None:
-        """The eps loop (the CPU twin's schedule, without price refinement)."""
+        """The eps loop (the CPU twin's schedule, without price refinement): host rounds or one persistent launch."""
         from numba import cuda  # noqa: PLC0415
 
         t = time.perf_counter()
         eps = self.eps0
         self.fallback = None
+        if self.o["loop"] == "persistent" and self._persistent():
+            cuda.synchronize()
+            self.stats["seconds_gpu_solve"] = time.perf_counter() - t
+            return
+        self.o["loop"] = self.stats["loop"] = "host"
         while True:
             eps = max(1, eps // self.o["alpha"])
             r = self._phase(eps)

@@ -24,39 +24,57 @@ separating them costs a launch per round and gives a proof that needs no trace a
 first, as issue 25 asked. ``saturate_kernel`` starts a phase (every residual slot of negative reduced cost
 saturated: the pseudoflow becomes 0-optimal). Status codes in ``ctl[CTL_STATUS]`` (atomic max); Python raises.
 No warp intrinsics and no grid sync: the kernels run in the CUDA simulator as they are.
+
+``persistent_kernel`` (``loop="persistent"``, opt-in) is the whole eps loop in ONE cooperative launch: the same
+device steps (:func:`saturate_node_dev`, :func:`push_node_dev`, :func:`relabel_node_dev`) separated by grid
+syncs (a grid sync orders and publishes the global writes before it, as a launch boundary does: the two stages
+keep their separation), the active count a grid-wide sum (:func:`grid_total_dev`, rotating slots
+``ctl[CTL_ACTIVE + 0..2]``); BUDGET in ``ctl[CTL_STATUS]`` after ``max_rounds`` rounds of one phase. In the
+simulator it runs on one block (the flow kernels' rule: its grid sync is only sound there).
 """
 
 from __future__ import annotations
 
 from numba import cuda, int64
 
+from .._cuda._device import block_sum_dev
 from .._cuda._env import kernel_cache
 
-__all__ = ["OK", "STUCK", "OVERFLOW", "CTL_STATUS", "CTL_PUSHES", "CTL_RELABELS", "CTL_ACTIVE", "CTL_SIZE",
-           "saturate_kernel", "push_kernel", "relabel_kernel", "push_node_dev", "relabel_node_dev"]
+__all__ = ["OK", "STUCK", "OVERFLOW", "BUDGET", "CTL_STATUS", "CTL_PUSHES", "CTL_RELABELS", "CTL_ACTIVE",
+           "CTL_ROUNDS", "CTL_PHASES", "CTL_SIZE", "BLOCK_SUM", "saturate_kernel", "push_kernel", "relabel_kernel",
+           "persistent_kernel", "saturate_node_dev", "push_node_dev", "relabel_node_dev", "grid_total_dev"]
 
 CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 OK, STUCK, OVERFLOW = 0, 1, 2  # the CPU twin's codes (matchflow.mcf._cpu_cost_scaling)
+BUDGET = 3  # persistent_kernel: a phase ran max_rounds rounds (the host falls back to the CPU twin)
 CTL_STATUS, CTL_PUSHES, CTL_RELABELS, CTL_ACTIVE = 0, 1, 2, 3  # ctl[CTL_ACTIVE + 0..2]: the rotating counts
-CTL_SIZE = 6
+CTL_ROUNDS, CTL_PHASES = 6, 7  # persistent_kernel's rounds and phases
+CTL_SIZE = 8
+BLOCK_SUM = 1024  # shared slots of the block sums (the largest block)
+
+
+@cuda.jit(device=True, inline=True)
+def saturate_node_dev(v, indptr, to, rev, res, c, excess, price):
+    """Node ``v`` saturates its residual slots of negative reduced cost (their partners have a positive one, so no
+    two threads write one pair's residuals; the adds are atomic all the same)."""
+    pv = price[v]
+    for a in range(indptr[v], indptr[v + 1]):
+        r = res[a]
+        w = to[a]
+        if r > 0 and c[a] + pv - price[w] < 0:
+            res[a] = 0
+            cuda.atomic.add(res, rev[a], r)
+            cuda.atomic.sub(excess, v, r)
+            cuda.atomic.add(excess, w, r)
 
 
 @cuda.jit(cache=CACHE)
 def saturate_kernel(n, indptr, to, rev, res, c, excess, price):
-    """The start of a phase: node ``v`` saturates its residual slots of negative reduced cost (their partners have
-    a positive one, so no two threads write one pair's residuals; the adds are atomic all the same)."""
+    """The start of a phase: :func:`saturate_node_dev` at every node (the pseudoflow becomes 0-optimal)."""
     v = cuda.grid(1)
     stride = cuda.gridsize(1)
     while v < n:
-        pv = price[v]
-        for a in range(indptr[v], indptr[v + 1]):
-            r = res[a]
-            w = to[a]
-            if r > 0 and c[a] + pv - price[w] < 0:
-                res[a] = 0
-                cuda.atomic.add(res, rev[a], r)
-                cuda.atomic.sub(excess, v, r)
-                cuda.atomic.add(excess, w, r)
+        saturate_node_dev(v, indptr, to, rev, res, c, excess, price)
         v += stride
 
 
@@ -153,3 +171,93 @@ def relabel_kernel(n, rnd, eps, floor, indptr, to, res, c, excess, price, ctl):
         cuda.atomic.add(ctl, CTL_RELABELS, relabels)
     if status != OK:
         cuda.atomic.max(ctl, CTL_STATUS, status)
+
+
+# ------------------------------------------------------------------ the whole eps loop in one cooperative launch
+
+
+@cuda.jit(device=True, inline=True)
+def grid_total_dev(g, sh, val, ctl, ph, i0, tid, bdim):
+    """The sum of ``val`` over the grid, returned to every thread (reduction number ``ph``): block sums added to
+    ``ctl[CTL_ACTIVE + ph % 3]``, thread 0 clears ``ctl[CTL_ACTIVE + (ph + 1) % 3]`` (last read in reduction
+    ``ph - 2``: every thread passed the grid sync of ``ph - 1`` since) before the grid sync, read after it."""
+    tot = block_sum_dev(sh, val, tid, bdim)
+    if tid == 0 and tot:
+        cuda.atomic.add(ctl, CTL_ACTIVE + ph % 3, tot)
+    if i0 == 0:
+        ctl[CTL_ACTIVE + (ph + 1) % 3] = 0
+    g.sync()
+    return cuda.atomic.add(ctl, CTL_ACTIVE + ph % 3, 0)  # a coherent read (at L2)
+
+
+@cuda.jit(cache=CACHE)
+def persistent_kernel(n, eps0, alpha, cycle, max_rounds, floor, indptr, to, rev, res, c, excess, price, ctl):
+    """The eps loop of :mod:`._gpu_cost_scaling` in ONE cooperative launch (module docstring): per phase a saturate
+    pass, then rounds (``cycle`` push passes, a grid sync, the relabel pass with the active count, a grid sum)
+    until a round counts no active node; stops on a status (STUCK, OVERFLOW, BUDGET after ``max_rounds`` rounds
+    of a phase). ``ctl`` zeros on entry; rounds and phases in ``ctl[CTL_ROUNDS]``, ``ctl[CTL_PHASES]``."""
+    g = cuda.cg.this_grid()
+    sh = cuda.shared.array(BLOCK_SUM, dtype=int64)
+    i0 = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    tid = cuda.threadIdx.x
+    bdim = cuda.blockDim.x
+    pushes = 0
+    relabels = 0
+    rounds = 0
+    phases = 0
+    ph = 0
+    eps = eps0
+    while True:
+        eps = eps // alpha
+        if eps < 1:
+            eps = int64(1)
+        v = i0
+        while v < n:
+            saturate_node_dev(v, indptr, to, rev, res, c, excess, price)
+            v += stride
+        g.sync()
+        rnd = 0
+        status = OK
+        while True:
+            for _ in range(cycle):
+                v = i0
+                while v < n:
+                    pushes += push_node_dev(v, indptr, to, rev, res, c, excess, price)
+                    v += stride
+            g.sync()
+            active = 0
+            st_local = OK
+            v = i0
+            while v < n:
+                if excess[v] > 0:
+                    active += 1
+                    st, r = relabel_node_dev(v, eps, floor, indptr, to, res, c, price)
+                    relabels += r
+                    if st > st_local:
+                        st_local = st
+                v += stride
+            if st_local != OK:
+                cuda.atomic.max(ctl, CTL_STATUS, st_local)
+            tot = grid_total_dev(g, sh, active, ctl, ph, i0, tid, bdim)  # its grid sync publishes the prices
+            ph += 1
+            rnd += 1
+            status = cuda.atomic.add(ctl, CTL_STATUS, 0)
+            if status != OK or tot == 0:
+                break
+            if rnd >= max_rounds:
+                status = BUDGET
+                break
+        rounds += rnd
+        phases += 1
+        if status != OK or eps == 1:
+            break
+    if pushes:
+        cuda.atomic.add(ctl, CTL_PUSHES, pushes)
+    if relabels:
+        cuda.atomic.add(ctl, CTL_RELABELS, relabels)
+    if i0 == 0:
+        ctl[CTL_ROUNDS] = rounds
+        ctl[CTL_PHASES] = phases
+        if status == BUDGET:
+            cuda.atomic.max(ctl, CTL_STATUS, BUDGET)
