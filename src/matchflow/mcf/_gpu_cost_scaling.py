@@ -113,6 +113,7 @@ class _Run:
         self.d_price = cuda.to_device(np.zeros(n, np.int64))
         self.ctl = cuda.to_device(np.zeros(self._K.CTL_SIZE, np.int64))
         self.L = Launcher(self.o["block_size"])
+        self.stamp = 0  # host loop: rounds launched so far (relabel_kernel's ``rnd``)
         blocks = self.L.over(n)
         self.push_blocks = min(blocks, self.o["grid_size"]) if self.o["grid_size"] else blocks
         cuda.synchronize()
@@ -136,9 +137,10 @@ class _Run:
         while True:
             for _ in range(every):
                 L.on(K.push_kernel, self.push_blocks, n, cycle, *arcs, self.ctl)
-                L.on(K.relabel_kernel, L.over(self.n), n, np.int64(rnd), e, floor, self.d_indptr, self.d_to,
+                L.on(K.relabel_kernel, L.over(self.n), n, np.int64(self.stamp), e, floor, self.d_indptr, self.d_to,
                      self.d_res, self.d_c, self.d_excess, self.d_price, self.ctl)
                 rnd += 1
+                self.stamp += 1  # the count slots rotate over all rounds of the solve (none read stale)
             L.syncs += 1
             ctl = self.ctl.copy_to_host()
             status = int(ctl[K.CTL_STATUS])
@@ -146,7 +148,7 @@ class _Run:
                 raise OverflowError(f"prices passed -2**62 at eps={eps} (costs too large for this network's size)")
             if status == K.STUCK:
                 raise RuntimeError("a node with excess has no residual arc (the problem is infeasible)")
-            if ctl[K.CTL_ACTIVE + (rnd - 1) % 3] == 0:
+            if ctl[K.CTL_ACTIVE + (self.stamp - 1) % 3] == 0:
                 return rnd
             if rnd >= limit:
                 return -1
