@@ -68,7 +68,9 @@ def min_cost_flow(G: Any, demand: Any = None, *, capacity: Any = None, cost: Any
         scaling factor, default 8, ``price_updates``, ``lookahead`` and ``price_refine``, the rounds of CS2's price
         refinement that may skip a phase, default 4, 0: off). ``"auto"``: network simplex up to 5000 nodes (and up
         to 10^4 where arcs >= 16 nodes), cost scaling beyond (measured, docs/notes/mcf.md).
-    backend : ``"auto"`` or ``"cpu"`` (no GPU twin yet).
+    backend : ``"auto"``, ``"cpu"`` or ``"gpu"`` (``"cost-scaling"`` only: a parallel push-relabel refine with
+        GPU options ``block_size``, ``cycle``, ``check_every``, ``max_rounds``, ``alpha``; not measured yet, so
+        ``"auto"`` runs the CPU).
 
     Returns
     -------
@@ -265,7 +267,7 @@ def _run(P: Prepared, row: Any, backend: str, options: dict, feasible: bool = Fa
     if not feasible:
         _check_feasible(P)
     t1 = time.perf_counter()
-    flow, pot, solve_stats = row.cpu(P, **opts)
+    flow, pot, solve_stats = (row.gpu if device == "gpu" else row.cpu)(P, **opts)
     stats.update(solve_stats)
     t2 = time.perf_counter()
     r = P.icost[P.unbounded] + pot[P.tail[P.unbounded]] - pot[P.head[P.unbounded]]
