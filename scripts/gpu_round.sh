@@ -25,7 +25,7 @@ want() { [[ " $SECTIONS " == *" $1 "* ]]; }
 section setup
 if ! python3 -c 'import numpy, sys; sys.exit(0 if numpy.__version__.startswith("2.4") else 1)' 2>/dev/null; then
     wheels=(.whl/numpy-*.whl)
-    for w in .whl/lap*.whl .whl/torch_linear_assignment*.whl; do [[ -f "$w" ]] && wheels+=("$w"); done  # peers
+    for w in .whl/*.whl; do [[ "$w" != .whl/numpy-* ]] && wheels+=("$w"); done  # peers, dask (what the image lacks)
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
         "${wheels[@]}" || { echo "wheel install failed"; exit 2; }
 fi

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from .._cuda import quiet, validate_gpu_options
+from .._cuda._launch import launch_typed
 from .._validation import check_bool, check_options
 from ._prepare import Solved
 
@@ -103,6 +104,12 @@ class JVBatchRun:
         if self.warp and self.largest > W.WARP_SIDE:
             raise ValueError(f"kernel='warp' takes items of a larger side <= {W.WARP_SIDE}, got {self.largest}")
         self.bdim = o["block_size"] or choose_block(self.largest)
+        self.grid = o["grid_size"] or max(1, self.B)
+        self.smem, self.wshared = 0, False
+        if self.warp:
+            self.wdim = 32 * W.WARPS
+            self.grid = o["grid_size"] or max(1, -(-self.B // W.WARPS))
+            return
         work = K.item_smem(small, large, self.bdim, False)  # vectorised over the items
         self.wshared = o["shared_work"] and int(work.max(initial=0)) <= SMEM_MAX
         smem = K.item_smem(0, 0, self.bdim, False, work=False)
@@ -113,10 +120,6 @@ class JVBatchRun:
                 fits = sizes[sizes <= SMEM_MAX]
                 smem = max(smem, int(fits.max()) if fits.size else 0)
         self.smem = int(smem)
-        self.grid = o["grid_size"] or max(1, self.B)
-        if self.warp:
-            self.wdim = 32 * W.WARPS
-            self.grid = o["grid_size"] or max(1, -(-self.B // W.WARPS))
 
     def start(self) -> None:
         """The costs, the item table and the output buffers on the device."""
@@ -127,7 +130,7 @@ class JVBatchRun:
         self.vals = p.vals if p.on_device else cuda.to_device(np.ascontiguousarray(p.vals))
         if self.vals.size == 0:  # every item empty: a one-word stand-in (the kernel reads no entry)
             self.vals = cuda.to_device(np.zeros(1, dtype=self.dt))
-        self.meta = cuda.to_device(self.K.meta_rows(p))
+        self.meta = _meta(p, self.K)
         self.col4row = cuda.device_array(max(self.R, 1), dtype=np.int64)
         self.u = cuda.device_array(max(self.R, 1), dtype=self.dt)
         self.v = cuda.device_array(max(self.C, 1), dtype=self.dt)
@@ -156,12 +159,12 @@ class JVBatchRun:
         sign, zero, inf, limit = self._scalars()
         nb = np.int64(self.B)
         if self.warp:
-            self.W.lsap_warp_kernel[self.grid, self.wdim](
-                self.vals, self.meta, nb, sign, zero, inf, limit, self.col4row, self.u, self.v, self.status)
+            launch_typed(self.W.lsap_warp_kernel, self.dt.str, self.grid, self.wdim, 0,
+                         self.vals, self.meta, nb, sign, zero, inf, limit, self.col4row, self.u, self.v, self.status)
         else:
-            self.K.lsap_batch_kernel[self.grid, self.bdim, 0, self.smem](
-                self.vals, self.meta, nb, sign, zero, inf, limit, np.int64(self.smem), self.wshared, self.gval,
-                self.gint, self.col4row, self.u, self.v, self.status)
+            launch_typed(self.K.lsap_batch_kernel, self.dt.str, self.grid, self.bdim, self.smem,
+                         self.vals, self.meta, nb, sign, zero, inf, limit, np.int64(self.smem), self.wshared, self.gval,
+                         self.gint, self.col4row, self.u, self.v, self.status)
         if wait:
             cuda.synchronize()
         self.stats.update(seconds_solve=time.perf_counter() - t0, kernel="warp" if self.warp else "block",
@@ -183,9 +186,9 @@ class JVBatchRun:
         used = cuda.device_array(max(self.C, 1), dtype=np.int32)
         self.total = cuda.device_array(self.B, dtype=self.dt)
         bdim = min(choose_block(self.largest), V.CERT_BLOCK_MAX)
-        V.certify_items_kernel[max(1, self.B), bdim](
-            self.vals, self.meta, np.int64(self.B), sign, zero, self.dt.kind != "f", self.col4row, self.u, self.v,
-            used, self.status, self.total)
+        launch_typed(V.certify_items_kernel, self.dt.str, max(1, self.B), bdim, 0,
+                     self.vals, self.meta, np.int64(self.B), sign, zero, self.dt.kind != "f", self.col4row, self.u,
+                     self.v, used, self.status, self.total)
         self.stats["launches"] = self.stats.get("launches", 0) + 1
         if wait:
             cuda.synchronize()
@@ -215,6 +218,26 @@ class JVBatchRun:
         return Solved(x, u, v, st, certified=self.certified, total=total)
 
 
+_META: dict[tuple, Any] = {}  # the item table of a padded (B, N, M) batch, by (B, N, M): the same every call
+
+
+def _meta(p, K):
+    """The item table on the device (``K.meta_rows``): one upload, or none for a plain 3-D batch seen before."""
+    from numba import cuda  # noqa: PLC0415
+
+    key = None
+    if p.uniform and p.batch:
+        key = (getattr(cuda.get_current_device(), "id", 0), p.batch, p.pad_rows, int(p.ld[0]))
+    hit = _META.get(key) if key else None
+    if hit is None:
+        hit = cuda.to_device(K.meta_rows(p))
+        if key:
+            if len(_META) >= 16:
+                _META.pop(next(iter(_META)))
+            _META[key] = hit
+    return hit
+
+
 def _to_device(a: np.ndarray):
     from numba import cuda  # noqa: PLC0415
 
@@ -233,8 +256,8 @@ def padded(flat, offsets: np.ndarray, sizes: np.ndarray, k: int, fill):
     if out.size:
         off, sz = cuda.to_device(np.ascontiguousarray(offsets[:B])), cuda.to_device(np.ascontiguousarray(sizes))
         with quiet():
-            pad_rows_kernel[min(1024, -(-out.size // 256)), 256](flat, off, sz, np.int64(k), flat.dtype.type(fill),
-                                                               out)
+            launch_typed(pad_rows_kernel, flat.dtype.str, min(1024, -(-out.size // 256)), 256, 0,
+                         flat, off, sz, np.int64(k), flat.dtype.type(fill), out)
     return out.reshape(B, k)
 
 
@@ -244,5 +267,5 @@ def negated(a):
 
     if a.size:
         with quiet():
-            negate_kernel[min(1024, -(-a.size // 256)), 256](a)
+            launch_typed(negate_kernel, a.dtype.str, min(1024, -(-a.size // 256)), 256, 0, a)
     return a

@@ -46,6 +46,7 @@ class BatchProblem:
     library: str = "numpy"  # "numpy" | "cupy" | "torch" | "numba"
     form: str = "tensor"  # "tensor" (3-D, maybe with shapes) | "list"
     pad_rows: int = 0  # N of a 3-D input (the answer's width)
+    uniform: bool = False  # a 3-D input without shapes: every item N x M (the item table depends on (B, N, M) only)
     source: Any = field(default=None, repr=False)  # the caller's input (the answer goes back to its device)
 
     @property
@@ -216,7 +217,7 @@ def _tensor(costs: Any, shapes: Any, maximize: bool) -> BatchProblem:
         rows, cols = _check_shapes(shapes, B, N, M)
     offs = np.arange(B, dtype=np.int64) * (N * M)
     return _make(vals, offs, np.full(B, M, dtype=np.int64), rows, cols, maximize, on_device=gpu, library=lib,
-                 form="tensor", pad_rows=N, source=costs)
+                 form="tensor", pad_rows=N, uniform=shapes is None, source=costs)
 
 
 def _ragged(items: list, maximize: bool) -> BatchProblem:
