@@ -2,9 +2,9 @@
 launch cost. A program, not a test: ``python3 -m benchmarks.profile_batch_gpu [--B 10000 --n 32]``.
 
 Prints medians of ``--reps`` calls, in microseconds: an empty kernel launched with 1 / 8 / 16 device-array
-arguments (launch alone, then launch + synchronize); then ``prepare``, the run's constructor, ``start``, ``solve``
-(launch only), ``certify`` (launch only), ``finish`` (the status read-back: waits for both kernels), the answer's
-hand-back, and the whole public call.
+arguments (launch alone, then launch + synchronize), an allocation, an upload and a read-back; then the raw GPU
+solver's stages (``matchflow.gpu.batch_assignment``'s ``seconds_<stage>``, each waited for) and the whole public
+call on a CUDA tensor.
 """
 
 from __future__ import annotations
@@ -55,48 +55,24 @@ def launch_costs(reps):
 def stages(B, n, reps):
     import torch
 
-    from matchflow import batch_linear_sum_assignment
-    from matchflow.batch import _api
-    from matchflow.batch._gpu_jv import JVBatchRun, validate_jv_gpu_options
-    from matchflow.batch._prepare import prepare
+    from matchflow import batch_linear_sum_assignment, gpu
 
     t = torch.rand(B, n, n, device="cuda", dtype=torch.float64)
-    o = validate_jv_gpu_options()
-    out = {}
-
-    def one():
-        c = [time.perf_counter()]
-        p = prepare(t)
-        c.append(time.perf_counter())
-        run = JVBatchRun(p, o)
-        c.append(time.perf_counter())
-        run.start()
-        c.append(time.perf_counter())
-        run.solve()
-        c.append(time.perf_counter())
-        run.certify()
-        c.append(time.perf_counter())
-        s = run.finish()
-        c.append(time.perf_counter())
-        s = _api._certified(p, s)
-        x = _api._answer(p, s, False, False)
-        torch.cuda.synchronize()
-        c.append(time.perf_counter())
-        return np.diff(c), x
-
-    one()
-    rows = np.array([one()[0] for _ in range(reps)])
-    for name, col in zip(("prepare", "run()", "start", "solve (launch)", "certify (launch)", "finish (waits)",
-                          "answer"), np.median(rows, axis=0)):
-        out[name] = 1e6 * col
-        print(f"{B} x {n}x{n} float64 torch: {name:18s} {1e6 * col:8.0f} us")
+    keys = ("seconds_start", "seconds_solve", "seconds_certify", "seconds_finish")
+    gpu.batch_assignment(t)
+    rows = np.array([[gpu.batch_assignment(t)[4][k] for k in keys] for _ in range(reps)])
+    med = dict(zip(keys, 1e6 * np.median(rows, axis=0)))
 
     def whole():
         batch_linear_sum_assignment(t, backend="gpu")
         torch.cuda.synchronize()
 
-    print(f"{B} x {n}x{n} float64 torch: whole call        {_median_us(whole, reps):8.0f} us")
-    return out
+    med["whole call"] = _median_us(whole, reps)
+    for k, us in med.items():
+        print(f"{B} x {n}x{n} float64 torch: {k:16s} {us:8.0f} us")
+    print(f"{B} x {n}x{n} float64 torch: outside the stages {med['whole call'] - sum(med[k] for k in keys):8.0f} us "
+          "(prepare, the door, the answer's hand-back; the stages above each wait for the device)")
+    return med
 
 
 def main():

@@ -305,3 +305,31 @@ def test_numba_device_inputs_never_cross_to_the_host(monkeypatch):
             assert verify_batch_assignment(want, [t[:a.shape[0]] for t, a in zip(xh, want)],
                                            [t[:a.shape[0]] for t, a in zip(host(u), want)],
                                            [t[:a.shape[1]] for t, a in zip(host(v), want)], maximize=maximize)
+
+
+def test_torch_compile_fullgraph_with_the_call_as_a_custom_op():
+    """issue 23's question: the batched call inside ``torch.compile(fullgraph=True)``, wrapped as an opaque
+    ``torch.library.custom_op`` with a fake implementation (the recipe of docs/notes/batch_gpu.md): no graph
+    break, the eager answer."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available() or SIM:
+        pytest.skip("torch with CUDA on a real device")
+
+    @torch.library.custom_op("matchflow_test::batch_lsa", mutates_args=())
+    def batch_lsa(costs: torch.Tensor) -> torch.Tensor:
+        return batch_linear_sum_assignment(costs, backend="gpu")
+
+    @batch_lsa.register_fake
+    def _(costs):
+        return costs.new_empty(costs.shape[:2], dtype=torch.long)
+
+    def matcher(logits, boxes, targets):
+        return batch_lsa(-logits.softmax(-1)[..., :1] + torch.cdist(boxes, targets, p=1))
+
+    g = torch.Generator(device="cuda").manual_seed(0)
+    args = (torch.randn(4, 30, 2, device="cuda", generator=g), torch.rand(4, 30, 4, device="cuda", generator=g),
+            torch.rand(4, 7, 4, device="cuda", generator=g))
+    got = torch.compile(matcher, fullgraph=True)(*args)
+    assert torch.equal(got, matcher(*args))
+    C = (-args[0].softmax(-1)[..., :1] + torch.cdist(args[1], args[2], p=1)).double().cpu().numpy()
+    _same_as_scipy(list(C), got.cpu().numpy())
