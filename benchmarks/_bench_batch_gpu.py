@@ -123,12 +123,22 @@ def run_solve(case, key="seconds_solve", **options):
 
 
 _FIRST = """
-import time, numpy as np
+import sys, time, numpy as np
 t0 = time.perf_counter()
 import matchflow
+t1 = time.perf_counter()
+from numba import cuda
+t2 = time.perf_counter()
+cuda.current_context()
+t3 = time.perf_counter()
 C = np.random.default_rng(0).random((1000, 32, 32))
 x = matchflow.batch_linear_sum_assignment(C, backend="gpu")
-print(time.perf_counter() - t0)
+t4 = time.perf_counter()
+x = matchflow.batch_linear_sum_assignment(C, backend="gpu")
+t5 = time.perf_counter()
+print(f"import matchflow {t1 - t0:.3f} s, import numba.cuda {t2 - t1:.3f} s, CUDA context {t3 - t2:.3f} s, "
+      f"first call {t4 - t3:.3f} s, second call {t5 - t4:.3f} s", file=sys.stderr)
+print(t4 - t0)
 """
 
 
@@ -139,6 +149,7 @@ def first_call() -> float | None:
     for _ in range(2):
         r = subprocess.run([sys.executable, "-c", _FIRST], capture_output=True, text=True, check=False)
         out = float(r.stdout.split()[-1]) if r.returncode == 0 and r.stdout.split() else None
+    print("first call, fresh process:", r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "?", flush=True)
     return out
 
 
