@@ -30,10 +30,13 @@ from typing import Any
 import numpy as np
 
 from .._backend import require_gpu
-from .._cuda import is_simulator, quiet, validate_gpu_options
+from .._cuda import hand_back, is_simulator, quiet, validate_gpu_options
 from .._graph import Graph
 from .._validation import check_bool, check_choice, check_int, check_options
 from ._gpu_graph import KEY_MAX, DeviceWeightedGraph, NotOnDevice, device_pairs, edge_keys, from_device_input, to_device
+from ._prepare import _general, _trusted, _widen
+from ._result import WeightedMatchingResult
+from ._weights import exact_sum, int64_ranks
 
 __all__ = ["SUITOR_VARIANTS", "HUB_DEGREE", "KEY_MAX", "DeviceWeightedGraph", "edge_keys", "to_device", "suitor_gpu",
            "suitor_device", "ld_gpu", "ld_device", "validate_suitor_gpu_options", "weighted_matching_device",
@@ -110,30 +113,26 @@ class _WeightedRun:
     name = ""
     options: tuple[str, ...] = ()
 
-    def __init__(self, options: dict[str, Any], improve: bool = False) -> None:
-        self.o = validate_suitor_gpu_options(self._accept(dict(options)), self.options)
-        self.improve = improve
+    def __init__(self, o: dict[str, Any], improve: bool = False) -> None:
+        self.o, self.improve = o, improve
         self.t_start = time.perf_counter()
         self.stats: dict[str, Any] = {}
         self.g: Graph | None = None
         self.dg: DeviceWeightedGraph | None = None
 
     @classmethod
-    def validated(cls, o: dict[str, Any]) -> _WeightedRun:
-        """A run with options already validated (``suitor_device`` / ``ld_device``)."""
-        run = cls.__new__(cls)
-        run.o, run.improve, run.t_start, run.stats, run.g, run.dg = o, False, time.perf_counter(), {}, None, None
-        return run
+    def from_options(cls, options: dict[str, Any], improve: bool = False) -> _WeightedRun:
+        """A run of the caller's options, checked (unknown names raise naming them) before any device work."""
+        return cls(validate_suitor_gpu_options(cls._accept(dict(options)), cls.options), improve)
 
-    def _accept(self, opts: dict[str, Any]) -> dict[str, Any]:
+    @staticmethod
+    def _accept(opts: dict[str, Any]) -> dict[str, Any]:
         return opts
 
     # ---------------------------------------------------------------- start
     def start(self, g: Graph, pending: Any) -> None:
         """Upload once (raw weights; keys and, for an unchecked canonical scipy.sparse input ``pending``, the
         symmetry check on the device). An input that fails the device check takes the host's general path."""
-        from ._prepare import _general, _trusted  # noqa: PLC0415
-        from ._weights import int64_ranks  # noqa: PLC0415
 
         self.ranks = g.weights is not None and g.weights.dtype == np.uint64  # device keys read int64: uint64
         g_dev = _trusted(g.n, g.indptr, g.indices, int64_ranks(g.weights)) if self.ranks else g  # weights go as ranks
@@ -178,8 +177,6 @@ class _WeightedRun:
     def finish(self) -> tuple[Graph, np.ndarray, dict[str, Any], tuple | None]:
         """``(graph, mate, stats, (weight, pairs) or None)`` on the host; the host weights widened only for
         ``improve`` (and for uint64 weights, whose pairs the host sums)."""
-        from ._prepare import _widen  # noqa: PLC0415
-        from ._weights import exact_sum  # noqa: PLC0415
 
         t0 = time.perf_counter()
         g, dg = self.g, self.dg
@@ -196,9 +193,6 @@ class _WeightedRun:
 
     def finish_device(self) -> Any:
         """The result of a device-resident input, ``mate`` and ``edges`` in its library on its device."""
-        from .._cuda import hand_back  # noqa: PLC0415
-        from ._result import WeightedMatchingResult  # noqa: PLC0415
-        from ._weights import exact_sum  # noqa: PLC0415
 
         t0 = time.perf_counter()
         dg, stats = self.dg, self.stats
@@ -255,7 +249,8 @@ class SuitorRun(_WeightedRun):
     name = "suitor"
     options = _SUITOR_OPTIONS
 
-    def _accept(self, opts: dict[str, Any]) -> dict[str, Any]:
+    @staticmethod
+    def _accept(opts: dict[str, Any]) -> dict[str, Any]:
         check_bool("parallel", opts.pop("parallel", False))
         return opts
 
@@ -354,12 +349,12 @@ RUNS = {run.name: run for run in (SuitorRun, LDRun)}  # the GPU twins by method 
 def suitor_device(dg: DeviceWeightedGraph, o: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     """GPU-Suitor (Algorithm 4) on a device graph with validated options: ``(mate, stats)``, ``mate`` a
     device array (int32; -1 unmatched). Raises RuntimeError when ``max_rounds`` ran out."""
-    return _on_device(SuitorRun.validated(o), dg)
+    return _on_device(SuitorRun(o), dg)
 
 
 def ld_device(dg: DeviceWeightedGraph, o: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     """GPU-LD on a device graph with validated options: ``(mate, stats)``, ``mate`` a device array."""
-    return _on_device(LDRun.validated(o), dg)
+    return _on_device(LDRun(o), dg)
 
 
 def _on_device(run: _WeightedRun, dg: DeviceWeightedGraph) -> tuple[Any, dict[str, Any]]:
@@ -373,13 +368,13 @@ def suitor_gpu(graph: Graph | DeviceWeightedGraph, **options: Any) -> tuple[np.n
     """GPU-Suitor (Algorithm 4): ``(mate, stats)`` on the host. ``graph``: a weighted Graph or its
     :func:`to_device` twin. The matching is the greedy one of the fixed edge order."""
     require_gpu("weighted_matching(method='suitor')")
-    return SuitorRun(options).run_graph(graph)
+    return SuitorRun.from_options(options).run_graph(graph)
 
 
 def ld_gpu(graph: Graph | DeviceWeightedGraph, **options: Any) -> tuple[np.ndarray, dict[str, Any]]:
     """GPU-LD: ``(mate, stats)`` on the host, the same greedy matching as :func:`suitor_gpu`."""
     require_gpu("weighted_matching(method='ld')")
-    return LDRun(options).run_graph(graph)
+    return LDRun.from_options(options).run_graph(graph)
 
 
 def weighted_matching_device(graph: Any, method: str, improve: bool, options: dict[str, Any]) -> Any:
@@ -392,7 +387,7 @@ def weighted_matching_device(graph: Any, method: str, improve: bool, options: di
     require_gpu(f"weighted_matching(method={method!r}) of a device-resident graph")
     if improve:
         raise ValueError("improve=True runs on the host: pass a host matrix (e.g. cupy's .get()), or improve=False")
-    return RUNS[method](options).run_device(graph)
+    return RUNS[method].from_options(options).run_device(graph)
 
 
 def solve_problem(run: type[_WeightedRun], g: Graph, pending: Any, improve: bool, options: dict[str, Any]
@@ -400,4 +395,4 @@ def solve_problem(run: type[_WeightedRun], g: Graph, pending: Any, improve: bool
     """The door's GPU twin ``run`` on its prepared graph ``g`` (``pending``: the canonical scipy.sparse input not
     yet checked for symmetry, checked on the device): ``(graph, mate, stats, (weight, pairs) or None)``."""
     require_gpu(f"weighted_matching(method={run.name!r})")
-    return run(options, improve).run(g, pending)
+    return run.from_options(options, improve).run(g, pending)
