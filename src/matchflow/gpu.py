@@ -132,11 +132,10 @@ def initial_matching(graph: Any, *, init: str = "greedy", **options: Any
     --------
     >>> import numpy as np
     >>> from matchflow import as_bipartite, gpu
-    >>> G = as_bipartite(np.eye(3))
-    >>> # the lines below need a GPU (skipped without one)
-    >>> row_match, col_match, stats = gpu.initial_matching(G, init="karp-sipser")  # doctest: +SKIP
+    >>> # needs a GPU (skipped without one): a maximal matching, here already a perfect one
+    >>> row_match, _, stats = gpu.initial_matching(as_bipartite(np.eye(2)), init="karp-sipser")  # doctest: +SKIP
     >>> row_match.tolist()  # doctest: +SKIP
-    [0, 1, 2]
+    [0, 1]
 
     References
     ----------
@@ -237,12 +236,12 @@ def locally_dominant_matching(graph: Any, **options: Any) -> tuple[np.ndarray, d
     Examples
     --------
     >>> import numpy as np
-    >>> from matchflow import as_graph, gpu
-    >>> W = as_graph(np.array([[0, 3, 1, 0], [3, 0, 4, 0], [1, 4, 0, 2], [0, 0, 2, 0]]))
-    >>> # the lines below need a GPU (skipped without one)
-    >>> mate, stats = gpu.locally_dominant_matching(W)  # doctest: +SKIP
-    >>> mate.tolist()  # doctest: +SKIP
-    [-1, 2, 1, -1]
+    >>> from matchflow import gpu
+    >>> dW = gpu.weighted_to_device(np.array([[0, 5], [5, 0]]))  # doctest: +SKIP
+    >>> # the lines below need a GPU (skipped without one); the same mate as suitor_matching's
+    >>> mate, stats = gpu.locally_dominant_matching(dW)  # doctest: +SKIP
+    >>> mate.tolist(), stats["rounds"] >= 1  # doctest: +SKIP
+    ([1, 0], True)
 
     References
     ----------
@@ -264,15 +263,12 @@ def cost_scaling_to_device(cost: Any) -> Any:
 
     Examples
     --------
-    >>> import numpy as np
     >>> import scipy.sparse as sp
     >>> from matchflow import gpu
-    >>> C = sp.csr_array(np.array([[4, 1, 3], [2, 0, 5], [3, 2, 2]]))
-    >>> # the lines below need a GPU (skipped without one)
-    >>> dev = gpu.cost_scaling_to_device(C)  # doctest: +SKIP
-    >>> status, col_of_row, u, v, stats = gpu.cost_scaling_assignment(dev)  # doctest: +SKIP
-    >>> status, col_of_row.tolist()  # doctest: +SKIP
-    (0, [1, 0, 2])
+    >>> # the lines below need a GPU (skipped without one): one upload, solved twice
+    >>> dev = gpu.cost_scaling_to_device(sp.csr_array([[4, 1], [2, 0]]))  # doctest: +SKIP
+    >>> [gpu.cost_scaling_assignment(dev)[1].tolist() for _ in range(2)]  # doctest: +SKIP
+    [[1, 0], [1, 0]]
     """
     import scipy.sparse as sp  # noqa: PLC0415
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["grid", "Launcher", "cooperative_kernel", "host_rounds", "launch_typed"]
+__all__ = ["grid", "cooperative_grid", "Launcher", "cooperative_kernel", "host_rounds", "launch_typed"]
 
 _COOP_CACHE: dict[tuple, tuple[Any, int]] = {}
 _TYPED: dict[tuple, Any] = {}
@@ -36,6 +36,13 @@ def grid(n: int, block_size: int) -> int:
     return max(1, (int(n) + block_size - 1) // block_size)
 
 
+def cooperative_grid(gmax: int, blocks: int, grid_size: int | None) -> int:
+    """Blocks of a persistent (cooperative) launch: no more than are co-resident (``gmax``, from
+    :func:`cooperative_kernel`) or than the work covers (``blocks``), capped by the ``grid_size`` option (None: no cap)."""
+    gsize = min(gmax, blocks)
+    return gsize if grid_size is None else min(gsize, grid_size)
+
+
 class Launcher:
     """Launches 1-D kernels of ``block_size`` threads per block; counts launches and host reads (syncs)."""
 
@@ -54,6 +61,13 @@ class Launcher:
         """``kern[blocks, block_size](*args)``: a launch of a given number of blocks."""
         kern[blocks, self.block_size](*args)
         self.launches += 1
+
+    def once(self, kern: Any, blocks: int, args: tuple, out: Any) -> np.ndarray:
+        """A persistent kernel's one launch on ``blocks`` blocks, then its stats ``out`` on the host (one read)."""
+        kern[blocks, self.block_size](*args)
+        self.launches += 1
+        self.syncs += 1
+        return out.copy_to_host()
 
     def over(self, size: int) -> int:
         """Blocks of ``block_size`` threads covering ``size`` items (:func:`grid`)."""

@@ -29,6 +29,7 @@ from __future__ import annotations
 import functools
 import math
 from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 from numba import cuda, types
@@ -505,52 +506,37 @@ def kernels(slack_str: str, idx_str: str) -> SimpleNamespace:
 
 
 
-@cuda.jit(cache=CACHE)
-def certificate_int_kernel(C, u, v, star_col, n, out):
-    """Exact integer certificate: out[0] = min over all (C - u - v), out[1] = max |.| on assigned pairs."""
-    tid = cuda.threadIdx.x
-    bdim = cuda.blockDim.x
-    big = 9223372036854775807
-    m = big
-    mx = 0
-    for r in range(cuda.blockIdx.x, n, cuda.gridDim.x):
-        base = r * n
-        ur = u[r]
-        sc = star_col[r]
-        for c in range(tid, n, bdim):
-            d = np.int64(C[base + c]) - ur - v[c]
-            if d < m:
-                m = d
-            if c == sc:
-                a = d if d >= 0 else -d
-                if a > mx:
-                    mx = a
-    cuda.atomic.min(out, 0, m)
-    cuda.atomic.max(out, 1, mx)
+def _certificate_kernel(DT: Any, BIG: Any) -> Any:
+    """The certificate kernel in the duals' dtype ``DT`` (``BIG``: its largest value; closure constants):
+    out[0] = min over all (C - u - v), out[1] = max |.| on assigned pairs."""
+
+    @cuda.jit(cache=CACHE)
+    def certificate_kernel(C, u, v, star_col, n, out):
+        """Grid-stride over rows, block-stride over columns; one atomic min / max pair per thread."""
+        tid = cuda.threadIdx.x
+        bdim = cuda.blockDim.x
+        m = DT(BIG)
+        mx = DT(0)
+        for r in range(cuda.blockIdx.x, n, cuda.gridDim.x):
+            base = r * n
+            ur = u[r]
+            sc = star_col[r]
+            for c in range(tid, n, bdim):
+                d = DT(C[base + c]) - ur - v[c]
+                if d < m:
+                    m = d
+                if c == sc:
+                    a = d if d >= 0 else -d
+                    if a > mx:
+                        mx = a
+        cuda.atomic.min(out, 0, m)
+        cuda.atomic.max(out, 1, mx)
+
+    return certificate_kernel
 
 
-
-@cuda.jit(cache=CACHE)
-def certificate_float_kernel(C, u, v, star_col, n, out):
-    """Float certificate: out[0] = min over all (C - u - v), out[1] = max |.| on assigned pairs."""
-    tid = cuda.threadIdx.x
-    bdim = cuda.blockDim.x
-    m = np.inf
-    mx = 0.0
-    for r in range(cuda.blockIdx.x, n, cuda.gridDim.x):
-        base = r * n
-        ur = u[r]
-        sc = star_col[r]
-        for c in range(tid, n, bdim):
-            d = np.float64(C[base + c]) - ur - v[c]
-            if d < m:
-                m = d
-            if c == sc:
-                a = abs(d)
-                if a > mx:
-                    mx = a
-    cuda.atomic.min(out, 0, m)
-    cuda.atomic.max(out, 1, mx)
+certificate_int_kernel = _certificate_kernel(types.int64, 9223372036854775807)  # exact integer certificate
+certificate_float_kernel = _certificate_kernel(types.float64, np.inf)  # float certificate
 
 
 @cuda.jit(cache=CACHE)

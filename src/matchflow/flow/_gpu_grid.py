@@ -322,10 +322,7 @@ class _GridRun:
                 return False
             # tiled: no more blocks than tiles (a block owns whole tiles); linear: grid_size caps it
             gsize = min(gmax, max(self.T, 1), self.o["grid_size"] or gmax) if tiled else min(gmax, R.push_blocks)
-        spec[gsize, R.bs](*args)
-        res = out.copy_to_host()
-        R.launches += 1
-        R.syncs += 1
+        res = R.once(spec, gsize, args, out)
         R.stats["grid_size"] = gsize
         R.stats["rounds"], R.stats["bfs_levels"] = int(res[2]), int(res[3])
         R.stats["bfs_sweeps"], R.stats["grid_syncs"] = int(res[5]), int(res[6])

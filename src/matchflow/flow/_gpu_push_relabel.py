@@ -233,11 +233,8 @@ class _CSRRun:
             if gmax < 1:
                 return False
             gsize = min(gmax, R.push_blocks)
-        spec[gsize, R.bs](*args)
-        res = out.copy_to_host()
+        res = R.once(spec, gsize, args, out)
         st = R.stats
-        R.launches += 1
-        R.syncs += 1
         st["grid_size"], st["relabel_freq"], st["work_per_relabel"] = gsize, self.o["relabel_freq"], work
         st["rounds"], st["bfs_levels"], st["rounds_phase1"] = int(res[K.S_ROUNDS]), int(res[K.S_LEVELS]), \
             int(res[K.S_ROUNDS1])

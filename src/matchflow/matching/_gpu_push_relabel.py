@@ -700,7 +700,7 @@ def _run_persistent(K: Any, dg: Any, o: dict[str, Any], bfs: str, stats: dict[st
     runs nothing) when not even one block of ``block_size`` threads fits an SM.
     """
 
-    from .._cuda._launch import cooperative_kernel, grid  # noqa: PLC0415
+    from .._cuda._launch import cooperative_grid, cooperative_kernel, grid  # noqa: PLC0415
 
     m, n, bs = dg.n_rows, dg.n_cols, L.block_size
     variant = {"first": K.VAR_FIRST, "noshrink": K.VAR_NOSHRINK, "shrink": K.VAR_SHRINK}[o["variant"]]
@@ -729,13 +729,8 @@ def _run_persistent(K: Any, dg: Any, o: dict[str, Any], bfs: str, stats: dict[st
                 raise ValueError(f"block_size={bs} with max_registers={mr} leaves no co-resident block for the "
                                  f"persistent G-PR kernel on this GPU; use a smaller block_size or loop='host'")
             return False
-        gsize = min(gmax, grid(max(m, n), bs))
-        if o["grid_size"] is not None:
-            gsize = min(gsize, o["grid_size"])
-    kern[gsize, bs](*args)
-    st = dstats.copy_to_host()
-    L.launches += 1
-    L.syncs += 1
+        gsize = cooperative_grid(gmax, grid(max(m, n), bs), o["grid_size"])
+    st = L.once(kern, gsize, args, dstats)
     stats["grid_size"] = int(gsize)
     stats["max_registers"] = mr
     stats["loops"] = int(st[K.ST_LOOPS])
@@ -845,7 +840,7 @@ def _run_init_persistent(dg: Any, o: dict[str, Any], stats: dict[str, Any], mu_r
     Returns False (and runs nothing) when no block of ``block_size`` threads is co-resident: the caller
     then runs the one-launch-per-phase start."""
 
-    from .._cuda._launch import cooperative_kernel, grid  # noqa: PLC0415
+    from .._cuda._launch import cooperative_grid, cooperative_kernel, grid  # noqa: PLC0415
     from . import _gpu_init_kernels as KI  # noqa: PLC0415
     from . import _gpu_push_relabel_kernels as K  # noqa: PLC0415
 
@@ -863,13 +858,8 @@ def _run_init_persistent(dg: Any, o: dict[str, Any], stats: dict[str, Any], mu_r
     if gmax < 1:
         stats["init_fallback"] = f"block_size={bs}: no co-resident block for the persistent start"
         return False
-    gsize = min(gmax, grid(max(m, n), bs))
-    if o["grid_size"] is not None:
-        gsize = min(gsize, o["grid_size"])
-    kern[gsize, bs](*args)
-    st = dstats.copy_to_host()
-    L.launches += 1
-    L.syncs += 1
+    gsize = cooperative_grid(gmax, grid(max(m, n), bs), o["grid_size"])
+    st = L.once(kern, gsize, args, dstats)
     stats["init_rounds"] = int(st[KI.IST_ROUNDS])
     stats["init_cardinality"] = int(st[KI.IST_CARD])
     stats["init_grid_size"] = int(gsize)

@@ -2,9 +2,10 @@
 and :func:`max_weight_matching_approx` (a networkx-style adapter).
 
 Validate once at the door -> resolve method/backend -> the prepared :class:`~matchflow.Graph` (:mod:`._prepare`)
--> the row's solve (:mod:`._methods`) -> optional local search (:mod:`._cpu_improve`) -> result. A canonical
-square scipy.sparse input is checked for symmetry where the solve runs (:mod:`._prepare`). Device-resident
-inputs: ``_gpu_suitor``.
+-> place -> the row's twin on that device (:mod:`._methods`: the CPU solve through ``on_host``, the GPU stage
+object of :mod:`._gpu_suitor` through ``on_gpu``) -> optional local search (:mod:`._cpu_improve`) -> result. A
+canonical square scipy.sparse input is checked for symmetry where the solve runs (host or device).
+Device-resident inputs: ``_gpu_suitor.weighted_matching_device``.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ from .._methods import check_method_options, place, resolve
 from .._validation import check_bool
 from ._cpu_improve import improve_kernel
 from ._methods import TABLE
-from ._prepare import SYMMETRY_PART_EDGES, _general, _symmetric_on_host, _trusted, _widen, as_weighted_graph, prepare
+from ._prepare import SYMMETRY_PART_EDGES, as_weighted_graph, prepare
 from ._result import WeightedMatchingResult
-from ._weights import exact_sum, int64_ranks, matched_weights_kernel, matched_weights_serial_kernel
+from ._weights import exact_sum, matched_weights_kernel, matched_weights_serial_kernel
 
 __all__ = ["weighted_matching", "max_weight_matching_approx", "as_weighted_graph", "METHODS"]
 
@@ -151,16 +152,8 @@ def weighted_matching(
     t_prep = time.perf_counter()
     row, device = place(TABLE, row, backend, lambda: g, options)
     opts = check_method_options(TABLE, row, device, options)
-    done = None
-    if device == "gpu":
-        g, mate, stats, done = _solve_gpu(row, g, pending, opts, improve)
-    else:
-        if pending is not None and not _symmetric_on_host(g):
-            g = _general(pending)
-        g = _widen(g)
-        t0 = time.perf_counter()
-        mate, stats = row.cpu(g, **opts)
-        stats["seconds_check"], stats["seconds_solve"] = t0 - t_prep, time.perf_counter() - t0
+    solve = row.gpu if device == "gpu" else row.cpu  # the row's twin on the placed device (_methods)
+    g, mate, stats, done = solve(g, pending, improve, **opts)
     t0 = time.perf_counter()
     if improve:
         stats["greedy_weight"] = _total(g, mate)[0]
@@ -176,46 +169,9 @@ def weighted_matching(
 
         mate, pairs = hand_back(mate, lib), hand_back(pairs, lib)
         stats.update(input_library=lib, device_fallback=fallback)
+    seconds = stats["seconds_solve"] + stats.get("seconds_certify", 0.0) + (t1 - t0)  # solve + improve
     return WeightedMatchingResult(mate=mate, weight=total, cardinality=len(pairs), edges=pairs, method=row.name,
-                                  backend=device, seconds=stats["seconds_solve"] + (t1 - t0), edge_ids=ids,
-                                  stats=stats)
-
-
-def _solve_gpu(row: Any, g: Graph, pending: Any, opts: dict, improve: bool
-               ) -> tuple[Graph, np.ndarray, dict, tuple | None]:
-    """Upload once (raw weights; keys and, for an unchecked scipy.sparse input, the symmetry check on the
-    device), the GPU twin's device solve, then (without ``improve``) the matched pairs and their exact
-    weight from the device: ``(graph, mate, stats, (weight, pairs) or None)``. An input that fails the
-    device check takes the host's general path."""
-    from .._backend import require_gpu  # noqa: PLC0415
-    from .._cuda import quiet  # noqa: PLC0415
-    from ._gpu_graph import NotOnDevice, device_pairs, to_device  # noqa: PLC0415 - loads numba.cuda on use only
-    from ._gpu_suitor import solve_device  # noqa: PLC0415
-
-    require_gpu(f"weighted_matching(method={row.name!r})")
-    ranks = g.weights is not None and g.weights.dtype == np.uint64  # the device keys read int64: uint64 weights
-    g_dev = _trusted(g.n, g.indptr, g.indices, int64_ranks(g.weights)) if ranks else g  # go as ranks, summed here
-    with quiet():
-        try:
-            dg = to_device(g_dev if ranks else g, check=pending is not None)
-        except NotOnDevice:
-            if pending is None:
-                raise
-            g = _general(pending)
-            dg = to_device(g)
-        mate_d, stats = solve_device(dg, row.name, opts)
-        t0 = time.perf_counter()
-        mate = mate_d.copy_to_host()[:g.n].astype(g.indices.dtype, copy=False)
-        done = None
-        if not (improve or ranks):
-            pairs_d, per_d = device_pairs(dg, mate_d[:g.n])
-            pairs = pairs_d.copy_to_host().astype(g.indices.dtype, copy=False).reshape(-1, 2)
-            done = (exact_sum(per_d.copy_to_host()), pairs)
-    stats.update(seconds_h2d=dg.seconds_h2d, seconds_keys=dg.seconds_keys, seconds_check=0.0,
-                 seconds_solve=stats["seconds_solve"] + time.perf_counter() - t0)
-    if dg.ranked:
-        stats["ranked"] = dg.ranked
-    return (_widen(g) if done is None else g), mate, stats, done  # the host weights only for improve
+                                  backend=device, seconds=seconds, edge_ids=ids, stats=stats)
 
 
 def max_weight_matching_approx(G: Any, maxcardinality: bool = False, weight: str = "weight") -> set:

@@ -1,40 +1,61 @@
 """The weighted-matching method table (see :mod:`matchflow._methods`).
 
 Every CPU solve (``solve_<algo>`` in ``_cpu_<algo>.py``) takes ``(graph: Graph with int64/float64 weights,
-**options)`` and returns ``(mate, stats)``. All methods return the same matching: the greedy matching of the edge
-order of :mod:`._cpu_suitor`. ``method="auto"``: ``suitor`` (the fastest CPU method measured,
-docs/notes/wmatching.md). GPU twins (:mod:`._gpu_suitor`): ``suitor`` (GPU-Suitor, variants and
-vpw/tpb options) and ``ld`` (GPU-LD); they take ``(graph, **gpu options)`` and return ``(mate, stats)``
-like the CPU solves. ``backend="auto"``: see :func:`_gpu_wins`.
+**options)`` and returns ``(mate, stats)``; its row holds it as :func:`on_host` ``(solve)``. All methods return
+the same matching: the greedy matching of the edge order of :mod:`._cpu_suitor`. ``method="auto"``: ``suitor``
+(the fastest CPU method measured, docs/notes/wmatching.md). GPU twins (:mod:`._gpu_suitor`'s stage objects,
+through :func:`on_gpu`): ``suitor`` (GPU-Suitor, variants and vpw/tpb options) and ``ld`` (GPU-LD). Both twins
+of a row take the door's ``(graph, pending, improve, **options)`` and return ``(graph, mate, stats, (weight,
+pairs) or None)``. ``backend="auto"``: see :func:`_gpu_wins`.
 """
 
 from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from .._graph import Graph
 from .._methods import Method, MethodTable
-from .._validation import check_bool
 from ._cpu_greedy import solve_greedy
 from ._cpu_ld import solve_ld
 from ._cpu_suitor import check_suitor_options, solve_suitor
+from ._prepare import host_graph
 
 __all__ = ["TABLE", "GPU_MIN_NNZ", "GPU_COLD_NNZ"]
 
 
-def _gpu_suitor(g: Graph, parallel: bool = False, **options) -> tuple[np.ndarray, dict]:
-    """GPU-Suitor; ``parallel`` (the CPU twin's scheduling switch, same answer) is accepted and ignored,
-    so that ``backend="auto"`` may move a ``parallel=True`` call to the GPU."""
-    from ._gpu_suitor import suitor_gpu  # noqa: PLC0415 - loads numba.cuda on use only
+def on_host(solve: Callable[..., tuple[np.ndarray, dict]]) -> Callable[..., tuple]:
+    """A CPU solve ``(graph, **options) -> (mate, stats)`` as a row's twin of the door's prepared graph: the
+    symmetry check of a canonical scipy.sparse input on the host (stage ``check``), the widened weights, the
+    solve (stage ``solve``): ``(graph, mate, stats, None)``, the GPU twins' shape."""
 
-    check_bool("parallel", parallel)
-    return suitor_gpu(g, **options)
+    @functools.wraps(solve)
+    def twin(g: Graph, pending: Any, improve: bool, **options: Any) -> tuple:
+        t0 = time.perf_counter()
+        g = host_graph(g, pending)
+        t1 = time.perf_counter()
+        mate, stats = solve(g, **options)
+        stats["seconds_check"], stats["seconds_solve"] = t1 - t0, time.perf_counter() - t1
+        return g, mate, stats, None
+
+    return twin
 
 
-def _gpu_ld(g: Graph, **options) -> tuple[np.ndarray, dict]:
-    from ._gpu_suitor import ld_gpu  # noqa: PLC0415
+def on_gpu(run: str) -> Callable[..., tuple]:
+    """The GPU twin: the stage object ``run`` of :mod:`._gpu_suitor` (start -> solve -> certify -> finish) on the
+    door's prepared graph: ``(graph, mate, stats, (weight, pairs) or None)``."""
 
-    return ld_gpu(g, **options)
+    def twin(g: Graph, pending: Any, improve: bool, **options: Any) -> tuple:
+        from . import _gpu_suitor  # noqa: PLC0415 - loads numba.cuda on use only
+
+        return _gpu_suitor.solve_problem(getattr(_gpu_suitor, run), g, pending, improve, options)
+
+    twin.__name__ = twin.__qualname__ = f"on_gpu({run})"
+    return twin
 
 
 GPU_MIN_NNZ = 2_000_000  # CSR entries (= 2 x edges); measured on an H100 (results/wmatching/gpu-h100-*.md)
@@ -55,10 +76,10 @@ def _gpu_wins(g: Graph) -> bool:
 TABLE = MethodTable(
     family="weighted_matching",
     methods=(
-        Method("suitor", cpu=solve_suitor, gpu=_gpu_suitor, options=("parallel",), check=check_suitor_options,
-               auto_gpu=_gpu_wins),
-        Method("ld", cpu=solve_ld, gpu=_gpu_ld),
-        Method("greedy", cpu=solve_greedy),
+        Method("suitor", cpu=on_host(solve_suitor), gpu=on_gpu("SuitorRun"), options=("parallel",),
+               check=check_suitor_options, auto_gpu=_gpu_wins),
+        Method("ld", cpu=on_host(solve_ld), gpu=on_gpu("LDRun")),
+        Method("greedy", cpu=on_host(solve_greedy)),
     ),
     cpu_rule=lambda g: "suitor",
     gpu_rule=lambda g: "suitor" if _gpu_wins(g) else None,

@@ -18,7 +18,7 @@ from .._graph._common import check_index_array, check_weights
 from .._validation import to_host_array, type_name
 from ._weights import sum_duplicates
 
-__all__ = ["prepare", "as_weighted_graph", "SYMMETRY_PART_EDGES"]
+__all__ = ["prepare", "as_weighted_graph", "host_graph", "SYMMETRY_PART_EDGES"]
 
 
 def _edge_arrays(graph: tuple | list) -> tuple[Graph, tuple]:
@@ -178,9 +178,15 @@ def _summed(a: Any) -> Graph:
 def as_weighted_graph(graph: Any, *, weight: str = "weight", bipartite: bool = False) -> tuple[Graph, tuple | None]:
     """User input -> a :class:`Graph` with int64 or float64 weights (and the edge arrays, if given)."""
     g, edges, pending = prepare(graph, weight, bipartite)
+    return host_graph(g, pending), edges
+
+def host_graph(g: Graph, pending: Any) -> Graph:
+    """The graph every CPU solve takes: a canonical input ``pending`` checked for symmetry on the host (the general
+    path when it fails), weights widened to int64 / uint64 / float64."""
     if pending is not None and not _symmetric_on_host(g):
         g = _general(pending)
-    return _widen(g), edges
+    return _widen(g)
+
 
 def _general(graph: Any) -> Graph:
     """The general path of a square matrix: symmetrised (the larger of A[i, j] and A[j, i]), checked."""
