@@ -28,7 +28,17 @@ def launch_typed(kern: Any, key: Any, blocks: int, threads: int, shmem: int, *ar
             kern[blocks, threads, 0, shmem](*args)
             return
         k = _TYPED[(kern, key)] = kern.compile(tuple(kern.typeof_pyval(a) for a in args))
-    k.launch(args, (int(blocks), 1, 1), (int(threads), 1, 1), 0, int(shmem))
+        _TYPED["stream"] = _default_stream()
+    k.launch(args, (int(blocks), 1, 1), (int(threads), 1, 1), _TYPED["stream"], int(shmem))
+
+
+def _default_stream() -> Any:
+    """The default stream as the compiled kernel's ``launch`` takes it: numba-cuda >= 0.2x launches through
+    cuda.core, which wants a stream object (the dispatcher converts ``0`` the same way); older ones take 0."""
+    from numba.cuda.cudadrv import driver  # noqa: PLC0415
+
+    conv = getattr(driver, "_to_core_stream", None)
+    return conv(0) if conv is not None else 0
 
 
 def grid(n: int, block_size: int) -> int:
