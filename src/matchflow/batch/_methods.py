@@ -21,26 +21,28 @@ from ._cpu_jv import solve_jv
 __all__ = ["TABLE", "gpu_measured_faster", "gpu_pays_first_call", "GPU_MIN_ITEMS", "GPU_MAX_SIDE",
            "GPU_COLD_ITEMS"]
 
-# End to end from host NumPy arrays, H200 (16-core host), results/batch/h200-2026-11-29.md, ms, GPU vs our CPU
-# path on the 16 cores (best of 2, before the door's host work was batched, which both paths share):
-#   10000 x 8x8      int 23.5 vs 123    float 14.0 vs 80.1   GPU 3.7-5.7x
-#   10000 x 32x32    int 44.8 vs 146    float 37.9 vs 110    GPU 2.9-3.3x
-#   4096 x 64x64     int 48.6 vs 81.3   float 52.5 vs 92.9   GPU 1.7-1.8x
-#   1000 x 50x50 (tracking, float)      9.5 vs 19.0          GPU 2.0x
-#   256 x 256x256    int 41.9 vs 29.5   float 51.8 vs 53.2   CPU 1.4x / level: few items leave the GPU's SMs
-#                                                            idle, each item a serial chain of Dijkstra steps
-#   64 x 300x(1-150) DETR list 12.7 vs 5.0 (CPU 2.5x); padded + shapes 8.9 vs 16.2 (GPU 1.8x, but the CPU's
-#                    list form, 5.0, is the fastest of the four): 64 items stay on the CPU
-# So the GPU from 1000 items of a larger side <= 64 (the measured range; larger items in large batches were not
-# measured: no measured rule means the CPU). The saving is ~8-10 us per item (101 ms / 10^4 items of 32x32,
-# 33 ms / 4096 of 64x64, 9.5 ms / 1000 of 50x50).
+# End to end from host NumPy arrays, H200 (16-core host), results/batch/h200-2026-11-29b.md, ms, GPU (the warp
+# kernel up to a side of 128, the device certificate) vs our CPU path on the 16 cores, best of 2:
+#   10000 x 8x8      int 4.5 vs 124     float 4.2 vs 106     GPU 25x
+#   10000 x 32x32    int 13.8 vs 166    float 17.1 vs 127    GPU 7-12x
+#   4096 x 64x64     int 26.2 vs 71.6   float 27.2 vs 81.9   GPU 2.7-3.0x
+#   1024 x 128x128   int 25.3 vs 37.7   float 26.1 vs 49.5   GPU 1.5-1.9x
+#   1000 x 50x50 (tracking, float)      6.0 vs 16.4          GPU 2.7x
+#   256 x 256x256    int 30.8 vs 19.8   float 35.8 vs 45.2   CPU 1.6x / GPU 1.3x: few items, each a long serial
+#                                                            chain of Dijkstra steps on one block
+#   64 x 512x512     int 38.1 vs 22.9   float 52.5 vs 46.2   CPU
+#   64 x 300x(1-150) DETR list 5.8 vs 4.6; padded + shapes 7.0 vs 15.9 (the CPU's list form is level): 64 items
+#                    stay on the CPU
+# So the GPU from 1000 items of a larger side <= 128 (the measured range where it wins; larger items in large
+# batches were not measured: no measured rule means the CPU). The upload of the costs is most of the GPU's call
+# from host arrays (17.1 ms of which the kernel is 1.4 at 10^4 x 32^2 float64).
 GPU_MIN_ITEMS = 1000
-GPU_MAX_SIDE = 64
-# First use: a fresh process's first batched GPU call (import matchflow + 1000 x 32x32 with a warm kernel cache:
-# CUDA context, numba-cuda, the kernels from the cache) took 2.34 s on the H200 (meta.first_gpu_call_s of the same
-# run; predicted 0.6-1 s). At ~8 us saved per item that is paid back from ~290,000 items: before the process has
-# used the GPU, `auto` takes it from 300,000 items (a device input, or gpu.warm_up(), makes the process warm).
-GPU_COLD_ITEMS = 300_000
+GPU_MAX_SIDE = 128
+# First use: a fresh process (warm kernel cache) paid import numba.cuda 0.26 s + the CUDA context 0.13 s + the first
+# batched call 0.38 s (loading the cached kernels) before its first answer, ~0.8 s (H200, the same run). At ~11 us
+# saved per item (10^4 x 32^2: 127 -> 17 ms) that is paid back from ~70,000 items: before the process has used the
+# GPU, `auto` takes it from 100,000 items (a device input, or gpu.warm_up(), makes the process warm).
+GPU_COLD_ITEMS = 100_000
 
 
 def gpu_measured_faster(p) -> bool:
