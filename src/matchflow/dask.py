@@ -57,7 +57,7 @@ def batch_linear_sum_assignment(costs: Any, **kw: Any) -> Any:
         if kw.get(k):
             raise ValueError(f"matchflow.dask.batch_linear_sum_assignment takes no {k}= (one answer array)")
     n = int(costs.shape[1])
-    return costs.map_blocks(lambda blk: np.asarray(solve(blk, **kw)).reshape(blk.shape[0], n), dtype=np.int64,
+    return costs.map_blocks(lambda blk: solve(blk, **kw).reshape(blk.shape[0], n), dtype=np.int64,
                             drop_axis=2, chunks=(costs.chunks[0], (n,)), meta=np.empty((0, 0), dtype=np.int64))
 
 
