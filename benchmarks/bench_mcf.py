@@ -120,7 +120,7 @@ def run_ours(case: Case):
 GPU_MAX_ARCS = 200_000  # the GPU twin is host-looped and unoptimised (docs/notes/mcf.md): larger inputs not timed
 
 
-def run_ours_gpu(case: Case):
+def run_ours_gpu(case: Case, **options):
     """Cost scaling on the GPU (``method="cost-scaling", backend="gpu"``), the whole call from host arrays."""
     import matchflow
 
@@ -128,9 +128,10 @@ def run_ours_gpu(case: Case):
         return None
     if case.family == "transport":
         s, d, C = case.data
-        return int(matchflow.transport(s, d, C, method="cost-scaling", backend="gpu").cost)
+        return int(matchflow.transport(s, d, C, method="cost-scaling", backend="gpu", **options).cost)
     tail, head, cap, cost, demand = _network(case)
-    r = matchflow.min_cost_flow((tail, head), demand, capacity=cap, cost=cost, method="cost-scaling", backend="gpu")
+    r = matchflow.min_cost_flow((tail, head), demand, capacity=cap, cost=cost, method="cost-scaling", backend="gpu",
+                                **options)
     if r.stats.get("gpu_fallback"):
         raise RuntimeError(f"the GPU twin fell back to the CPU: {r.stats['gpu_fallback']}")
     return int(r.cost)
@@ -165,6 +166,7 @@ PEERS = {
     "pot": (_has("ot"), run_pot),
     "ours": (_ours_available, run_ours),
     "ours-gpu": (_gpu_available, run_ours_gpu),
+    "ours-gpu-persistent": (_gpu_available, lambda case: run_ours_gpu(case, loop="persistent")),
 }
 
 
