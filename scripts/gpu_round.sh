@@ -14,6 +14,8 @@ OUT="${OUT:-$PWD/gpu-round-out}"
 mkdir -p "$OUT"
 SECTIONS="${*:-info tests sanitize bench bench-assign}"
 export PYTHONUNBUFFERED=1
+# the real inputs: carried as .devdata (a copy of ../shared/data, which does not travel)
+[[ -z "${MATCHFLOW_DATA:-}" && -f .devdata/MANIFEST.md ]] && export MATCHFLOW_DATA="$PWD/.devdata"
 # numba-cuda performance warnings are silenced inside the library (matchflow._cuda.quiet), not here
 status=0
 
