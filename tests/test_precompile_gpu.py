@@ -89,3 +89,32 @@ def test_precompile_gpu_batch_compiles_into_an_empty_cache_then_nothing(tmp_path
         assert kernel in cold
     warm = _run(code, NUMBA_CACHE_DIR=str(tmp_path))
     assert json.loads(warm.stdout) == [] and "[matchflow]" not in warm.stderr
+
+
+def test_precompile_gpu_reports_the_gpu_kernels_each_step_compiled(monkeypatch):
+    """Without a device: a stand-in GPU step bumps a real kernel's compile counter (numba-cuda's ``_cache_misses``,
+    as a compile does; a cache load is a hit and counts nothing) and precompile names it, once per compile, in the
+    CPU precompile's lines."""
+    import io
+    from collections import Counter
+
+    from matchflow import _progress
+    from matchflow.batch import _gpu_jv_kernels as K  # numba.cuda imports without a driver
+
+    kern = K.lsap_batch_kernel
+    monkeypatch.setattr(kern, "_cache_misses", Counter())
+    monkeypatch.setattr(_progress, "require_gpu", lambda what: None)
+
+    def compile_twice():
+        kern._cache_misses["(int64[::1],)"] += 1
+        kern._cache_misses["(float64[::1],)"] += 1
+
+    monkeypatch.setitem(_MAKERS, "io", (lambda: [], lambda: [("stand-in GPU step", compile_twice),
+                                                             ("cached GPU step", lambda: None)]))
+    buf = io.StringIO()
+    out = precompile(families=("io",), gpu=True, stream=buf)
+    assert out["kernels"] == ["batch._gpu_jv_kernels.lsap_batch_kernel"] * 2 and out["steps"] == 2
+    lines = buf.getvalue().splitlines()
+    assert lines[0] == f"[matchflow] {_progress.NOTICE} ..."
+    assert lines[1].startswith("[matchflow]   1/2 stand-in GPU step: 2 kernel(s), ")
+    assert lines[2].startswith("[matchflow] compiled 2 kernel(s) in ") and len(lines) == 3
