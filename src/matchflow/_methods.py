@@ -84,6 +84,11 @@ class MethodTable:
     def cpu_names(self) -> tuple[str, ...]:
         return tuple(m.name for m in self.methods if m.cpu is not None)
 
+    @property
+    def gpu_names(self) -> tuple[str, ...]:
+        """The algorithms with a GPU twin."""
+        return tuple(m.name for m in self.methods if m.gpu is not None)
+
     def row(self, name: str) -> Method:
         for m in self.methods:
             if name in (m.name, m.gpu_alias):

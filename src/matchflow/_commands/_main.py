@@ -42,7 +42,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _cmd_precompile(args: argparse.Namespace) -> int:
-    precompile(families=tuple(args.families), progress=not args.quiet)
+    precompile(families=tuple(args.families), progress=not args.quiet, gpu=args.gpu)
     return 0
 
 
@@ -69,6 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("precompile", help="compile every CPU kernel once (first use only; cached afterwards)")
     s.add_argument("--families", nargs="+", default=list(KERNEL_FAMILIES), choices=KERNEL_FAMILIES,
                    help="which families (default: all)")
+    s.add_argument("--gpu", action="store_true",
+                   help="also every GPU kernel variant the families' GPU solvers reach (needs a GPU)")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     s.set_defaults(func=_cmd_precompile)
     return p
@@ -78,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except (ValueError, TypeError, FileNotFoundError, OSError, MemoryError) as exc:
+    except (ValueError, TypeError, FileNotFoundError, OSError, MemoryError, matchflow.GPUUnavailableError) as exc:
         return fail(f"{type(exc).__name__}: {exc}")
     except KeyboardInterrupt:  # pragma: no cover
         return fail("interrupted")
