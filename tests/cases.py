@@ -405,8 +405,10 @@ def _mcf(tail, head, demand, cap, cost, cdtype=np.int64) -> tuple:
             np.asarray(cost, cdtype))
 
 
-def _mcf_random(n: int, m: int, seed: int, hi: int = 20, cdtype=np.int64, lo: int = -5, unbounded: float = 0.0) -> tuple:
-    """Random arcs and demands taken from a random flow on them (so a feasible problem)."""
+def _mcf_random(n: int, m: int, seed: int, hi: int = 20, cdtype=np.int64, lo: int = -5, unbounded: float = 0.0,
+                cost_hi: int = 30) -> tuple:
+    """Random arcs and demands taken from a random flow on them (so a feasible problem): capacities below ``hi``,
+    integer costs in ``[lo, cost_hi)``."""
     rng = np.random.default_rng(seed)
     t, h = rng.integers(0, n, m), rng.integers(0, n, m)
     cap = rng.integers(0, hi, m)
@@ -414,7 +416,7 @@ def _mcf_random(n: int, m: int, seed: int, hi: int = 20, cdtype=np.int64, lo: in
     d = np.zeros(n, np.int64)
     np.add.at(d, h, f)
     np.subtract.at(d, t, f)
-    cost = rng.integers(lo, 30, m) if cdtype == np.int64 else rng.random(m) * 30 + lo
+    cost = rng.integers(lo, cost_hi, m) if cdtype == np.int64 else rng.random(m) * 30 + lo
     cap = np.where(rng.random(m) < unbounded, np.inf, cap)
     if unbounded:
         cost = np.where(np.isinf(cap), np.abs(cost), cost)  # unbounded arcs cost >= 0: no unbounded cycle

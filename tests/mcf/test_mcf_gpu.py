@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cases import MCF_CASES
+from cases import MCF_CASES, _mcf_random
 from conftest import SIM, device_only, gpu
 
 import matchflow as mf
@@ -40,18 +40,6 @@ def _gpu(tail, head, demand, cap, cost, **kw):
     else:
         assert type(res.cost) is int and res.cost == cpu.cost
     return res
-
-
-def _random(n, m, seed, lo=-5, hi=30, cap_hi=20):
-    """Random arcs (parallel arcs and self-loops too) and demands from a random flow on them: feasible."""
-    rng = np.random.default_rng(seed)
-    t, h = rng.integers(0, n, m), rng.integers(0, n, m)
-    cap = rng.integers(0, cap_hi, m)
-    f = rng.integers(0, cap + 1)
-    d = np.zeros(n, np.int64)
-    np.add.at(d, h, f)
-    np.subtract.at(d, t, f)
-    return t, h, d, cap, rng.integers(lo, hi, m)
 
 
 # ----------------------------------------------------------------------------- options and placement (no GPU)
@@ -129,7 +117,7 @@ def test_random_networks(seed):
     n = int(rng.integers(2, 12 if SIM else 60))
     m = int(rng.integers(0, 4 * n))
     lo, hi = [(0, 1), (-5, 30), (-1000, 1000), (0, 3)][seed % 4]  # zero costs (ties everywhere), mixed, wide, ties
-    tail, head, demand, cap, cost = _random(n, m, seed, lo=lo, hi=hi, cap_hi=[2, 20, 100][seed % 3])
+    tail, head, demand, cap, cost = _mcf_random(n, m, seed, hi=[2, 20, 100][seed % 3], lo=lo, cost_hi=hi)
     loop = "persistent" if seed % 4 == 3 else "host"
     _gpu(tail, head, demand, cap, cost, block_size=[1, 2, 8][seed % 3] if SIM else [1, 2, 32, 256][seed % 4],
          loop=loop, **(SMALL if seed % 2 else {}))
@@ -137,7 +125,7 @@ def test_random_networks(seed):
 
 @gpu
 def test_repeated_runs_give_the_same_cost():
-    tail, head, demand, cap, cost = _random(10, 36, 7)
+    tail, head, demand, cap, cost = _mcf_random(10, 36, 7)
     costs = {_gpu(tail, head, demand, cap, cost, block_size=2).cost for _ in range(2 if SIM else 5)}
     assert len(costs) == 1
 
