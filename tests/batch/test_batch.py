@@ -364,3 +364,14 @@ def test_a_device_input_counts_as_on_its_gpu(monkeypatch, warm):
     d = dataclasses.replace(p, on_device=True)
     assert place(TABLE, None, "auto", lambda: d)[1] == "gpu"
     assert place(TABLE, TABLE.row("jv"), "auto", lambda: d)[1] == "gpu"
+
+
+def test_gpu_options_are_checked_without_a_gpu():
+    """The GPU twin's vocabulary (``kernel``, ``certify`` on by default) is validated on any machine."""
+    from matchflow.batch._gpu_jv import validate_jv_gpu_options
+
+    o = validate_jv_gpu_options()
+    assert (o["kernel"], o["certify"]) == ("auto", True)
+    assert validate_jv_gpu_options(kernel="warp")["kernel"] == "warp"
+    with pytest.raises(ValueError, match=r"^kernel must be one of 'auto', 'warp', 'block', got 'thread'$"):
+        validate_jv_gpu_options(kernel="thread")
