@@ -8,8 +8,14 @@ GRIDGEN-like (square grids, average out-degree 8) and GOTO-like (square tori, de
 ``min_cost_flow_cost`` (network simplex, pure Python; only up to :data:`NX_MAX_ARCS` arcs, ~30 s), POT
 ``ot.emd`` (transportation only), and ours, ``matchflow.min_cost_flow`` / ``matchflow.transport`` when this
 build has them (a column skipped otherwise; compiled on a tiny input first). Times are the whole call from
-host arrays (building the peer's graph included), best of ``--repeat``. Writes
-``results/mcf/<host>-<date>[-quick].json`` and ``.md`` after every case.
+host arrays (building the peer's graph included), best of ``--repeat``; beside them the solve alone:
+``ours-solve`` is our solver's own stage, ``result.stats["seconds_solve"]`` of the same public call (the method's
+build and its pivots / refine; not the input checks, the feasibility max-flow or the certificate), and
+``ortools-solve`` is OR-Tools' ``solve()`` with the arcs and supplies added before the timer. And the first call
+as a user meets it: ``import matchflow`` + one ``min_cost_flow`` on the NETGEN-like n=1000 network in a fresh
+process with a warm Numba cache (:func:`first_call`: run twice, the second reported; ``meta["first_call_s"]``,
+in the markdown header; ``--no-first-call`` skips it). Writes ``results/mcf/<host>-<date>[-quick].json`` and
+``.md`` after every case.
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ import json
 import os
 import platform
 import socket
+import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,17 +79,34 @@ def _network(case: Case):
     return tail, head, cap, C.ravel(), np.concatenate([-s, d])
 
 
-def run_ortools(case: Case):
+def _ortools_flow(case: Case):
+    """OR-Tools' ``SimpleMinCostFlow`` of a case, its arcs and supplies added (not solved)."""
     from ortools.graph.python import min_cost_flow
 
     tail, head, cap, cost, demand = _network(case)
     f = min_cost_flow.SimpleMinCostFlow()
     f.add_arcs_with_capacity_and_unit_cost(tail, head, cap, cost)
     f.set_nodes_supplies(np.arange(len(demand)), -demand)
+    return f
+
+
+def _ortools_solve(f) -> int:
     status = f.solve()
     if status != f.OPTIMAL:
         raise RuntimeError(f"OR-Tools status {status}")
     return int(f.optimal_cost())
+
+
+def run_ortools(case: Case):
+    return _ortools_solve(_ortools_flow(case))
+
+
+def run_ortools_solve(case: Case):
+    """``(seconds, cost)``: OR-Tools' ``solve()`` alone (its graph built before the timer)."""
+    f = _ortools_flow(case)
+    t = time.perf_counter()
+    cost = _ortools_solve(f)
+    return time.perf_counter() - t, cost
 
 
 def run_networkx(case: Case):
@@ -115,6 +140,20 @@ def run_ours(case: Case):
         return int(matchflow.transport(s, d, C).cost)
     tail, head, cap, cost, demand = _network(case)
     return int(matchflow.min_cost_flow((tail, head), demand, capacity=cap, cost=cost).cost)
+
+
+def run_ours_solve(case: Case):
+    """``(seconds, cost)``: the solve stage of our public call, ``stats["seconds_solve"]`` (the method's build and
+    its pivots / refine; the input checks, the feasibility max-flow and the certificate are the whole call's)."""
+    import matchflow
+
+    if case.family == "transport":
+        s, d, C = case.data
+        r = matchflow.transport(s, d, C)
+    else:
+        tail, head, cap, cost, demand = _network(case)
+        r = matchflow.min_cost_flow((tail, head), demand, capacity=cap, cost=cost)
+    return float(r.stats["seconds_solve"]), int(r.cost)
 
 
 GPU_MAX_ARCS = 200_000  # the GPU twin is host-looped and unoptimised (docs/notes/mcf.md): larger inputs not timed
@@ -159,12 +198,15 @@ def _ours_available() -> bool:
     return hasattr(matchflow, "min_cost_flow") and hasattr(matchflow, "transport")
 
 
-# column -> (available, run); the first column is the exact reference of the ok column
+# column -> (available, run); the first column is the exact reference of the ok column. run(case) returns the cost
+# (the column is the whole call, timed by measure) or (seconds, cost) (a "-solve" column: the runner times its part)
 PEERS = {
     "ortools": (_has("ortools"), run_ortools),
+    "ortools-solve": (_has("ortools"), run_ortools_solve),
     "networkx": (_has("networkx"), run_networkx),
     "pot": (_has("ot"), run_pot),
     "ours": (_ours_available, run_ours),
+    "ours-solve": (_ours_available, run_ours_solve),
     "ours-gpu": (_gpu_available, run_ours_gpu),
     "ours-gpu-persistent": (_gpu_available, lambda case: run_ours_gpu(case, loop="persistent")),
 }
@@ -181,15 +223,56 @@ def warm_up(peers) -> None:
 
 
 def measure(run, case: Case, repeat: int):
+    """Best seconds of ``run(case)`` over ``repeat`` runs, and its cost: the whole call, or the runner's own part
+    where it returns ``(seconds, cost)`` (the ``-solve`` columns); ``(None, None)`` where it returns None (not run)."""
     best, cost = np.inf, None
     for _ in range(repeat):
         t = time.perf_counter()
-        cost = run(case)
+        out = run(case)
         sec = time.perf_counter() - t
-        if cost is None:
+        if isinstance(out, tuple):
+            sec, out = out
+        if out is None:
             return None, None
-        best = min(best, sec)
+        best, cost = min(best, sec), out
     return best, cost
+
+
+FIRST_N = 1000  # the first call's network: netgen(FIRST_N, 8 FIRST_N, seed=FIRST_N), the smallest NETGEN case
+
+_FIRST = f"""
+import json, sys, time
+t0 = time.perf_counter()
+import matchflow
+t1 = time.perf_counter()
+from matchflow.generators import netgen
+p = netgen({FIRST_N}, {8 * FIRST_N}, seed={FIRST_N})
+t2 = time.perf_counter()
+r = matchflow.min_cost_flow((p.tail, p.head), p.demand, capacity=p.cap, cost=p.cost)
+t3 = time.perf_counter()
+r2 = matchflow.min_cost_flow((p.tail, p.head), p.demand, capacity=p.cap, cost=p.cost)
+t4 = time.perf_counter()
+print(json.dumps({{"seconds": (t1 - t0) + (t3 - t2), "import_s": t1 - t0, "call_s": t3 - t2,
+                  "second_call_s": t4 - t3, "method": r.method, "cost": int(r.cost)}}))
+"""
+
+
+def first_call() -> dict:
+    """``import matchflow`` + the first ``min_cost_flow`` (NETGEN-like, n = FIRST_N, m = 8n; the input's generation
+    not timed) in a fresh process, run twice: the first fills the Numba cache, the second is reported. A dict
+    (``seconds``: import + first call; ``import_s``, ``call_s``, ``second_call_s``, ``method``, ``cost``), or
+    ``{"failed": <its stderr's end>}`` when the subprocess failed. It imports the same matchflow as this process."""
+    import matchflow
+
+    env = dict(os.environ)
+    src = str(Path(matchflow.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join([src, *filter(None, [env.get("PYTHONPATH")])])
+    out: dict = {}
+    for _ in range(2):
+        r = subprocess.run([sys.executable, "-c", _FIRST], capture_output=True, text=True, check=False, env=env)
+        lines = [ln for ln in r.stdout.splitlines() if ln.strip()] if r.returncode == 0 else []
+        out = json.loads(lines[-1]) if lines else {"failed": r.stderr.strip()[-2000:]}
+    return out
 
 
 def main(argv=None) -> None:
@@ -200,6 +283,7 @@ def main(argv=None) -> None:
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--machine", default="", help="a label for the machine (e.g. 'dev box, 2 cores')")
     ap.add_argument("--out", default="results/mcf")
+    ap.add_argument("--no-first-call", action="store_true", help="skip the first call in a fresh process")
     args = ap.parse_args(argv)
     names = args.peers.split(",") if args.peers else list(PEERS)
     peers = [p for p in names if p in PEERS and PEERS[p][0]()]
@@ -207,7 +291,12 @@ def main(argv=None) -> None:
     meta = {"host": socket.gethostname(), "machine": args.machine, "cores": os.cpu_count(),
             "cpu": platform.processor() or platform.machine(), "date": datetime.date.today().isoformat(),
             "python": platform.python_version(), "quick": args.quick, "repeat": args.repeat, "peers": peers,
-            "missing": [p for p in names if p not in peers], "versions": _versions(peers)}
+            "missing": [p for p in names if p not in peers], "versions": _versions(peers),
+            "first_call_s": None, "first_call": None}
+    if ("ours" in peers or "ours-solve" in peers) and not args.no_first_call:  # after warm_up: the Numba cache is warm
+        meta["first_call"] = first_call()
+        meta["first_call_s"] = meta["first_call"].get("seconds")
+        print("first call, fresh process:", json.dumps(meta["first_call"]), flush=True)
     rows = []
     for case in cases(args.quick):
         if args.cases and not any(c in case.name for c in args.cases.split(",")):
@@ -248,12 +337,27 @@ def _write(folder: str, meta: dict, rows: list, peers: list) -> str:
     return md
 
 
+def _first_line(meta) -> str:
+    fc = meta.get("first_call")
+    head = (f"First call in a fresh process (`import matchflow` + one `min_cost_flow`, NETGEN-like n={FIRST_N}, "
+            f"m={8 * FIRST_N}, warm Numba cache, the second of two runs): ")
+    if not fc:
+        return head + "not measured in this run."
+    if "failed" in fc:
+        return head + "failed (the JSON's `meta.first_call` has the error)."
+    return head + (f"**{fc['seconds']:.2f} s** (import {fc['import_s']:.2f} s, first call {fc['call_s']:.2f} s; "
+                   f"the second call in that process {1e3 * fc['second_call_s']:.1f} ms, {fc['method']}).")
+
+
 def markdown(meta, rows, peers) -> str:
     lines = [f"# Min-cost flow, {meta['machine'] or meta['host']} ({meta['cores']} cores), {meta['date']}", "",
-             f"Best of {meta['repeat']} run(s), ms, the whole call from host arrays; `ok`: the cost equals "
-             f"{peers[0] if peers else '-'}'s (the first exact peer). n/a: not run (networkx above "
-             f"{NX_MAX_ARCS} arcs, POT on networks)." +
+             f"Best of {meta['repeat']} run(s), ms, the whole call from host arrays; `-solve` columns: the solve "
+             "alone (ours: `stats[\"seconds_solve\"]` of the public call, the method's build and pivots / refine, "
+             "without the input checks, feasibility max-flow and certificate; OR-Tools: `solve()`, its arcs added "
+             f"before the timer). `ok`: the cost equals {peers[0] if peers else '-'}'s (the first exact peer). "
+             f"n/a: not run (networkx above {NX_MAX_ARCS} arcs, POT on networks)." +
              (f" Not in this run: {', '.join(meta['missing'])}." if meta["missing"] else ""), "",
+             _first_line(meta), "",
              "| case | nodes | arcs | cost | " + " | ".join(peers) + " |", "|---" * (len(peers) + 4) + "|"]
     for r in rows:
         cost = next((r[p]["cost"] for p in peers if r[p]["cost"] is not None), None)
