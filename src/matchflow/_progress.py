@@ -226,33 +226,51 @@ def _wmatching_steps() -> list[tuple[str, Callable[[], Any]]]:
                 sp.csr_array((np.round(w.data * 9).astype(np.int64) + 1, w.indices, w.indptr), shape=w.shape)))]
 
 
-def _batch_steps() -> list[tuple[str, Callable[[], Any]]]:
-    matchflow = _public()
-
+def _batch_inputs() -> tuple[tuple[str, Any], ...]:
+    """The batched steps' inputs (CPU and GPU alike): a 3-D integer batch and a ragged float list."""
     rng = np.random.default_rng(0)
     ci = rng.integers(0, 50, size=(3, 5, 5))
     ragged = [rng.random((4, 6)), rng.random((6, 3)) + 0.5, rng.random((5, 5))]
+    return ("int64 (B, n, n)", ci), ("ragged float64", ragged)
 
-    def solve(costs: Any, maximize: bool) -> Any:
-        x, u, v = matchflow.batch_linear_sum_assignment(costs, maximize=maximize, backend="cpu", return_duals=True)
-        return matchflow.verify.verify_batch_assignment(costs, x, u, v, maximize=maximize)
 
+def _batch_solve(costs: Any, maximize: bool, **kw: Any) -> Any:
+    """One batched solve with its duals, certified (``kw``: backend, method, kernel)."""
+    matchflow = _public()
+    x, u, v = matchflow.batch_linear_sum_assignment(costs, maximize=maximize, return_duals=True, **kw)
+    return matchflow.verify.verify_batch_assignment(costs, x, u, v, maximize=maximize)
+
+
+def _batch_steps() -> list[tuple[str, Callable[[], Any]]]:
     return [(f"batch_linear_sum_assignment({label}, maximize={mx}) + verify_batch_assignment",
-             lambda c=c, mx=mx: solve(c, mx))
-            for label, c in (("int64 (B, n, n)", ci), ("ragged float64", ragged)) for mx in (False, True)]
+             lambda c=c, mx=mx: _batch_solve(c, mx, backend="cpu"))
+            for label, c in _batch_inputs() for mx in (False, True)]
+
+
+def _mcf_network() -> tuple:
+    """The min-cost flow steps' network (CPU and GPU alike): ``(tail, head, demand, cap, {label: costs})``."""
+    tail, head = np.array([0, 0, 1, 1, 2, 3]), np.array([1, 2, 2, 3, 3, 0])
+    demand, cap = np.array([-4, 0, 0, 4]), np.array([3, 2, 2, 3, 4, 1])
+    costs = {"int64": np.array([1, 4, 1, 5, 1, 2]), "float64": np.array([1.5, 4.0, 0.25, 5.0, 1.0, 2.0])}
+    return tail, head, demand, cap, costs
+
+
+def _mcf_solve(w: Any, **kw: Any) -> Any:
+    """One min-cost flow on :func:`_mcf_network` with costs ``w``, certified (``kw``: method, backend, loop)."""
+    matchflow = _public()
+    tail, head, demand, cap, _ = _mcf_network()
+    return matchflow.verify.verify_min_cost_flow(
+        (tail, head), demand, matchflow.min_cost_flow((tail, head), demand, capacity=cap, cost=w, **kw), capacity=cap,
+        cost=w)
 
 
 def _mcf_steps() -> list[tuple[str, Callable[[], Any]]]:
     matchflow = _public()
 
-    tail, head = np.array([0, 0, 1, 1, 2, 3]), np.array([1, 2, 2, 3, 3, 0])
-    demand, cap = np.array([-4, 0, 0, 4]), np.array([3, 2, 2, 3, 4, 1])
-    costs = {"int64": np.array([1, 4, 1, 5, 1, 2]), "float64": np.array([1.5, 4.0, 0.25, 5.0, 1.0, 2.0])}
+    tail, head, _, cap, costs = _mcf_network()
     steps: list[tuple[str, Callable[[], Any]]] = [
         (f"min_cost_flow({label}, method={m!r}) + verify_min_cost_flow",
-         lambda w=w, m=m: matchflow.verify.verify_min_cost_flow(
-             (tail, head), demand, matchflow.min_cost_flow((tail, head), demand, capacity=cap, cost=w, method=m,
-                                                           backend="cpu"), capacity=cap, cost=w))
+         lambda w=w, m=m: _mcf_solve(w, method=m, backend="cpu"))
         for label, w in costs.items() for m in _mcf_methods.TABLE.cpu_names]
     g = sp.csr_array((cap, (tail, head)), shape=(4, 4))
     steps.append(("max_flow_min_cost", lambda: matchflow.max_flow_min_cost(g, 0, 3, cost=g * 2)))
@@ -377,19 +395,11 @@ def _batch_gpu_steps() -> list[tuple[str, Callable[[], Any]]]:
 
     matchflow = _public()
 
-    rng = np.random.default_rng(0)
-    ci = rng.integers(0, 50, size=(3, 5, 5))
-    ragged = [rng.random((4, 6)), rng.random((6, 3)) + 0.5, rng.random((5, 5))]
-
-    def solve(costs: Any, maximize: bool, method: str, kernel: str) -> Any:
-        x, u, v = matchflow.batch_linear_sum_assignment(costs, maximize=maximize, method=method, backend="gpu",
-                                                        kernel=kernel, return_duals=True)
-        return matchflow.verify.verify_batch_assignment(costs, x, u, v, maximize=maximize)
-
     kernels = [k for k in KERNELS if k != "auto"]  # a warp per item, a block per item
-    inputs = (("int64 (B, n, n)", ci), ("ragged float64", ragged))
+    inputs = _batch_inputs()
     return [(f"batch_linear_sum_assignment({label}, maximize={mx}, method={m!r}, backend='gpu', kernel={k!r}) + "
-             "verify_batch_assignment", lambda c=c, mx=mx, m=m, k=k: solve(c, mx, m, k))
+             "verify_batch_assignment", lambda c=c, mx=mx, m=m, k=k: _batch_solve(c, mx, method=m, backend="gpu",
+                                                                                  kernel=k))
             for label, c in inputs for mx in (False, True) for m in _batch_methods.TABLE.gpu_names
             for k in kernels] + [
             (f"gpu.batch_assignment({label}, kernel={k!r}, certify=True)",
@@ -398,16 +408,9 @@ def _batch_gpu_steps() -> list[tuple[str, Callable[[], Any]]]:
 
 
 def _mcf_gpu_steps() -> list[tuple[str, Callable[[], Any]]]:
-    matchflow = _public()
-
-    tail, head = np.array([0, 0, 1, 1, 2, 3]), np.array([1, 2, 2, 3, 3, 0])
-    demand, cap = np.array([-4, 0, 0, 4]), np.array([3, 2, 2, 3, 4, 1])
-    costs = {"int64": np.array([1, 4, 1, 5, 1, 2]), "float64": np.array([1.5, 4.0, 0.25, 5.0, 1.0, 2.0])}
     return [(f"min_cost_flow({label}, method={m!r}, backend='gpu', loop={loop!r}) + verify_min_cost_flow",
-             lambda w=w, m=m, loop=loop: matchflow.verify.verify_min_cost_flow(
-                 (tail, head), demand, matchflow.min_cost_flow((tail, head), demand, capacity=cap, cost=w, method=m,
-                                                               backend="gpu", loop=loop), capacity=cap, cost=w))
-            for label, w in costs.items() for m in _mcf_methods.TABLE.gpu_names for loop in _LOOPS]
+             lambda w=w, m=m, loop=loop: _mcf_solve(w, method=m, backend="gpu", loop=loop))
+            for label, w in _mcf_network()[4].items() for m in _mcf_methods.TABLE.gpu_names for loop in _LOOPS]
 
 
 def _gpu_compiled() -> dict[tuple[str, str], int]:
