@@ -185,7 +185,8 @@ def _form(p: BatchProblem, flat: Any, sizes: np.ndarray, offs: np.ndarray, fill)
 
 
 def _to_input(p: BatchProblem, a: np.ndarray) -> Any:
-    """``a`` (NumPy) in the input's library and on its device (PyTorch CPU tensors get CPU tensors)."""
+    """``a`` (NumPy, or the solver's device array) in the input's library and on its device (PyTorch CPU tensors
+    get CPU tensors; a device array is wrapped without a copy)."""
     src = p.source[0] if p.form == "list" and p.batch else p.source
     if p.on_device:
         return hand_back(a, device_library(src), src)

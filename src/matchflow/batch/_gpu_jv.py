@@ -40,8 +40,8 @@ SMEM_MAX = 48 * 1024  # dynamic shared memory without the opt-in attribute: ever
 
 def validate_jv_gpu_options(**options: Any) -> dict[str, Any]:
     """The GPU vocabulary (``block_size``: a power of two in [1, 1024], default by size; ``grid_size``: blocks,
-    default one per item; ``certify``: the device certificate of integer answers, default off: the door
-    certifies; ``loop`` / ``max_rounds`` accepted, unused: one launch) plus ``shared_costs`` and ``shared_work``
+    default one per item; ``certify``: every item's certificate on the device, default on (off: the door
+    certifies on the host); ``loop`` / ``max_rounds`` accepted, unused: one launch) plus ``shared_costs`` and ``shared_work``
     (default True: costs and work arrays in shared memory where they fit; False keeps them in global memory) and
     ``kernel`` (``"auto"``, ``"warp"``: a warp per item, items of a larger side <= 128 only, ``"block"``)."""
     opts = dict(options)
