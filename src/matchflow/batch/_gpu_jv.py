@@ -218,7 +218,7 @@ class JVBatchRun:
         return Solved(x, u, v, st, certified=self.certified, total=total)
 
 
-_META: dict[tuple, Any] = {}  # the item table of a padded (B, N, M) batch, by (B, N, M): the same every call
+_META: dict[tuple, Any] = {}  # the item table of a plain (B, N, M) batch, by context and (B, N, M): the same every call
 
 
 def _meta(p, K):
@@ -227,7 +227,7 @@ def _meta(p, K):
 
     key = None
     if p.uniform and p.batch:
-        key = (getattr(cuda.get_current_device(), "id", 0), p.batch, p.pad_rows, int(p.ld[0]))
+        key = (_context_key(cuda.current_context()), p.batch, p.pad_rows, int(p.ld[0]))
     hit = _META.get(key) if key else None
     if hit is None:
         hit = cuda.to_device(K.meta_rows(p))
@@ -236,6 +236,15 @@ def _meta(p, K):
                 _META.pop(next(iter(_META)))
             _META[key] = hit
     return hit
+
+
+def _context_key(ctx) -> Any:
+    """The CUDA context's handle (a reset context gets a new one: a cached array is never used in another)."""
+    h = getattr(ctx, "handle", None)
+    try:
+        return int(h)
+    except (TypeError, ValueError):
+        return getattr(h, "value", None) or id(ctx)
 
 
 def _to_device(a: np.ndarray):

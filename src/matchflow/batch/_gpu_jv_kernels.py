@@ -32,7 +32,8 @@ CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATC
 SHFL = not is_simulator()  # warp shuffles on a real device; the shared-memory tree in the simulator
 
 __all__ = ["lsap_batch_kernel", "OK", "INFEASIBLE", "INVALID", "WIDE", "INT_LIMIT",
-           "FLOAT_LIMIT", "item_smem", "head8", "RED_SLOTS", "meta_rows"]
+           "FLOAT_LIMIT", "item_smem", "head8", "RED_SLOTS", "meta_rows", "item_dev", "clear_item_dev", "precheck_dev",
+           "put_row_dev", "put_col_dev"]
 
 OK, INFEASIBLE, INVALID, WIDE = 0, 1, 2, 3
 # an item is WIDE when max |finite entry| > LIMIT / (max(n, m) + 2): the CPU twin's bounds (_cpu_jv), so every
@@ -63,6 +64,52 @@ def item_smem(nr: int, nc: int, bdim: int, costs: bool, work: bool = True) -> in
     if not work:
         return 8 * head8(bdim)
     return 8 * (head8(bdim) + nr + 2 * nc + (nr * nc if costs else 0)) + 4 * (4 * nc + 2 * nr)
+
+
+@cuda.jit(device=True, inline=True)
+def item_dev(meta, b):
+    """Item ``b``'s offset, row stride, rows, columns, first answer row and first answer column (``meta_rows``)."""
+    return meta[0, b], meta[1, b], meta[2, b], meta[3, b], meta[4, b], meta[5, b]
+
+
+@cuda.jit(device=True)
+def clear_item_dev(n, m, r0, c0, zero, first, step, col4row_out, u_out, v_out):
+    """The item's answer before its solve (``-1``, zero duals), by the threads ``first, first + step, ...``."""
+    for k in range(first, n, step):
+        col4row_out[r0 + k] = -1
+        u_out[r0 + k] = zero
+    for k in range(first, m, step):
+        v_out[c0 + k] = zero
+
+
+@cuda.jit(device=True, inline=True)
+def precheck_dev(bad, big, limit, nc):
+    """OK, or INVALID (NaN / ``-inf`` after the sign), or WIDE (beyond the exact range)."""
+    if bad:
+        return INVALID
+    if big > limit / (nc + 2):
+        return WIDE
+    return OK
+
+
+@cuda.jit(device=True, inline=True)
+def put_row_dev(tr, k, j, uk, r0, c0, sign, col4row_out, u_out, v_out):
+    """Solved row ``k`` (matched to column ``j``, dual ``uk``) into the answer, in the user's orientation and sign."""
+    if tr:
+        col4row_out[r0 + j] = k
+        v_out[c0 + k] = sign * uk
+    else:
+        col4row_out[r0 + k] = j
+        u_out[r0 + k] = sign * uk
+
+
+@cuda.jit(device=True, inline=True)
+def put_col_dev(tr, k, vk, r0, c0, sign, u_out, v_out):
+    """Solved column ``k``'s dual ``vk`` into the answer, in the user's orientation and sign."""
+    if tr:
+        u_out[r0 + k] = sign * vk
+    else:
+        v_out[c0 + k] = sign * vk
 
 
 @cuda.jit(device=True, inline=True)
@@ -290,17 +337,8 @@ def lsap_batch_kernel(vals, meta, nb, sign, zero, inf, limit, smem, wshared, gva
     sht = di[2 * bdim:3 * bdim]
     bc = di[3 * bdim:3 * bdim + RED_SLOTS]
     for b in range(cuda.blockIdx.x, nb, cuda.gridDim.x):
-        base = meta[0, b]
-        ld = meta[1, b]
-        n = meta[2, b]
-        m = meta[3, b]
-        r0 = meta[4, b]
-        c0 = meta[5, b]
-        for k in range(tid, n, bdim):
-            col4row_out[r0 + k] = -1
-            u_out[r0 + k] = zero
-        for k in range(tid, m, bdim):
-            v_out[c0 + k] = zero
+        base, ld, n, m, r0, c0 = item_dev(meta, b)
+        clear_item_dev(n, m, r0, c0, zero, tid, bdim, col4row_out, u_out, v_out)
         tr = n > m
         nr = m if tr else n
         nc = n if tr else m
@@ -308,27 +346,15 @@ def lsap_batch_kernel(vals, meta, nb, sign, zero, inf, limit, smem, wshared, gva
         u, v, spc, sc, path, row4col, rem, SC, col4row, SR = _layout_dev(
             dv, di, wshared, gval, gint, 2 * (r0 + c0), 4 * (r0 + c0), nr, nc, h8, costs)
         bad, big = _load_dev(vals, base, ld, n, m, tr, sign, sc, costs, df[:bdim], sht, tid, bdim)
-        code = OK
-        if bad:
-            code = INVALID
-        elif big > limit / (nc + 2):
-            code = WIDE
-        elif nr > 0:
+        code = precheck_dev(bad, big, limit, nc)
+        if code == OK and nr > 0:
             code = _item_dev(nr, nc, zero, inf, u, v, spc, path, row4col, rem, SC, SR, col4row,
                              (sc, costs, vals, base, ld, tr, sign), shv, sht, bc, tid, bdim)
         if code == OK and nr > 0:
             for k in range(tid, nr, bdim):
-                if tr:
-                    col4row_out[r0 + col4row[k]] = k
-                    v_out[c0 + k] = sign * u[k]
-                else:
-                    col4row_out[r0 + k] = col4row[k]
-                    u_out[r0 + k] = sign * u[k]
+                put_row_dev(tr, k, col4row[k], u[k], r0, c0, sign, col4row_out, u_out, v_out)
             for k in range(tid, nc, bdim):
-                if tr:
-                    u_out[r0 + k] = sign * v[k]
-                else:
-                    v_out[c0 + k] = sign * v[k]
+                put_col_dev(tr, k, v[k], r0, c0, sign, u_out, v_out)
         if tid == 0:
             status[b] = code
         cuda.syncthreads()

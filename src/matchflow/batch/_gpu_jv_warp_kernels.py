@@ -21,7 +21,7 @@ from numba import cuda, float64, int32
 
 from .._cuda._device import FULL_MASK
 from .._cuda._env import is_simulator, kernel_cache
-from ._gpu_jv_kernels import INFEASIBLE, INVALID, OK, WIDE
+from ._gpu_jv_kernels import INFEASIBLE, OK, clear_item_dev, item_dev, precheck_dev, put_col_dev, put_row_dev
 
 CACHE = kernel_cache()
 SHFL = not is_simulator()
@@ -67,6 +67,7 @@ def _argmin_dev(shv, shi, val, tag, lane):
 
 @cuda.jit(device=True)
 def _min_dev(shi, x, lane):
+    """The warp's least ``x`` (``shi``: the simulator's slots, of ``x``'s type), for every lane."""
     off = 16
     while off > 0:
         y = _get_dev(shi, x, lane ^ off, lane)
@@ -106,12 +107,7 @@ def _check_dev(shf, vals, base, ld, n, m, sign, lane):
             worst = -np.inf
         elif f != np.inf and -abs(f) < worst:
             worst = -abs(f)
-    off = 16
-    while off > 0:
-        y = _get_dev(shf, worst, lane ^ off, lane)
-        if y < worst:
-            worst = y
-        off //= 2
+    worst = _min_dev(shf, worst, lane)
     return worst == -np.inf, -worst
 
 
@@ -226,43 +222,22 @@ def lsap_warp_kernel(vals, meta, nb, sign, zero, inf, limit, col4row_out, u_out,
     lane = cuda.threadIdx.x % 32
     warps = cuda.blockDim.x // 32
     for b in range(cuda.blockIdx.x * warps + cuda.threadIdx.x // 32, nb, cuda.gridDim.x * warps):
-        base = meta[0, b]
-        ld = meta[1, b]
-        n = meta[2, b]
-        m = meta[3, b]
-        r0 = meta[4, b]
-        c0 = meta[5, b]
-        for k in range(lane, n, 32):
-            col4row_out[r0 + k] = -1
-            u_out[r0 + k] = zero
-        for k in range(lane, m, 32):
-            v_out[c0 + k] = zero
+        base, ld, n, m, r0, c0 = item_dev(meta, b)
+        clear_item_dev(n, m, r0, c0, zero, lane, 32, col4row_out, u_out, v_out)
         tr = n > m
         nr = m if tr else n
         nc = n if tr else m
         bad, big = _check_dev(shf, vals, base, ld, n, m, sign, lane)
-        code = OK
-        if bad:
-            code = INVALID
-        elif big > limit / (nc + 2):
-            code = WIDE
-        elif nr > 0:
+        code = precheck_dev(bad, big, limit, nc)
+        if code == OK and nr > 0:
             code = _item_dev(nr, nc, zero, inf, uu, v, spc, path, r4c, pos, sc, sr, c4r,
                              (vals, base, ld, tr, sign), shv, shi, lane)
         if code == OK and nr > 0:
             for s in range(SLOTS):
                 k = lane + 32 * s
                 if k < nr:
-                    if tr:
-                        col4row_out[r0 + c4r[s]] = k
-                        v_out[c0 + k] = sign * uu[s]
-                    else:
-                        col4row_out[r0 + k] = c4r[s]
-                        u_out[r0 + k] = sign * uu[s]
+                    put_row_dev(tr, k, c4r[s], uu[s], r0, c0, sign, col4row_out, u_out, v_out)
                 if k < nc:
-                    if tr:
-                        u_out[r0 + k] = sign * v[s]
-                    else:
-                        v_out[c0 + k] = sign * v[s]
+                    put_col_dev(tr, k, v[s], r0, c0, sign, u_out, v_out)
         if lane == 0:
             status[b] = code

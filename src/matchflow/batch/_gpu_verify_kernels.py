@@ -14,9 +14,10 @@ atomic), and the duals prove it optimal:
   terms are rounded up by the proven factor of a k-term sum, whatever the order of the additions).
 
 The item's total ``sum_i C[i, col4row[i]]`` (the user's costs) comes with it: per-thread sums over the rows
-``tid, tid + bdim, ...``, then a fixed-order tree, so the same answer gives the same bits on every run (not
-NumPy's pairwise order: floats may differ from ``C[r, c].sum()`` in the last bits). An item whose check fails
-gets status :data:`UNPROVED` (the host solves it again); items not ``OK`` are left alone.
+``tid, tid + bdim, ...``, then a fixed-order tree (``_cuda._device.block_sum_dev``), so the same answer gives the
+same bits on every run (not NumPy's pairwise order: floats may differ from ``C[r, c].sum()`` in the last bits).
+An item whose check fails gets status :data:`UNPROVED` (the host solves it again); items not ``OK`` are left
+alone.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, float64, int32, int64
 
+from .._cuda._device import block_sum_dev
 from .._cuda._env import kernel_cache
 from .._lsap.reduced import ERR_ABS, ERR_REL
+from ._gpu_jv_kernels import item_dev
 from ._prepare import UNPROVED
 
 CACHE = kernel_cache()
@@ -41,22 +44,6 @@ _U = 2.0**-53
 def _up_dev(s, k):
     """An upper bound of a k-term float sum ``s`` of non-negative terms (``_verify._up_sum``)."""
     return s * (1.0 + (2 * k + 2) * _U)
-
-
-@cuda.jit(device=True)
-def _tree_sum_dev(sh, x, tid, bdim):
-    """Fixed-order tree sum over a power-of-two block; every thread gets it."""
-    sh[tid] = x
-    cuda.syncthreads()
-    s = bdim // 2
-    while s > 0:
-        if tid < s:
-            sh[tid] = sh[tid] + sh[tid + s]
-        cuda.syncthreads()
-        s //= 2
-    r = sh[0]
-    cuda.syncthreads()
-    return r
 
 
 @cuda.jit(device=True, inline=True)
@@ -183,12 +170,7 @@ def certify_items_kernel(vals, meta, nb, sign, zero, exact, col4row, u, v, used,
     for b in range(cuda.blockIdx.x, nb, cuda.gridDim.x):
         if status[b] != 0:
             continue  # uniform over the block
-        base = meta[0, b]
-        ld = meta[1, b]
-        n = meta[2, b]
-        m = meta[3, b]
-        r0 = meta[4, b]
-        c0 = meta[5, b]
+        base, ld, n, m, r0, c0 = item_dev(meta, b)
         for j in range(tid, m, bdim):
             used[c0 + j] = 0
         if tid == 0:
@@ -207,12 +189,12 @@ def certify_items_kernel(vals, meta, nb, sign, zero, exact, col4row, u, v, used,
                 flag[0] = 1
         else:
             s1, s2, s3, s4 = _float_dev(vals, base, ld, n, m, sign, col4row, r0, used, c0, u, v, tid, bdim)
-            s_slack = _tree_sum_dev(shf, s1, tid, bdim)
-            s_err = _tree_sum_dev(shf, s2, tid, bdim)
-            s_rows = _tree_sum_dev(shf, s3, tid, bdim)
-            s_cols = _tree_sum_dev(shf, s4, tid, bdim)
-        tot = _tree_sum_dev(sht, tot, tid, bdim)
-        matched = _tree_sum_dev(shi, k, tid, bdim)
+            s_slack = block_sum_dev(shf, s1, tid, bdim)
+            s_err = block_sum_dev(shf, s2, tid, bdim)
+            s_rows = block_sum_dev(shf, s3, tid, bdim)
+            s_cols = block_sum_dev(shf, s4, tid, bdim)
+        tot = block_sum_dev(sht, tot, tid, bdim)
+        matched = block_sum_dev(shi, k, tid, bdim)
         if tid == 0:
             ok = flag[0] == 0 and matched == min(n, m)
             if ok and not exact:
