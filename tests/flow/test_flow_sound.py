@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from scipy.sparse.csgraph import maximum_flow as scipy_maximum_flow
 
 from matchflow import FlowNetwork
-from matchflow.flow import _exact, max_flow, maximum_flow, verify_flow
-from matchflow.flow._exact import binary_scale
+from matchflow.flow import _cpu_exact, max_flow, maximum_flow, verify_flow
+from matchflow.flow._cpu_exact import binary_scale
 from matchflow.flow._result import FlowResult
 from matchflow.flow._verify import flow_certificate
 from tests.flow.test_flow import CPU_CONFIGS, run
@@ -256,7 +256,7 @@ def test_unproved_float_answer_resolved_exactly_or_returned_with_its_bound(monke
     r = solve_quietly(method, net)
     assert r.stats["exact_resolve"] == "python-int" and r.flow_value == float(truth) == 1.0
     assert certified(net, r) < 2.0**-40
-    monkeypatch.setattr(_exact, "EXACT_MAX_ARCS", 0)
+    monkeypatch.setattr(_cpu_exact, "EXACT_MAX_ARCS", 0)
     with pytest.warns(RuntimeWarning, match=r"not proved to rounding \(flow is not conserved at node 1"):
         r = run(method, net)
     assert "exact_resolve" not in r.stats and 0.5 < r.stats["float_bound"] < 2

@@ -11,10 +11,9 @@ from scipy.sparse.csgraph import maximum_flow as scipy_maximum_flow
 
 from matchflow._methods import Method
 from matchflow.flow import _api, grid_cut, grid_energy, max_flow, potts_weights, unary_from_intensity, verify_flow
-from matchflow.flow._grid import grid_network
-from matchflow.flow._grid_certified import on_network
-from matchflow.flow._grid_layout import offsets
-from matchflow.flow._methods import GRID_TABLE
+from matchflow.flow._methods import GRID_TABLE, on_network
+from matchflow.flow._prepare_grid import grid_network
+from matchflow.flow._prepare_grid_layout import offsets
 from matchflow.generators import blobs
 from tests.flow.augmenting_paths import check_augmenting_paths_options, solve_augmenting_paths
 from tests.naive import grid_energy_bruteforce

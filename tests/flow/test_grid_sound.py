@@ -11,10 +11,11 @@ from hypothesis import strategies as st
 
 from matchflow.flow import grid_cut, grid_energy, grid_network, offsets
 from matchflow.flow._cpu_bk import IN_S, bk_flow_kernel
-from matchflow.flow._cpu_grid import certify_grid, grid_arrays, grid_cut_energy, grid_flows, grid_residual
-from matchflow.flow._grid import _inputs
-from matchflow.flow._grid_certified import fold, gpu_cut
+from matchflow.flow._cpu_grid_bk import grid_flows, grid_residual
+from matchflow.flow._gpu_grid import gpu_cut
 from matchflow.flow._methods import GRID_TABLE
+from matchflow.flow._prepare_grid import _inputs, fold, grid_arrays
+from matchflow.flow._verify_grid import certify_grid, grid_cut_energy
 from tests.naive import grid_energy_exact as _exact_energy
 from tests.naive import grid_min_exact as _exact_min
 

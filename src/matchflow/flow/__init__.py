@@ -2,7 +2,7 @@
 :func:`maximum_flow`) and grid graph cuts (:func:`grid_cut`), each with its certificate."""
 
 from ._api import METHODS, grid_cut, max_flow, maximum_flow
-from ._grid import grid_energy, grid_network, offsets, potts_weights, unary_from_intensity
+from ._prepare_grid import grid_energy, grid_network, offsets, potts_weights, unary_from_intensity
 from ._result import FlowResult, GridCutResult
 from ._verify import verify_flow
 

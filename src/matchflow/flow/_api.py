@@ -10,10 +10,10 @@
 ``method`` names the algorithm, ``backend`` the device. The methods, their CPU and GPU twins, options and
 the ``method="auto"`` rules are the tables in :mod:`._methods` (``TABLE`` for networks, ``GRID_TABLE`` for
 grids); each method's solve and option check live beside its kernel (``_cpu_<algo>.py``, ``_gpu_<algo>.py``;
-the grid rows' solves in :mod:`._grid_certified`). This module holds no per-method code: each door
+the grid rows' solves in :mod:`._cpu_grid_bk`, :mod:`._gpu_grid` and :func:`._methods.on_network`). This module holds no per-method code: each door
 validates once (:func:`~matchflow._graph._flow.as_flow_network`; :func:`._grid.grid_problem`), places the
-method (:mod:`matchflow._methods`), runs it and certifies the answer (:func:`._exact.solve_network`: the cut,
-a float answer proved or re-solved exactly; :func:`._grid_certified.certify_cut`: the grid certificate).
+method (:mod:`matchflow._methods`), runs it and certifies the answer (:func:`._cpu_exact.solve_network`: the cut,
+a float answer proved or re-solved exactly; :func:`._verify_grid.certify_cut`: the grid certificate).
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ from .._graph import FlowNetwork
 from .._graph._flow import FLOAT_RTOL, as_flow_network
 from .._methods import check_method_options, place, resolve
 from .._validation import type_name
-from ._exact import solve_network
-from ._grid import grid_problem
-from ._grid_certified import certify_cut
-from ._methods import GRID_TABLE, TABLE
+from ._cpu_exact import solve_network
+from ._methods import GRID_FALLBACK, GRID_TABLE, TABLE
+from ._prepare_grid import grid_problem
 from ._result import FlowResult, GridCutResult
+from ._verify_grid import certify_cut
 
 # FLOAT_RTOL is re-exported
 __all__ = ["max_flow", "maximum_flow", "grid_cut", "METHODS", "SCIPY_METHODS", "FLOAT_RTOL"]
@@ -141,14 +141,14 @@ def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: 
     ``flow_value`` a NumPy array of B values (each the item's :func:`grid_energy`).
     Returns ``labels`` (True: source side), ``flow_value`` (= :func:`grid_energy` of ``labels``) and
     ``stats`` (``seconds_build`` too). Every answer is certified before it is returned (issue 21,
-    :func:`._grid_certified.certify_cut`): ``stats["certified"]`` (True, or ``"device"`` / ``"host"`` on the GPU),
+    :func:`._verify_grid.certify_cut`): ``stats["certified"]`` (True, or ``"device"`` / ``"host"`` on the GPU),
     ``"gap_bound"`` and ``"tol"``; a float answer of push-relabel, pseudoflow or the GPU that the certificate
     does not prove is solved again by the CPU grid path (``result.method``/``backend`` then say so, and
     ``stats["fallback"]`` why).
     The methods are the table ``_methods.GRID_TABLE`` (the names and rules of :func:`max_flow`). CPU, method
     ``"auto"`` (BK when the unaries touch half the points, :func:`max_flow`'s rule; else pseudoflow) or
     ``"boykov-kolmogorov"``: the residual CSR is built straight from the arrays in Numba (one arc pair
-    per neighbour pair, :mod:`._cpu_grid`; a batch is one graph with no arc across items) and the labels
+    per neighbour pair, :mod:`._cpu_grid_bk`; a batch is one graph with no arc across items) and the labels
     are BK's final source tree; ``"push-relabel"``, ``"pseudoflow"``: the general network of
     :func:`grid_network` (a batch: one network, no arc across items) solved as by :func:`max_flow`.
     ``backend="gpu"``: the lock-free push-relabel on the implicit grid (:mod:`._gpu_grid`; a batch is
@@ -195,7 +195,7 @@ def grid_cut(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivity: 
     row, device = place(GRID_TABLE, row, backend, lambda: problem, options)
     opts = check_method_options(GRID_TABLE, row, device, options)
     answer = (row.gpu if device == "gpu" else row.cpu)(problem, **opts)
-    labels, value, stats, used, where = certify_cut(problem, answer, row.name, device)
+    labels, value, stats, used, where = certify_cut(problem, answer, row.name, device, GRID_FALLBACK)
     return GridCutResult(labels=labels, flow_value=value, connectivity=problem.connectivity, method=used,
                          backend=where, seconds=time.perf_counter() - t0, stats=stats)
 

@@ -15,13 +15,13 @@ untouched capacity (a hard seed). A push that reaches or passes the capacity, or
 path's bottleneck, sets ``g = c``: a saturated arc's residual is exactly 0. The kernel returns the
 sum of ``|g| + 2 d`` over every flow update (per item: :func:`_weigh_dev`): each update rounds by at most ``2**-53`` times that
 (the flow's own rounding, or the clamp of a saturating push), the rounding budget a certificate may
-allow (:func:`._cpu_grid.grid_certify_kernel`).
+allow (:func:`._verify_grid.grid_certify_kernel`).
 
 ``parent[v]`` is the arc in v's own adjacency list that leads to its parent (the residual arc
 parent -> v is ``rev[parent[v]]`` in S, v -> parent is ``parent[v]`` in T); ``ROOT`` for ``s``/``t``,
 ``NONE`` for free vertices and orphans.
 
-:func:`solve_bk` is the ``boykov-kolmogorov`` row's CPU solve on a general network (grids: :mod:`._cpu_grid`).
+:func:`solve_bk` is the ``boykov-kolmogorov`` row's CPU solve on a general network (grids: :mod:`._cpu_grid_bk`).
 """
 
 from __future__ import annotations

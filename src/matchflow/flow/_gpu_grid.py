@@ -30,16 +30,19 @@ import numpy as np
 
 from .._backend import require_gpu
 from .._cuda import as_numba, c_contiguous_device, device_library, hand_back, is_device_array, quiet
-from .._validation import check_choice, check_int
+from .._validation import check_choice, check_int, to_host_array
+from ._cpu_grid_bk import bk_arrays
 from ._gpu_push_relabel import Rounds, validate_flow_gpu_options
-from ._grid_layout import INT_LIMIT, offsets
+from ._prepare_grid import clamp_grid, grid_of
+from ._prepare_grid_layout import INT_LIMIT, offsets
+from ._verify_grid import certified, floats_in, why_not
 
-__all__ = ["grid_cut_gpu"]
+__all__ = ["gpu_cut", "grid_cut_gpu", "solve_grid_gpu"]
 
 FINISH_ITEMS = 64  # pixels per thread in the labels + flow-value + certificate kernel
 FINISH_BLOCK = 128  # threads per block of the finish kernel (H100: out of resources at 1024)
 # floats: the device push-relabel still counts residuals below GPU_RTOL x the largest capacity as zero and its device
-# check allows CERT_RTOL; neither is what certifies a float answer: _grid_certified.gpu_cut clamps hard seeds before
+# check allows CERT_RTOL; neither is what certifies a float answer: gpu_cut clamps hard seeds before
 # the upload and certifies the returned residuals on the host (else the CPU grid path solves it again)
 GPU_RTOL = 1e-12
 CERT_RTOL = 1e-9  # float certificate: relative slack on sums of capacities (atomics round)
@@ -137,7 +140,7 @@ def grid_cut_gpu(source_caps: Any, sink_caps: Any, edge_caps: Any, *, connectivi
     the source side: the pixels that cannot reach the sink in the residual graph of a maximum preflow).
     ``batch``: B independent grids (a leading axis of every input); the flow value is then a NumPy array.
     ``flows``: a fourth element, the final residuals on the host (:meth:`_GridRun.host_flows`), for the host
-    certificate of a float solve (:func:`._grid_certified.gpu_cut`)."""
+    certificate of a float solve (:func:`.gpu_cut`)."""
     full = tuple(int(d) for d in getattr(source_caps, "shape", np.shape(source_caps)))
     shape = full if batch is None else full[1:]
     if len(shape) not in (2, 3):
@@ -233,7 +236,6 @@ class _GridRun:
 
     @staticmethod
     def _raise(bad: int, arrays: tuple) -> None:
-        from .._validation import to_host_array  # noqa: PLC0415
         from ._gpu_grid_kernels import BAD_EDGE, BAD_SINK, BAD_SOURCE, NOT_FINITE  # noqa: PLC0415
 
         for bit, name, x in zip((BAD_SOURCE, BAD_SINK, BAD_EDGE), _NAMES, arrays, strict=True):
@@ -395,3 +397,44 @@ class _GridRun:
             return labels, values, R.stats
         v = values[0].item()
         return labels, (int(v) if self.is_int else float(v)), R.stats
+
+
+def solve_grid_gpu(problem: Any, **options: Any) -> tuple:
+    """The GPU grid push-relabel as a grid method (:func:`gpu_cut`: certified on the device, or on the host for
+    floats, else solved again by the CPU grid path: ``stats["fallback"]``)."""
+    labels, value, stats, _ = gpu_cut(*problem.caps, lambda: problem.arrays, problem.connectivity, problem.batch,
+                                      options)
+    return labels, value, stats, None
+
+
+def gpu_cut(source_caps, sink_caps, edge_caps, inputs, connectivity: int, batch: int | None, options: dict
+            ) -> tuple[Any, Any, dict, str]:
+    """``(labels, value, stats, backend)`` of the GPU grid push-relabel. Integers: the device's exact
+    certificate. Floats: host arrays are clamped (:func:`._prepare_grid.clamp_grid`) before the upload (device
+    inputs are not: they are read in place); the residuals come back and the answer is certified on the host
+    against the input's capacities (device inputs copied to the host for it), else solved again on the CPU.
+    ``inputs()``: the validated host arrays (:func:`._prepare_grid._inputs`)."""
+    caps = (source_caps, sink_caps, edge_caps)
+    if not floats_in(*caps):
+        return (*grid_cut_gpu(*caps, connectivity=connectivity, batch=batch, **options), "gpu")
+    shape, batch, off, src, snk, edg = inputs()
+    grid = grid_of(shape, batch, off, src, snk, edg)
+    on_device = any(is_device_array(a) for a in caps)
+    up = grid if on_device else clamp_grid(grid)
+    if not on_device:
+        lead = () if batch is None else (batch,)
+        e = up.edg.reshape((len(off),) + lead + shape)
+        caps = (up.src.reshape(src.shape), up.snk.reshape(src.shape), e if batch is None else np.moveaxis(e, 0, 1))
+    labels, _, stats, (rc, rt) = grid_cut_gpu(*caps, connectivity=connectivity, batch=batch, flows=True, **options)
+    t0 = time.perf_counter()
+    host_labels = to_host_array(labels, "labels").reshape(-1)
+    fe = up.edg - rc
+    fe[: len(off) // 2] = 0  # the net flow of a pair from its lower end (the positive offsets)
+    value, cert = certified(grid, (up.src, up.snk - rt, fe), host_labels, batch)
+    stats.update(cert, seconds_host_certify=time.perf_counter() - t0)
+    if cert["certified"]:
+        stats["certified"] = "host"
+        return labels, (value if batch is not None else value[0].item()), stats, "gpu"
+    lab, value, st = bk_arrays(shape, batch, off, src, snk, edg)
+    st["fallback"] = why_not("the GPU push-relabel", cert)
+    return (hand_back(lab, device_library(source_caps), source_caps) if on_device else lab), value, st, "cpu"

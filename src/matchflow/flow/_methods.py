@@ -5,8 +5,8 @@
 caps, tol, stats)``; its policy and option check live beside its kernel (``_cpu_<algo>.py`` / ``_gpu_<algo>.py``).
 ``GRID_TABLE``: every solve takes ``(problem: GridProblem, **options)`` and returns ``(labels, value, stats,
 flows)``: ``flows`` None when the method certified its own answer, else its flow ``(fs, ft, fe)`` on
-``problem.grid`` for the door's grid certificate (:func:`._grid_certified.certify_cut`). A general max-flow
-method becomes a grid method through :func:`._grid_certified.on_network` (on the grid's network).
+``problem.grid`` for the door's grid certificate (:func:`._verify_grid.certify_cut`). A general max-flow
+method becomes a grid method through :func:`on_network` (on the grid's network).
 
 The rules (one copy each, read by both tables) take a :class:`~matchflow.FlowNetwork` or a :class:`GridProblem`.
 ``method="auto"`` on the CPU (:func:`_cpu_rule`): Boykov-Kolmogorov on grid / vision cuts, pseudoflow elsewhere.
@@ -17,6 +17,8 @@ process that has not used the GPU yet only on grids of ``GPU_GRID_COLD`` points 
 from __future__ import annotations
 
 import dataclasses
+import time
+from typing import Any
 
 import numpy as np
 
@@ -24,10 +26,13 @@ from .._graph import FlowNetwork
 from .._methods import Method, MethodTable
 from . import _gpu_push_relabel
 from ._cpu_bk import solve_bk
+from ._cpu_exact import solve_network
+from ._cpu_grid_bk import bk_arrays, solve_grid_bk
 from ._cpu_pseudoflow import check_pseudoflow_options, solve_pseudoflow
 from ._cpu_push_relabel import _bfs_dev, check_push_relabel_options, solve_push_relabel
-from ._grid import GridProblem
-from ._grid_certified import on_network, solve_grid_bk, solve_grid_gpu
+from ._gpu_grid import solve_grid_gpu
+from ._prepare_grid import GridProblem
+from ._verify_grid import network_flows
 
 __all__ = ["GRID_TABLE", "TABLE", "GridProblem", "sink_depth"]
 
@@ -107,6 +112,25 @@ def _cpu_rule(problem: FlowNetwork | GridProblem) -> str:
     return "boykov-kolmogorov" if _grid_cut_shaped(problem) else "pseudoflow"
 
 
+def on_network(flow_solve: Any) -> Any:
+    """The grid method of a general max-flow solve ``flow_solve(net, **options)`` (a row of ``max_flow``'s table):
+    it runs on the grid's network (a batch: ONE network, no arc across items), the float answer made sound as
+    :func:`._api.max_flow` does (:func:`._cpu_exact.solve_network`); the flow goes to the door's grid certificate."""
+
+    def solve(problem: Any, **options: Any) -> tuple:
+        t0 = time.perf_counter()
+        net, keep = problem.network
+        t1 = time.perf_counter()
+        _, flow, side, _, _, stats = solve_network(net, flow_solve, options, flow_solve, options)
+        stats.update(seconds_build=t1 - t0, seconds_solve=time.perf_counter() - t1)
+        if problem.batch is not None:
+            stats["batch"] = problem.batch
+        labels = side[: net.n - 2].reshape(problem.arrays.src.shape)
+        return labels, None, stats, network_flows(problem.grid, flow, keep)
+
+    return solve
+
+
 _PUSH_RELABEL = Method("push-relabel", cpu=solve_push_relabel, gpu=_gpu_push_relabel.push_relabel_gpu,
                        options=("relabel_freq", "variant"), check=check_push_relabel_options,
                        auto_gpu=lambda p: _gpu_rule(p) is not None)
@@ -131,3 +155,4 @@ GRID_TABLE = MethodTable(
     gpu_rule=_gpu_rule,
     cold_gpu_rule=_cold_gpu_rule,
 )
+GRID_FALLBACK = bk_arrays  # the exact CPU grid path: a float grid answer not proved is solved again by it

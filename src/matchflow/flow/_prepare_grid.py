@@ -16,18 +16,143 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple
 
+import numba
 import numpy as np
 
 from .._cuda import is_device_array
 from .._graph import FlowNetwork
 from .._methods import mark_gpu_warm
 from .._validation import check_real, to_host_array
-from ._cpu_grid import Grid, grid_arrays
-from ._grid_certified import fold
-from ._grid_layout import INT64_MAX, grid_layout, offsets
+from ._prepare_grid_layout import INT64_MAX, grid_layout, offsets
 
-__all__ = ["GridArrays", "GridProblem", "grid_energy", "grid_network", "grid_problem", "offsets", "potts_weights",
+__all__ = ["Grid", "GridArrays", "GridProblem", "clamp_grid", "fold", "grid_arrays", "grid_energy", "grid_network", "grid_problem", "offsets", "potts_weights",
            "unary_from_intensity"]
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _pair_dev(u, v, cuv, cvu, deg, incap, outcap, fill, head, rev, cap):
+    """One residual arc pair ``u -> v`` (capacity ``cuv``) and ``v -> u`` (``cvu``): counted into ``deg`` and
+    the float64 capacity sums into and out of every node when ``fill`` is None, else placed at ``fill``."""
+    if fill is None:
+        deg[u] += 1
+        deg[v] += 1
+        outcap[u] += cuv
+        incap[v] += cuv
+        outcap[v] += cvu
+        incap[u] += cvu
+    else:
+        a = fill[u]
+        fill[u] += 1
+        b = fill[v]
+        fill[v] += 1
+        head[a], cap[a], rev[a] = v, cuv, b
+        head[b], cap[b], rev[b] = u, cvu, a
+
+
+@numba.njit(cache=True, nogil=True)
+def grid_arcs_kernel(src, snk, edg, off, dims, deg, incap, outcap, fill, head, rev, cap):
+    """One pass over the grid's arc pairs (pixels 0..N-1, s = N, t = N + 1): ``s -> p``, ``p -> t`` where
+    non-zero and one pair per neighbour pair. With ``fill`` None (first pass): the residual degrees into
+    ``deg`` and the capacity sums into ``incap``/``outcap``. Else (second pass): the arcs placed at ``fill``
+    (the CSR's row starts, advanced)."""
+    nz, ny, nx = dims[0], dims[1], dims[2]
+    npix = nz * ny * nx
+    s, t = npix, npix + 1
+    for p in range(npix):
+        if src[p] != 0:
+            _pair_dev(s, p, src[p], 0, deg, incap, outcap, fill, head, rev, cap)
+        if snk[p] != 0:
+            _pair_dev(p, t, snk[p], 0, deg, incap, outcap, fill, head, rev, cap)
+    kk = off.shape[0]
+    for k in range(kk // 2, kk):  # the "positive" offsets: q = p + o_k > p
+        ki = kk - 1 - k
+        dz, dy, dx = off[k, 0], off[k, 1], off[k, 2]
+        for z in range(max(0, -dz), nz - max(0, dz)):
+            for y in range(max(0, -dy), ny - max(0, dy)):
+                p0 = (z * ny + y) * nx
+                q0 = ((z + dz) * ny + y + dy) * nx + dx
+                for x in range(max(0, -dx), nx - max(0, dx)):
+                    p = p0 + x
+                    q = q0 + x
+                    a, b = edg[k, p], edg[ki, q]
+                    if a != 0 or b != 0:
+                        _pair_dev(p, q, a, b, deg, incap, outcap, fill, head, rev, cap)
+
+
+class Grid(NamedTuple):
+    """A grid's capacities, flat in one work dtype (int64 or float64): ``dims`` (3,) (2-D: depth 1), ``off``
+    (k, 3) offsets, ``src``/``snk`` (N,), ``edg`` (k, N)."""
+
+    dims: np.ndarray
+    off: np.ndarray
+    src: np.ndarray
+    snk: np.ndarray
+    edg: np.ndarray
+
+
+def grid_arrays(src: np.ndarray, snk: np.ndarray, edg: np.ndarray, off: np.ndarray) -> Grid:
+    """:class:`Grid` of ``src``/``snk`` (the grid's shape), ``edg`` (k, *shape) and the (k, ndim) ``off``."""
+    shape = src.shape
+    npix = int(np.prod(shape))
+    off3 = np.zeros((len(off), 3), dtype=np.int64)
+    off3[:, 3 - len(shape):] = off
+    work = np.int64 if src.dtype.kind in "iu" else np.float64
+    return Grid(np.array((1,) * (3 - len(shape)) + shape, dtype=np.int64), off3,
+                src.reshape(-1).astype(work, copy=False), snk.reshape(-1).astype(work, copy=False),
+                np.ascontiguousarray(edg, dtype=work).reshape(len(off), npix))
+
+
+def _lower(cap: np.ndarray, lim: np.ndarray) -> np.ndarray:
+    """``cap`` lowered to ``lim`` where ``0 < lim < cap`` (integers: just above ``lim``, never above ``cap``)."""
+    hit = (lim > 0) & (lim < cap)
+    if cap.dtype.kind == "f":
+        return np.where(hit, lim, cap)
+    return np.where(hit, np.minimum(cap, np.floor(np.where(hit, lim, 0)).astype(np.int64) + 1), cap)
+
+
+def clamp_grid(grid: Grid, incap: np.ndarray | None = None, outcap: np.ndarray | None = None) -> Grid:
+    """The capacities lowered to just above twice what can flow through each arc (the float64 sums into its
+    tail and out of its head, :func:`grid_arcs_kernel`'s first pass): a clamped arc can never saturate, so the
+    feasible flows, the maximum flow, its minimum cuts and the residual reachability (the labels) are the
+    input's, while a hard seed (1e300) no longer sits beside the flows it would round. Arcs leaving the grid: 0."""
+    dims, off, src, snk, edg = grid
+    npix = src.size
+    if incap is None:
+        incap, outcap = np.zeros(npix + 2), np.zeros(npix + 2)
+        grid_arcs_kernel(src, snk, edg, off, dims, np.zeros(npix + 2, np.int64), incap, outcap, None, None, None, None)
+    e2 = np.zeros_like(edg)
+    shape = tuple(int(d) for d in dims)
+    for k, o in enumerate(off):
+        s = tuple(slice(max(0, -d), shape[i] - max(0, d)) for i, d in enumerate(o))
+        d_ = tuple(slice(max(0, d), shape[i] - max(0, -d)) for i, d in enumerate(o))
+        lim = 2.0 * np.minimum(incap[:npix].reshape(shape)[s], outcap[:npix].reshape(shape)[d_])
+        e2[k].reshape(shape)[s] = _lower(edg[k].reshape(shape)[s], lim)
+    return Grid(dims, off, _lower(src, 2.0 * outcap[:npix]), _lower(snk, 2.0 * incap[:npix]), e2)
+
+
+def fold(shape: tuple[int, ...], batch: int, off: np.ndarray, src: np.ndarray, snk: np.ndarray, edg: np.ndarray
+         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A batch as ONE 3-D grid (the items stacked along the first axis) with no arc across items: 2-D
+    items are its depth slices (offsets with no depth step); 3-D items are stacked depth blocks, the arcs
+    that would cross a block border zeroed (a pair with both directions zero is no arc). Returns
+    ``(src, snk, edg (k, *grid3), off3 (k, 3))``."""
+    d0 = shape[0] if len(shape) == 3 else 1
+    g3 = (batch * d0,) + tuple(shape[-2:])
+    off3 = np.zeros((len(off), 3), dtype=np.int64)
+    off3[:, 3 - len(shape):] = off
+    e = np.moveaxis(edg, 1, 0)
+    e = (np.array(e) if len(shape) == 3 else np.ascontiguousarray(e)).reshape((len(off), batch) + shape)
+    if len(shape) == 3:  # a copy (never the caller's array): zero the arcs across item borders
+        for k, o in enumerate(off):
+            if o[0] > 0:
+                e[k, :, d0 - 1] = 0
+            elif o[0] < 0:
+                e[k, :, 0] = 0
+    return src.reshape(g3), snk.reshape(g3), e.reshape((len(off),) + g3), off3
+
+
+def grid_of(shape, batch, off, src, snk, edg) -> Grid:
+    return grid_arrays(src, snk, edg, off) if batch is None else grid_arrays(*fold(shape, batch, off, src, snk, edg))
 
 
 class GridArrays(NamedTuple):
