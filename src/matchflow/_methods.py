@@ -49,6 +49,8 @@ class Method:
     ``check``: validates and normalises those options (dict -> dict).
     ``gpu_alias``: an older name that runs the GPU twin (kept: ``"gpr"``, ``"lopes"``).
     ``auto_gpu``: problem -> True where the GPU twin was measured faster end to end (``backend="auto"``).
+    ``gpu_direct``: ``(input, options, t0) -> result | None``, a GPU solve of the caller's input as it is (no host
+    preparation; the certified result, or None where it does not apply): the dense Hungarian's.
     """
 
     name: str
@@ -58,6 +60,7 @@ class Method:
     check: Callable[[dict], dict] | None = None
     gpu_alias: str | None = None
     auto_gpu: Callable[[Any], bool] | None = None
+    gpu_direct: Callable[..., Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -273,7 +273,7 @@ def cost_scaling_to_device(cost: Any) -> Any:
     import scipy.sparse as sp  # noqa: PLC0415
 
     from .assignment._gpu_cost_scaling import upload  # noqa: PLC0415
-    from .assignment._sparse_problem import shifted_integer_costs  # noqa: PLC0415
+    from .assignment._prepare_sparse import shifted_integer_costs  # noqa: PLC0415
 
     require_gpu("matchflow.gpu.cost_scaling_to_device")
     a = sp.csr_array(cost)

@@ -12,8 +12,8 @@
   potentials make every residual arc's reduced cost non-negative.
 """
 
-from .assignment._sparse_certificate import verify_sparse_assignment  # noqa: F401
 from .assignment._verify import verify_assignment  # noqa: F401
+from .assignment._verify_sparse import verify_sparse_assignment  # noqa: F401
 from .batch._verify import verify_batch_assignment  # noqa: F401
 from .flow._verify import verify_flow  # noqa: F401
 from .matching._cover import konig_cover  # noqa: F401

@@ -21,7 +21,7 @@ from matchflow.assignment import _api, _prepare
 from matchflow.assignment._api import CPU_METHODS
 from matchflow.assignment._api import METHODS as API_METHODS
 from matchflow.assignment._cpu_jv import solve_jv
-from matchflow.assignment._methods import TABLE, Problem, _hungarian, gpu_measured_faster
+from matchflow.assignment._methods import TABLE, Problem, gpu_measured_faster
 from matchflow.assignment._prepare import _polish_parallel, _polish_serial, as_cost_matrix_scanned, prepare
 from matchflow.verify import verify_assignment
 
@@ -428,7 +428,7 @@ def test_backend_auto_placement_rules(monkeypatch, warm_gpu_process):
 
     def gpu_stand_in(prep, **options):
         calls.append(options)
-        return _hungarian(prep)
+        return TABLE.row("hungarian").cpu(prep)
 
     _fake_gpu(monkeypatch, gpu_stand_in)
     rng = np.random.default_rng(0)

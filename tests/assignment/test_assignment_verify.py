@@ -10,7 +10,7 @@ from scipy.optimize import linear_sum_assignment as scipy_lsa
 
 import matchflow
 from matchflow.assignment import _cpu_hungarian, _prepare
-from matchflow.assignment import _float_bound as _verify
+from matchflow.assignment import _verify_float_bound as _verify
 from matchflow.io import read_cost_matrix
 from matchflow.verify import verify_assignment
 

@@ -190,7 +190,7 @@ def test_greenbea_same_as_cost_scaling_and_scipy(shared_data, floats):
 def test_unproved_paths_fall_back_to_cost_scaling(monkeypatch, floats):
     """When the label-correcting pass does not prove the paths' matching (stubbed here: a negative cycle), cost
     scaling solves the extension as before and says so in ``result.method``: never an unproved answer."""
-    C = importlib.import_module("matchflow.assignment._sparse_certificate")  # the routes' duals
+    C = importlib.import_module("matchflow.assignment._verify_sparse")  # the routes' duals
     A = sp.csr_array(np.array([[4, 1, 0], [2, 0, 0], [3, 0, 0]]))
     A.eliminate_zeros()
     A = A.astype(np.float64) if floats else A
@@ -208,20 +208,20 @@ def test_unproved_paths_fall_back_to_cost_scaling(monkeypatch, floats):
 def test_unproved_float_cost_scaling_answer_is_never_silent(monkeypatch):
     """A float cost-scaling answer that the true costs do not prove goes to shortest augmenting paths; when those
     are not proved either (stubbed), the caller is warned with the bound (verify_sparse_assignment rejects it)."""
-    S = importlib.import_module("matchflow.assignment._sparse_routes")
+    S = importlib.import_module("matchflow.assignment._cpu_cost_scaling")
     A = sp.csr_array(np.array([[4.5, 1.25, 0], [2.0, 0, 7.0], [3.0, 0, 1.5]]))
     A.eliminate_zeros()
-    real = S._solve_square
+    real = S.solve_square
 
     def unproved(*a, **k):  # cost scaling's answer with a bound the verifier rejects
         x, U, V, stats = real(*a, **k)
         stats.update(exact=False, gap_bound=1.0, gap_tol=1e-12)
         return x, U, V, stats
 
-    monkeypatch.setattr(S, "_solve_square", unproved)
+    monkeypatch.setattr(S, "solve_square", unproved)
     res = matchflow.assignment(A, method="cost-scaling")
     assert verify_sparse_assignment(A, res) == []
     assert (res.method, res.stats["float_fallback"]) == ("jv", "jv")  # the fallback's own proof is _gap_stats'
-    monkeypatch.setattr(S, "_solve_ssp", lambda *a: None)
+    monkeypatch.setattr(S, "ssp_paths", lambda *a: None)  # the paths not proved either
     with pytest.warns(RuntimeWarning, match=r"could not be proved optimal \(gap bound .* > tolerance"):
         matchflow.assignment(A, method="cost-scaling")

@@ -17,7 +17,7 @@ from scipy.sparse.csgraph import min_weight_full_bipartite_matching as scipy_mwf
 
 import matchflow
 from matchflow import generators
-from matchflow.assignment._sparse_routes import _solve_square
+from matchflow.assignment._cpu_cost_scaling import solve_square
 from matchflow.verify import verify_sparse_assignment
 
 # ---------------------------------------------------------------- defect 7: the structure by our own matcher
@@ -75,7 +75,7 @@ def test_mixed_magnitudes_60x60_solved_right_and_the_rounded_answer_rejected():
         assert verify_sparse_assignment(A, res) == [] and res.cost == pytest.approx(opt, rel=1e-12)
     r, c = matchflow.min_weight_full_bipartite_matching(A)
     assert A.toarray()[r, c].sum() == pytest.approx(opt, rel=1e-12)
-    x, U, V, stats = _solve_square(A)  # cost scaling on the rounded costs alone
+    x, U, V, stats = solve_square(A)  # cost scaling on the rounded costs alone
     forged = matchflow.assignment(A)
     forged.col_ind, forged.stats["U"], forged.stats["V"] = x, U, V
     assert A.toarray()[np.arange(60), x].sum() > opt + 20

@@ -17,8 +17,8 @@ from scipy.sparse.csgraph import maximum_bipartite_matching as scipy_mbm
 import matchflow
 from matchflow._methods import Method
 from matchflow.assignment import _api
+from matchflow.assignment._cpu_sparse_bigint import ssp_exact
 from matchflow.assignment._methods import SPARSE_TABLE
-from matchflow.assignment._sparse_bigint import ssp_exact
 from matchflow.verify import verify_sparse_assignment
 
 METHODS = ("auto",) + SPARSE_TABLE.cpu_names

@@ -1,5 +1,5 @@
 """Reduced costs under duals, the kernels both linear-assignment certificates run (the dense family's,
-:mod:`matchflow.assignment._verify` / :mod:`matchflow.assignment._float_bound`, and the batched one, item by item,
+:mod:`matchflow.assignment._verify` / :mod:`matchflow.assignment._verify_float_bound`, and the batched one, item by item,
 :mod:`matchflow.batch._verify`):
 
 * :func:`min_reduced_kernel` / :func:`min_reduced_cost`: the least reduced cost ``sign * C[i, j] - u[i] - v[j]``
@@ -7,7 +7,7 @@
 * :func:`exact_optimality`: LP duality in Python integers for integer costs and integral duals (no overflow);
 * the float bound's row pass (:func:`float_bound_dense_rows`, :func:`float_bound_csr_rows`, compiled serial and
   parallel): every reduced cost with its rigorous rounding bound ``e = ERR_REL (|c| + |u| + |v|) + ERR_ABS``,
-  per row. The bound is formed from the rows by :func:`matchflow.assignment._float_bound.float_gap_bound` (its
+  per row. The bound is formed from the rows by :func:`matchflow.assignment._verify_float_bound.float_gap_bound` (its
   guarantee: :mod:`matchflow.assignment._verify`).
 """
 

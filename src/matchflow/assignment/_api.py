@@ -27,8 +27,9 @@ from .._methods import Method, MethodTable, check_method_options, resolve
 from .._results import AssignmentResult
 from .._validation import check_bool, check_real
 from ..io import read_cost_matrix  # noqa: F401 - moved to matchflow.io; kept here for old imports
+from ._api_sparse import sparse_assignment
 from ._cpu_hungarian import hungarian_bigint, hungarian_exact_float
-from ._methods import FLOAT_REPROVERS, SPARSE_TABLE, TABLE, direct_twin, place_dense, solve_direct
+from ._methods import FLOAT_REPROVERS, SPARSE_TABLE, TABLE, direct_row, place_dense
 from ._prepare import (  # noqa: F401 - old import paths
     Prepared,
     as_cost_matrix,
@@ -36,8 +37,7 @@ from ._prepare import (  # noqa: F401 - old import paths
     polish_duals_kernel,
     prepare,
 )
-from ._sparse import sparse_assignment
-from ._sparse_problem import is_device_sparse
+from ._prepare_sparse import is_device_sparse
 from ._verify import LimitCertificate, centre_duals, certify, exact_difference, square_certificate, total_cost
 
 __all__ = ["assignment", "linear_sum_assignment", "read_cost_matrix", "METHODS"]
@@ -87,7 +87,7 @@ def assignment(
         al. (CPU, small n only); ``cost-scaling``: Goldberg-Kennedy CSA on the CPU (options
         ``price_update``, ``update_every``, ``arc_fixing``: Alg. 5.3 and Section 5.2, off by
         default), Łupińska's lock-free refine with ``backend="gpu"`` (``auto`` picks it for sparse
-        costs from 20M arcs, where it measured faster end to end with a fresh process's first GPU call counted); what a scipy.sparse ``cost`` always gets, see :mod:`._sparse`; on
+        costs from 20M arcs, where it measured faster end to end with a fresh process's first GPU call counted); what a scipy.sparse ``cost`` always gets, see :mod:`._api_sparse`; on
         dense input slower than JV; ``lopes``: alias of ``hungarian`` on the GPU (not with
         ``backend="cpu"``); ``auto``: JV on the CPU, the GPU Hungarian where it was measured
         faster end to end (integer costs, max(shape) >= 1024, cost range <= 10 max(shape); float costs from
@@ -107,7 +107,7 @@ def assignment(
     partial : bool
         scipy.sparse ``cost`` only: when no full matching exists, return a maximum-cardinality
         matching of least cost among those (certificate: ``stats["U"], stats["V"]``, the duals of
-        the extended problem of :mod:`._sparse_problem`) instead of raising.
+        the extended problem of :mod:`._prepare_sparse`) instead of raising.
     extend_cost : bool, optional
         lapx's flag. ``None``/``True``: rectangular matrices are solved directly (our
         rectangular support is lapx's ``extend_cost=True``); ``False``: a non-square
@@ -259,18 +259,18 @@ def _matrix(cost, maximize: bool, extend_cost) -> tuple[np.ndarray, tuple | None
 def _start(cost, maximize: bool, row: Method | None, be: str, extend_cost, options: dict, t0: float
            ) -> _Run | AssignmentResult:
     """Validate, place, prepare. A square integer matrix >= 0 that the GPU Hungarian takes as it is (on its device,
-    or uploaded in its dtype; :func:`._methods.direct_twin`) comes back solved and certified."""
-    direct = direct_twin(TABLE, row, maximize)
+    or uploaded in its dtype; :func:`._methods.direct_row`) comes back solved and certified."""
+    direct = direct_row(TABLE, row, maximize)
     on_device = is_device_array(cost) and not isinstance(cost, np.ndarray)
     if direct is not None and be != "cpu" and on_device:
-        res = solve_direct(cost, check_method_options(TABLE, direct, "gpu", options), t0)
+        res = direct.gpu_direct(cost, check_method_options(TABLE, direct, "gpu", options), t0)
         if res is not None:
             return res
     a, scan = _matrix(cost, maximize, extend_cost)
     row, be = place_dense(TABLE, row, be, a, options)
     opts = check_method_options(TABLE, row, be, options)
     if direct is not None and be == "gpu" and a.dtype in (np.int32, np.int64):
-        res = solve_direct(a, opts, t0)  # uploaded as it is, certified on the device (no int64 copy)
+        res = direct.gpu_direct(a, opts, t0)  # uploaded as it is, certified on the device (no int64 copy)
         if res is not None:
             return res
     prep = prepare(a, maximize, scan)

@@ -20,15 +20,24 @@ docs/notes/cost_scaling.md): the global price update (Algorithm 5.3, Dial bucket
 
 from __future__ import annotations
 
+import warnings
+
 import numba
 import numpy as np
+import scipy.sparse as sp
 
+from .._lsap.problem import InfeasibleError
+from . import _cpu_jv
 from ._cpu_auction import take_column_dev
+from ._cpu_sparse_bigint import ssp_exact
+from ._cpu_sparse_ssp import ssp_paths
+from ._prepare_sparse import _LIMIT, SparseProblem, _feasible, add_exact, shifted_integer_costs
+from ._verify_sparse import BIG, NOT_OPTIMAL, OK, _float_accepted, _float_duals, exact_duals_kernel
 
-__all__ = ["csa_kernel", "exact_duals_kernel", "cost_scaling_solve", "OK", "NO_PERFECT", "NOT_OPTIMAL", "BUDGET"]
+__all__ = ["BUDGET", "NOT_OPTIMAL", "NO_PERFECT", "OK", "cost_scaling_solve", "csa_kernel", "exact_duals_kernel",
+           "solve_cost_scaling", "solve_cost_scaling_dense", "solve_square"]
 
-OK, NO_PERFECT, NOT_OPTIMAL, BUDGET = 0, 1, 2, 3
-BIG = np.int64(1) << np.int64(62)
+NO_PERFECT, BUDGET = 1, 3  # with OK = 0 and NOT_OPTIMAL = 2 (:mod:`._verify_sparse`'s label-correcting pass)
 FLOOR = np.int64(1) << np.int64(60)  # a feasible run keeps prices above -2**60 (the caller's bound on costs)
 
 
@@ -282,55 +291,6 @@ def csa_kernel(indptr, indices, cost, n, alpha, price, col4row, row4col, max_pus
                 upd = _update_arrays(indptr, indices[:indptr[n]], cost[:indptr[n]], n, every)
 
 
-@numba.njit(cache=True)
-def exact_duals_kernel(indptr, indices, cost, n, col4row, row4col, v, max_scans):
-    """Exact integer duals (float costs: duals tight to rounding) of a perfect matching on ``cost``: the largest ``v <= v0`` with
-    ``v[j] - v[col4row[i]] <= c(i,j) - c(i,col4row[i])`` (label correcting, a FIFO of rows). Then
-    ``u[i] = c(i, col4row[i]) - v[col4row[i]]``. Returns (status, u, scans)."""
-    cm = np.empty(n, dtype=cost.dtype)
-    for i in range(n):
-        j0 = col4row[i]
-        cm[i] = BIG
-        for k in range(indptr[i], indptr[i + 1]):
-            if indices[k] == j0:
-                cm[i] = cost[k]
-                break
-    queue = np.empty(n, dtype=np.int64)
-    inq = np.ones(n, dtype=np.bool_)
-    for i in range(n):
-        queue[i] = i
-    head = 0
-    count = n
-    scans = np.int64(0)
-    while count > 0:
-        i = queue[head]
-        head = head + 1 if head + 1 < n else 0
-        count -= 1
-        inq[i] = False
-        scans += 1
-        if scans > max_scans:
-            return NOT_OPTIMAL, cm, scans
-        ui = cm[i] - v[col4row[i]]
-        for k in range(indptr[i], indptr[i + 1]):
-            j = indices[k]
-            if j == col4row[i]:
-                continue  # its own arc is tight by the definition of ui (floats: skip the rounding)
-            lim = cost[k] - ui
-            if v[j] > lim:
-                v[j] = lim
-                r = row4col[j]
-                if r == i:
-                    return NOT_OPTIMAL, cm, scans  # a negative cycle through i: not optimal
-                if not inq[r]:
-                    inq[r] = True
-                    queue[(head + count) % n] = r
-                    count += 1
-    u = np.empty(n, dtype=cost.dtype)
-    for i in range(n):
-        u[i] = cm[i] - v[col4row[i]]
-    return OK, u, scans
-
-
 # Global price update policy (measured in docs/notes/cost_scaling.md): never at the start of a phase
 # (every row is freed there, so every column is a deficit and all labels are 0), then after each
 # ``UPDATE_EVERY * n`` pushes (double pushes: each is also a relabel) while rows stay active, as CSA
@@ -387,3 +347,84 @@ def check_cost_scaling_options(options: dict) -> dict:
         if isinstance(u, (bool, np.bool_)) or not isinstance(u, (int, float, np.integer, np.floating)) or not u > 0:
             raise ValueError(f"update_every must be a number > 0, got {u!r}")
     return options
+
+
+def solve_square(E: sp.csr_array, known_feasible: bool = True, solve=cost_scaling_solve):
+    """Solve the square problem E (a perfect matching exists, or ``known_feasible=False``: proved by
+    Hopcroft-Karp only when the pushes exceed 16 (nnz + n), else InfeasibleError); returns (col4row, u, v, stats), u and v exact on E (ints) or
+    dual-feasible on E with ``stats['gap_bound']`` (floats). ``solve``: the integer solver (the CPU twin
+    :func:`cost_scaling_solve` or the GPU's :func:`._gpu_cost_scaling.cost_scaling_gpu_solve`, same signature)."""
+    n = E.shape[0]
+    data = E.data
+    if data.dtype.kind == "i":
+        ic, lo = shifted_integer_costs(E)
+    else:
+        lo = data.min() if E.nnz else 0
+        shifted = data - lo
+        top = float(shifted.max(initial=0.0))
+        budget = min(_LIMIT / (4.0 * (n + 1) ** 2), 2.0**50)
+        scale = 2.0 ** min(np.floor(np.log2(budget / top)), 1000.0) if top > 0 else 1.0  # no overflow to inf
+        ic = np.rint(shifted * scale).astype(np.int64)
+    indptr = E.indptr.astype(np.int64)
+    indices = E.indices.astype(np.int64)
+    st, x, u, v, stats = solve(indptr, indices, ic, n, max_pushes=2**62 if known_feasible else 16 * (E.nnz + n) + 64)
+    if st in (BUDGET, NO_PERFECT) and not known_feasible:
+        if not _feasible(E):
+            raise InfeasibleError()
+        st, x, u, v, stats = solve(indptr, indices, ic, n)
+    if st != OK:
+        raise RuntimeError(f"cost scaling failed with status {st} (a bug: the instance was checked feasible)")
+    if data.dtype.kind == "i":
+        return x, add_exact(u, lo), v, stats
+    # floats: the matching solves the rounded costs exactly; prove it on the true costs
+    stats["scale"] = float(scale)
+    # duals from zero first (bounded by the assigned entries), then from the scaled prices (a warm start)
+    uf, vf, _ = _float_duals(E, x, [np.zeros(n), v.astype(np.float64) / scale], u.astype(np.float64) / scale + lo,
+                             stats)
+    return x, uf, vf, stats
+
+
+def solve_cost_scaling(p: SparseProblem, solve=cost_scaling_solve, paths_ran: bool = False):
+    """Cost scaling (``solve``: the CPU twin or the GPU refine, :func:`solve_square`) on ``p``'s extended
+    problem. An integer range beyond its int64 bound: exact shortest paths on Python integers
+    (:func:`._cpu_sparse_bigint.ssp_exact`). A float answer the true costs do not prove (a coarse rounding: partial
+    mode's big M sets the scale; Netlib GREENBEA |values|: 1e-4 above the optimum, bound 0.27): shortest augmenting
+    paths on the float costs themselves (unless they ran already), kept when proved; else a warning, never
+    silence. Returns ``(method, x, U, V, stats)``, ``method`` the algorithm whose answer it is."""
+    try:
+        x, U, V, stats = solve_square(p.E, known_feasible=p.partial, solve=solve)
+    except OverflowError:
+        if p.E.dtype.kind != "i":
+            raise
+        return ("jv", *ssp_exact(p.E))
+    if p.E.dtype.kind == "f" and not _float_accepted(stats):
+        alt = None if paths_ran else ssp_paths(p)
+        if alt is not None:
+            alt[3]["float_fallback"] = "jv"
+            return ("jv", *alt)
+        warnings.warn(f"the sparse float assignment could not be proved optimal (gap bound {stats['gap_bound']:.3g}"
+                      f" > tolerance {stats['gap_tol']:.3g}): verify_sparse_assignment will reject it",
+                      RuntimeWarning, stacklevel=5)  # the caller of assignment() / min_weight_full_bipartite_matching
+    return ("cost-scaling", x, U, V, stats)
+
+
+def solve_cost_scaling_dense(prep, solve=cost_scaling_solve):
+    """Cost scaling on the prepared dense problem (``solve``: :func:`cost_scaling_solve` or the GPU refine), every
+    finite entry an arc; a cost range beyond its int64 bound goes to JV's exact rules, said in the stats."""
+    C = prep.C
+    n = C.shape[0]
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, C.dtype), np.zeros(0, C.dtype), {"phases": 0, "pushes": 0,
+                                                                                         "dual_scans": 0}
+    if C.dtype.kind == "f" and not np.isfinite(C).all():  # +inf left by the preparation: a missing arc
+        r, c = np.nonzero(np.isfinite(C))
+        E = sp.csr_array((C[r, c], (r, c)), shape=(n, n))
+    else:
+        E = sp.csr_array((np.ravel(C), np.tile(np.arange(n), n), np.arange(0, n * n + 1, n)), shape=(n, n))
+    try:
+        x, u, v, st = solve_square(E, solve=solve)  # every finite entry is an arc (zeros too)
+        st.pop("ran_on", None)
+        return x, u, v, st
+    except OverflowError:  # range * 4 (n+1)^2 >= 2^59: JV's exact int64/big-integer rules take it, said in stats
+        x, u, v, st = _cpu_jv.solve_jv(prep.C)
+        return x, u, v, {**st, "solved_by": "jv (the cost range overflows cost scaling's int64 bound)"}

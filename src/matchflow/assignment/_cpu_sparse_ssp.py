@@ -22,6 +22,13 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+import scipy.sparse as sp
+
+from .._graph._alternating import konig_cover_kernel
+from .._lsap.problem import InfeasibleError
+from ._cpu_sparse_bigint import ssp_exact
+from ._prepare_sparse import _LIMIT, SparseProblem, _perfect_extension, add_exact, shifted_integer_costs
+from ._verify_sparse import _float_duals, _int_duals
 
 OK, NO_PATH = 0, 1
 
@@ -155,3 +162,93 @@ def ssp_solve(indptr: np.ndarray, indices: np.ndarray, cost: np.ndarray, nc: int
     st, row, scans = ssp_kernel(indptr.astype(np.int64), indices.astype(np.int64), cost, nc, cost.dtype.type(inf),
                                 col4row, row4col, v)
     return int(st), col4row, v, {"ssp_scanned_columns": int(scans), "ssp_failed_row": int(row)}
+
+
+def _solve_ssp(A: sp.csr_array, E: sp.csr_array, tr: bool):
+    """The full-mode matching by shortest augmenting paths (:mod:`._cpu_sparse_ssp`) on the smaller side's rows,
+    then the duals of the extended problem E (its certificate) by the label-correcting pass from the paths'
+    column potentials. (x, U, V, stats) as :func:`._cpu_cost_scaling.solve_square`; InfeasibleError when a row finds no path;
+    None when the pass does not prove the matching (then cost scaling solves it)."""
+    R = A.T.tocsr() if tr else A
+    R.sort_indices()
+    lo = R.data.min() if R.nnz else 0
+    if R.dtype.kind == "i" and R.nnz and (int(R.data.max()) - int(lo)) * (R.shape[0] + 1) >= _LIMIT:
+        return None  # potentials could leave int64: cost scaling's own range check decides (OverflowError)
+    cost = (R.data - lo).astype(np.int64 if R.dtype.kind == "i" else np.float64)
+    st, c4r, v, stats = ssp_solve(R.indptr, R.indices, cost, R.shape[1])
+    if st != OK:
+        raise InfeasibleError()
+    rr, cc = np.arange(R.shape[0]), c4r
+    x = _perfect_extension(E, A, cc if tr else rr, rr if tr else cc, tr, False)
+    n = E.shape[0]
+    v0 = np.zeros(n, dtype=np.float64 if E.dtype.kind == "f" else np.int64)
+    v0[:R.shape[1]] = v  # the real columns' potentials; the dummies start at 0 (lowered by the pass)
+    stats["sparse_path"] = "ssp"
+    if E.dtype.kind == "f":
+        uf, vf, proved = _float_duals(E, x, [np.zeros(n), v0], None, stats)
+        return (x, uf, vf, stats) if proved else None  # what the verifier accepts
+    ic, loE = shifted_integer_costs(E)
+    u = _int_duals(E, x, ic, v0)
+    return None if u is None else (x, add_exact(u, loE), v0, stats)
+
+def _solve_ssp_partial(A: sp.csr_array, E: sp.csr_array, big, col4row: np.ndarray):
+    """``partial=True`` without a full matching (``col4row``: a maximum matching): two full-mode shortest-path
+    problems (:mod:`._cpu_sparse_ssp`), the deficient part's columns (transposed) and the other rows, then E's
+    duals by the label-correcting pass from V = (H's column duals - M, the other columns' potentials + M, 0 on
+    the dummy columns), which are feasible up to the arcs between the parts. (x, U, V, stats) as
+    :func:`._cpu_cost_scaling.solve_square`; None when the pass does not prove the matching or integer duals could leave int64."""
+    n, nc = E.shape[0], A.shape[1]
+    if E.dtype.kind == "i" and big * 4 * (n + 1) >= _LIMIT:  # |duals| <= M (n + 2): paths of <= n arcs <= M
+        return None
+    row4col = np.full(nc, -1, dtype=np.int64)
+    row4col[col4row[col4row >= 0]] = np.flatnonzero(col4row >= 0)
+    # the deficient part H: what the free rows reach by alternating paths (the König cover's BFS: Z's rows, its columns)
+    cover_rows, ch = np.empty(A.shape[0], dtype=np.bool_), np.empty(nc, dtype=np.bool_)
+    konig_cover_kernel(A.indptr.astype(np.int64), A.indices.astype(np.int64), col4row, row4col, cover_rows, ch)
+    rh = ~cover_rows
+    lo = A.data.min() if A.nnz else 0
+    C = sp.csr_array(((A.data - lo).astype(E.dtype), A.indices, A.indptr), shape=A.shape)  # E's real arcs
+    v0 = np.zeros(n, dtype=E.dtype)
+    r, c, scans = [], [], 0
+    for mr, mc, tr in ((rh, ch, True), (~rh, ~ch, False)):
+        rows, cols = np.flatnonzero(mr), np.flatnonzero(mc)
+        R = C[rows][:, cols]
+        R = R.T.tocsr() if tr else R.tocsr()
+        R.sort_indices()
+        st, c4r, v, info = ssp_solve(R.indptr, R.indices, R.data, R.shape[1])
+        if st != OK:
+            raise RuntimeError("shortest paths found no augmenting path (a bug: the part has a full matching)")
+        scans += info["ssp_scanned_columns"]
+        if tr:  # H's column duals: the matched arc's cost less its row's potential
+            ri, ci = rows[c4r], cols
+            v0[ci] = np.asarray(C[ri, ci]).ravel() - v[c4r] - big
+        else:
+            ri, ci = rows, cols[c4r]
+            v0[cols] = v + big
+        r.append(ri)
+        c.append(ci)
+    x = _perfect_extension(E, A, np.concatenate(r), np.concatenate(c), False, True)
+    stats = {"sparse_path": "ssp", "ssp_scanned_columns": scans, "deficient_rows": int(rh.sum())}
+    if E.dtype.kind == "f":
+        uf, vf, proved = _float_duals(E, x, [np.zeros(n), v0], None, stats)
+        return (x, uf, vf, stats) if proved else None
+    u = _int_duals(E, x, E.data, v0)
+    return None if u is None else (x, u, v0, stats)
+
+def ssp_paths(p: SparseProblem):
+    """Shortest augmenting paths on ``p``'s extended problem (full mode or the partial split); None when the
+    label-correcting pass does not prove them."""
+    return _solve_ssp_partial(p.A, p.E, p.big, p.col4row) if p.partial else _solve_ssp(p.A, p.E, p.tr)
+
+def solve_sparse_ssp(p: SparseProblem, fallback):
+    """Shortest augmenting paths (LAPJVsp's way, :mod:`._cpu_sparse_ssp`) on ``p``; an integer range beyond the
+    int64 paths: exact ones on Python integers; when the label-correcting pass does not prove the matching, cost
+    scaling (``fallback``: the CPU twin) solves the extension and says so. ``(method, x, U, V, stats)`` as
+    :func:`._cpu_cost_scaling.solve_cost_scaling`."""
+    try:
+        found = ssp_paths(p)
+    except OverflowError:
+        if p.E.dtype.kind != "i":
+            raise
+        return ("jv", *ssp_exact(p.E))
+    return ("jv", *found) if found is not None else fallback(p, paths_ran=True)

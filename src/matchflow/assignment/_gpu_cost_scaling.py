@@ -3,7 +3,7 @@
 The eps-scaling loop of Algorithms 5.0/5.2 (``eps`` divided by ``alpha`` = 10 each phase) around the
 lock-free refine of ``_gpu_cost_scaling_kernels.py``; the host steps (sparse door, integer scaling of
 floats, feasibility, extended problem for rectangular / ``partial=True``) are the CPU twin's
-(:func:`matchflow.assignment._sparse_routes._solve_square` takes this solver in place of
+(:func:`._cpu_cost_scaling.solve_square` takes this solver in place of
 :func:`._cpu_cost_scaling.cost_scaling_solve`, same signature and result).
 
 Scaling: the paper's eps-optimality bounds *every* residual arc by ``-eps`` (forward and reverse), so a

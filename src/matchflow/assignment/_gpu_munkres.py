@@ -35,7 +35,7 @@ from .._cuda import (
 )
 from .._validation import check_options, check_real
 
-__all__ = ["hungarian_gpu", "hungarian_gpu_float", "assignment_direct", "choose_slack_dtype", "validate_hungarian_options", "HungarianGPUError"]
+__all__ = ["hungarian_gpu", "hungarian_gpu_float", "solve_hungarian_gpu", "assignment_direct", "choose_slack_dtype", "validate_hungarian_options", "HungarianGPUError"]
 
 _OPTIONS = ("slack_dtype", "float_route", "float_range", "float_gap_levels")
 FLOAT_ROUTES = ("repair", "slack")
@@ -527,3 +527,29 @@ def _host_loop(K: Any, grid: int, block: int, n: int, dflat: Any, b: Any, max_ro
             break
     cuda.synchronize()
     return rounds, aug, dual, status
+
+
+def solve_hungarian_gpu(prep: Any, **options: Any) -> tuple:
+    """The dense table's GPU Hungarian row (Lopes et al.) on the prepared square problem ``prep``
+    (:class:`._prepare.Prepared`): integers as int32 where they cannot overflow, floats by the float route
+    (:func:`hungarian_gpu_float`) or shifted to >= 0 for the float64-slack kernel; :func:`hungarian_gpu` validates
+    the options. ``(col4row, u, v, stats)``."""
+
+    C = prep.C
+    if not prep.is_int and validate_hungarian_options(**options)["float_route"] == "repair":
+        # floats: integer pre-solve on the GPU + exact JV repair on the float costs (the caller certifies: on the
+        # device copy of C when C is the caller's minimisation matrix itself)
+        x, u, v, st = hungarian_gpu_float(C, big_m=prep.big_m, device_C=prep.device_C, **options)
+        dC = st.pop("_device_C", None)
+        if dC is not None and prep.scale == 1.0 and prep.big_m is None and prep.n_rows == prep.n_cols:
+            from ._gpu_verify import device_rows  # noqa: PLC0415 - loads numba.cuda on use only; C + shift is the caller's sign * a (the shift is exact)
+
+            prep.device_rows = device_rows(dC, prep.n, float(prep.shift))
+        return x, u, v, st
+    if prep.is_int and C.size and int(C.max()) * 8 * (prep.n + 2) <= 2**30:
+        C = C.astype(np.int32)  # int32 cannot overflow on this matrix (same rule as int64)
+    elif not prep.is_int and C.size and (cmin := float(C.min())) < 0:
+        C = C - cmin  # the float64-slack kernel needs C >= 0 (rounds: the caller's certificate re-checks)
+    col4row, u, v, stats = hungarian_gpu(np.ascontiguousarray(C), **options)
+    dt = np.int64 if prep.is_int else np.float64
+    return np.asarray(col4row, dtype=np.int64), np.asarray(u).astype(dt), np.asarray(v).astype(dt), dict(stats)

@@ -2,7 +2,7 @@
 
 :func:`device_rows` returns the two row passes of ``_api._float_certificate`` as ``(polish, bound)``:
 ``polish(sign, u, v)`` recomputes the row duals (``_prepare._polish_duals``, square, rows "= 1") and
-``bound(sign, col_of_row, u, v)`` returns the per-row arrays of ``_float_bound._float_bound_dense_rows``; only
+``bound(sign, col_of_row, u, v)`` returns the per-row arrays of ``_verify_float_bound._float_bound_dense_rows``; only
 ``O(n)`` numbers cross the bus. The host then forms the bound exactly as for a host matrix (``_verify``)."""
 
 from __future__ import annotations

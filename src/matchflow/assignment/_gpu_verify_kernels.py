@@ -1,5 +1,5 @@
 """Kernels of the float certificate on the device (``_gpu_verify``): the twins of the host row passes of
-:func:`._prepare._polish_duals` (square, rows "= 1") and :func:`._float_bound._float_bound_dense_rows`, one block per row
+:func:`._prepare._polish_duals` (square, rows "= 1") and :func:`._verify_float_bound._float_bound_dense_rows`, one block per row
 over a matrix already on the device. Same floats as the host, except that the rounding bound ``e`` may be formed by
 one fused multiply-add (one rounding instead of two: still a bound, the margin of ``_ERR_REL`` covers either)."""
 
@@ -10,7 +10,7 @@ from numba import cuda, types
 
 from .._cuda._device import dense_row_min_dev
 from .._cuda._env import kernel_cache
-from ._float_bound import _ERR_ABS, _ERR_REL
+from ._verify_float_bound import _ERR_ABS, _ERR_REL
 
 CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 
@@ -42,7 +42,7 @@ def float_bound_rows_kernel(C, n, off, col_of_row, u, v, delta, slack_up, err_us
     """Per row (one block), over the entries ``C[i, j] + off`` (``off``: the preparation's exact shift added back,
     the caller's minimisation values to the bit): the least lower bound ``h - e`` over the finite entries and its
     first column, then the assigned pair's upper bound and roundings; the outputs of
-    ``_float_bound._float_bound_dense_rows`` (finite magnitudes: the preparation's scaling keeps ``h`` and ``e``
+    ``_verify_float_bound._float_bound_dense_rows`` (finite magnitudes: the preparation's scaling keeps ``h`` and ``e``
     finite, so no NaN bound arises)."""
     s_lb = cuda.shared.array(1024, dtype=types.float64)
     s_e = cuda.shared.array(1024, dtype=types.float64)

@@ -1,6 +1,6 @@
 """The assignment method tables (see :mod:`matchflow._methods`): :data:`TABLE` for dense costs, :data:`SPARSE_TABLE`
 for scipy.sparse ones (below), and the dense door's rules that name methods (:func:`place_dense`,
-:func:`direct_twin`, :data:`FLOAT_REPROVERS`), so that ``_api`` names none.
+:func:`direct_row`, :data:`FLOAT_REPROVERS`), so that ``_api`` names none.
 
 Every dense solve takes the prepared square problem (:class:`._prepare.Prepared`) and the validated
 options and returns ``(col4row, u, v, stats)`` on it; the GPU modules are imported on first use (they load numba.cuda).
@@ -22,15 +22,19 @@ import functools
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 
 from .._methods import Method, MethodTable, check_method_options, place
 from .._validation import check_int, check_real
 from . import _cpu_auction, _cpu_hungarian, _cpu_jv, _cpu_munkres  # through the module: tests patch solve_<algo>
 from ._cpu_cost_scaling import OPTIONS as COST_SCALING_OPTIONS
-from ._cpu_cost_scaling import check_cost_scaling_options, cost_scaling_solve
-from ._sparse_problem import SparseProblem
-from ._sparse_routes import _solve_square, solve_cost_scaling, solve_shortest_paths
+from ._cpu_cost_scaling import (
+    check_cost_scaling_options,
+    cost_scaling_solve,
+    solve_cost_scaling,
+    solve_cost_scaling_dense,
+)
+from ._cpu_sparse_ssp import solve_sparse_ssp
+from ._prepare_sparse import SparseProblem
 
 __all__ = ["TABLE", "SPARSE_TABLE", "Problem", "gpu_measured_faster", "GPU_MIN_N", "GPU_MAX_RANGE_PER_N",
            "GPU_MIN_N_FLOAT", "GPU_COLD_N_FLOAT", "AUTO_GPU_NNZ"]
@@ -92,74 +96,36 @@ def gpu_measured_faster(p: Problem) -> bool:
     return kind in "iub" and n >= GPU_MIN_N and p.cost_range <= GPU_MAX_RANGE_PER_N * n
 
 
-def _jv(prep, **options):
-    return _cpu_jv.solve_jv(prep.C, **options)
+def _on_matrix(module):
+    """A dense row's CPU solve: ``module.solve_<algo>(prep.C, **options)`` on the prepared square matrix (looked up
+    at call time: tests patch ``solve_<algo>``)."""
+    name = "solve_" + module.__name__.rsplit("._cpu_", 1)[1]
+
+    def solve(prep, **options):
+        return getattr(module, name)(prep.C, **options)
+
+    return solve
 
 
-def _hungarian(prep):
-    return _cpu_hungarian.solve_hungarian(prep.C)
+def _on_gpu(name: str):
+    """A row's GPU solve, ``_gpu_munkres.<name>`` (imported on first use: it loads numba.cuda)."""
 
+    def solve(*args, **options):
+        from . import _gpu_munkres  # noqa: PLC0415 - loads numba.cuda on use only
 
-def _auction(prep, **options):
-    return _cpu_auction.solve_auction(prep.C, **options)
+        return getattr(_gpu_munkres, name)(*args, **options)
 
-
-def _munkres(prep):
-    return _cpu_munkres.solve_munkres(prep.C)
-
-
-def _hungarian_gpu(prep, **options):
-    """Lopes et al. on the GPU (``_gpu_munkres.hungarian_gpu`` validates its options)."""
-    from ._gpu_munkres import hungarian_gpu, hungarian_gpu_float, validate_hungarian_options  # noqa: PLC0415 - loads numba.cuda on use only
-
-    C = prep.C
-    if not prep.is_int and validate_hungarian_options(**options)["float_route"] == "repair":
-        # floats: integer pre-solve on the GPU + exact JV repair on the float costs (the caller certifies: on the
-        # device copy of C when C is the caller's minimisation matrix itself)
-        x, u, v, st = hungarian_gpu_float(C, big_m=prep.big_m, device_C=prep.device_C, **options)
-        dC = st.pop("_device_C", None)
-        if dC is not None and prep.scale == 1.0 and prep.big_m is None and prep.n_rows == prep.n_cols:
-            from ._gpu_verify import device_rows  # noqa: PLC0415 - loads numba.cuda on use only; C + shift is the caller's sign * a (the shift is exact)
-
-            prep.device_rows = device_rows(dC, prep.n, float(prep.shift))
-        return x, u, v, st
-    if prep.is_int and C.size and int(C.max()) * 8 * (prep.n + 2) <= 2**30:
-        C = C.astype(np.int32)  # int32 cannot overflow on this matrix (same rule as int64)
-    elif not prep.is_int and C.size and (cmin := float(C.min())) < 0:
-        C = C - cmin  # the float64-slack kernel needs C >= 0 (rounds: the caller's certificate re-checks)
-    col4row, u, v, stats = hungarian_gpu(np.ascontiguousarray(C), **options)
-    dt = np.int64 if prep.is_int else np.float64
-    return np.asarray(col4row, dtype=np.int64), np.asarray(u).astype(dt), np.asarray(v).astype(dt), dict(stats)
+    return solve
 
 
 def _cost_scaling(prep):
     """Goldberg-Kennedy cost scaling (CPU) on the prepared dense problem, every entry an arc."""
-    return _cost_scaling_dense(prep, cost_scaling_solve)
+    return solve_cost_scaling_dense(prep)
 
 
 def _cost_scaling_gpu(prep, **options):
     """Łupińska's lock-free refine (GPU) on the prepared dense problem, every entry an arc."""
-    return _cost_scaling_dense(prep, gpu_cost_scaling(options))
-
-
-def _cost_scaling_dense(prep, solve):
-    C = prep.C
-    n = C.shape[0]
-    if n == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, C.dtype), np.zeros(0, C.dtype), {"phases": 0, "pushes": 0,
-                                                                                         "dual_scans": 0}
-    if C.dtype.kind == "f" and not np.isfinite(C).all():  # +inf left by the preparation: a missing arc
-        r, c = np.nonzero(np.isfinite(C))
-        E = sp.csr_array((C[r, c], (r, c)), shape=(n, n))
-    else:
-        E = sp.csr_array((np.ravel(C), np.tile(np.arange(n), n), np.arange(0, n * n + 1, n)), shape=(n, n))
-    try:
-        x, u, v, st = _solve_square(E, solve=solve)  # every finite entry is an arc (zeros too)
-        st.pop("ran_on", None)
-        return x, u, v, st
-    except OverflowError:  # range * 4 (n+1)^2 >= 2^59: JV's exact int64/big-integer rules take it, said in stats
-        x, u, v, st = _jv(prep)
-        return x, u, v, {**st, "solved_by": "jv (the cost range overflows cost scaling's int64 bound)"}
+    return solve_cost_scaling_dense(prep, gpu_cost_scaling(options))
 
 
 def _check_jv(options: dict) -> dict:
@@ -181,10 +147,12 @@ def _check_auction(options: dict) -> dict:
 TABLE = MethodTable(
     family="assignment",
     methods=(
-        Method("jv", cpu=_jv, options=("arr_passes",), check=_check_jv),
-        Method("hungarian", cpu=_hungarian, gpu=_hungarian_gpu, gpu_alias="lopes", auto_gpu=gpu_measured_faster),
-        Method("auction", cpu=_auction, options=("theta", "eps_final", "max_bids"), check=_check_auction),
-        Method("munkres", cpu=_munkres),
+        Method("jv", cpu=_on_matrix(_cpu_jv), options=("arr_passes",), check=_check_jv),
+        Method("hungarian", cpu=_on_matrix(_cpu_hungarian), gpu=_on_gpu("solve_hungarian_gpu"), gpu_alias="lopes",
+               auto_gpu=gpu_measured_faster, gpu_direct=_on_gpu("assignment_direct")),
+        Method("auction", cpu=_on_matrix(_cpu_auction), options=("theta", "eps_final", "max_bids"),
+               check=_check_auction),
+        Method("munkres", cpu=_on_matrix(_cpu_munkres)),
         Method("cost-scaling", cpu=_cost_scaling, gpu=_cost_scaling_gpu),
     ),
     cpu_rule=lambda p: "jv",
@@ -196,9 +164,9 @@ TABLE = MethodTable(
 
 # ----------------------------------------------------------------------------- sparse costs (issue 12)
 # A scipy.sparse ``cost`` (or a device-resident one) is another problem: the stored entries are the allowed pairs,
-# the rows solve the square extended problem (:class:`._sparse_problem.SparseProblem`) and return
+# the rows solve the square extended problem (:class:`._prepare_sparse.SparseProblem`) and return
 # ``(method, x, U, V, stats)`` on it (``method``: the algorithm whose answer it is: a row may hand over, e.g. cost
-# scaling's unproved float answer to shortest paths), certified by ``_sparse_certificate``. Its own table: the
+# scaling's unproved float answer to shortest paths), certified by ``_verify_sparse``. Its own table: the
 # same names where the algorithm is the same ("cost-scaling"), a different solve signature and auto rules.
 
 # backend="auto" for sparse costs (H100 host, results/cost_scaling/gpu-h100-2026-11-23e.md, public call from host
@@ -270,7 +238,7 @@ SPARSE_TABLE = MethodTable(
                check=check_cost_scaling_options, auto_gpu=sparse_gpu_measured_faster),
         # LAPJVsp: Jonker-Volgenant's shortest augmenting paths on sparse costs (their paper's sparse variant), so
         # its name stays "jv" (what result.method has always said)
-        Method("jv", cpu=solve_shortest_paths, check=_check_sparse_jv),
+        Method("jv", cpu=functools.partial(solve_sparse_ssp, fallback=solve_cost_scaling), check=_check_sparse_jv),
     ),
     cpu_rule=_sparse_cpu_rule,
     gpu_rule=lambda p: "cost-scaling" if sparse_gpu_measured_faster(p) else None,
@@ -299,17 +267,14 @@ def place_dense(table: MethodTable, row: Method | None, backend: str, a: np.ndar
     return place(table, row, backend, lambda: Problem.of(a), options)
 
 
-def direct_twin(table: MethodTable, row: Method | None, maximize: bool) -> Method | None:
-    """The Hungarian row when its GPU twin may take a square integer matrix >= 0 as it is (uploaded in its dtype or
-    read on its device, certified there: :func:`solve_direct`): minimising, ``method`` "auto" or the Hungarian, and
-    the table's twin is ``_gpu_munkres``'s (a stand-in twin, as in the placement tests, takes the general path)."""
-    h = table.row("hungarian")
-    return h if not maximize and (row is None or row.name == h.name) and h.gpu is _hungarian_gpu else None
+def direct_row(table: MethodTable, row: Method | None, maximize: bool) -> Method | None:
+    """The row whose GPU twin may take the matrix as it is (:attr:`Method.gpu_direct`: uploaded in its dtype or read
+    on its device, solved and certified there): minimising, the named row, or for ``"auto"`` the table's first row
+    that has one (the Hungarian)."""
+    if maximize:
+        return None
+    if row is not None:
+        return row if row.gpu_direct is not None else None
+    return next((m for m in table.methods if m.gpu_direct is not None), None)
 
 
-def solve_direct(m, options: dict, t0: float):
-    """The GPU Hungarian on the square integer matrix ``m`` as it is (``_gpu_munkres.assignment_direct``): its
-    certified result, or None where it does not apply (floats, rectangular, negative entries)."""
-    from ._gpu_munkres import assignment_direct  # noqa: PLC0415 - loads numba.cuda on use only
-
-    return assignment_direct(m, options, t0)

@@ -56,9 +56,9 @@ import scipy.sparse as sp
 
 from .._lsap.reduced import exact_optimality, min_reduced_cost
 from .._results import AssignmentResult
-from ._float_bound import float_gap_bound, granularity
 from ._prepare import as_cost_matrix
-from ._sparse_certificate import verify_sparse_assignment
+from ._verify_float_bound import float_gap_bound, granularity
+from ._verify_sparse import verify_sparse_assignment
 
 __all__ = ["verify_assignment", "AssignmentCertificate", "min_reduced_cost", "float_gap_bound", "square_certificate",
            "total_cost", "exact_difference", "centre_duals", "certify", "granularity", "LimitCertificate"]
@@ -161,7 +161,7 @@ def verify_assignment(
 
 def _verify_sparse(cost, res, raise_on_error: bool) -> AssignmentCertificate:
     """A sparse cost matrix (cost scaling): the result's extended duals, checked by
-    :func:`._sparse_certificate.verify_sparse_assignment`, as an :class:`AssignmentCertificate`."""
+    :func:`._verify_sparse.verify_sparse_assignment`, as an :class:`AssignmentCertificate`."""
     if not isinstance(res, AssignmentResult):
         raise TypeError("verify_assignment on a sparse cost matrix needs the AssignmentResult of "
                         "assignment(C_sparse) (its extended duals are in stats['U'], stats['V'])")

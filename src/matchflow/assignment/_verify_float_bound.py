@@ -1,5 +1,5 @@
 """The rigorous float gap bound that both assignment certificates form (the dense one, :mod:`._verify`, and the
-sparse one, :mod:`._sparse_certificate`): every reduced cost with its rounding bound, the row passes (on the host
+sparse one, :mod:`._verify_sparse`): every reduced cost with its rounding bound, the row passes (on the host
 the kernels of :mod:`matchflow._lsap.reduced`, shared with the batched certificate, run by :func:`host_rows`;
 ``_gpu_verify.device_rows`` on the device), the bound summed upward, and the entries' granularity. The guarantee
 is stated in :mod:`._verify`'s docstring.

@@ -1,6 +1,6 @@
 """The sparse assignment problem (issue 12): the user's scipy.sparse costs as canonical CSR (a device-resident
-matrix copied to the host once) and the square *extended* problem that :mod:`._sparse_routes` solves and
-:mod:`._sparse_certificate` checks.
+matrix copied to the host once) and the square *extended* problem that :mod:`._cpu_cost_scaling` / :mod:`._cpu_sparse_ssp` solve and
+:mod:`._verify_sparse` checks.
 
 Stored entries are the allowed pairs (explicit zeros are zero-cost arcs; ``+inf`` entries are
 dropped, ``-inf`` with ``maximize``); NaN raises. Rectangular and ``partial=True`` problems are
@@ -10,7 +10,7 @@ column ``i`` at cost 0 for every arc ``(i, j)``): full mode with ``n_rows <= n_c
 dummies and ``D_col = 0`` (transposed otherwise); ``partial=True`` has ``D_row = D_col = M =
 range * min(shape) + 1``, so a perfect extended matching of least cost is a maximum-cardinality
 matching of least cost among those. The extended duals are the certificate
-(:func:`._sparse_certificate.verify_sparse_assignment` rebuilds the extended problem and checks them; exact
+(:func:`._verify_sparse.verify_sparse_assignment` rebuilds the extended problem and checks them; exact
 for integers).
 """
 
@@ -213,3 +213,10 @@ class SparseProblem:
     @property
     def is_extended(self) -> bool:
         return self.E.shape != self.A.shape
+
+
+def add_exact(u: np.ndarray, lo) -> np.ndarray:
+    """``u + lo`` for integer duals without wrapping: int64 where it fits, else Python integers (an object array)."""
+    if u.dtype.kind != "i" or not u.size or max(-int(u.min()), int(u.max())) + abs(int(lo)) < 2**62:
+        return u + lo
+    return np.array([int(t) + int(lo) for t in u.tolist()], dtype=object)

@@ -1,4 +1,4 @@
-"""The certificate of a sparse assignment: the extended problem's duals (:mod:`._sparse_problem`) for a perfect
+"""The certificate of a sparse assignment: the extended problem's duals (:mod:`._prepare_sparse`) for a perfect
 matching, by the label-correcting pass (``exact_duals_kernel``: exact for integers; for floats the pass's duals,
 or the columns' largest feasible ones, with the dense path's rigorous gap bound), and the checker
 :func:`verify_sparse_assignment` (re-exported by :mod:`matchflow.verify`).
@@ -8,16 +8,68 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 import scipy.sparse as sp
 
 from .._lsap.reduced import ERR_REL as _REL
 from .._results import AssignmentResult
-from ._cpu_cost_scaling import OK, exact_duals_kernel
-from ._float_bound import float_gap_bound, granularity
-from ._sparse_problem import _from_device, _on_host, _perfect_extension, as_sparse_cost, extended
+from ._prepare_sparse import _from_device, _on_host, _perfect_extension, as_sparse_cost, extended
+from ._verify_float_bound import float_gap_bound, granularity
 
-__all__ = ["verify_sparse_assignment"]
+__all__ = ["BIG", "NOT_OPTIMAL", "OK", "exact_duals_kernel", "verify_sparse_assignment"]
+
+OK, NOT_OPTIMAL = 0, 2  # cost scaling's status codes (:mod:`._cpu_cost_scaling`), which the label-correcting pass returns
+BIG = np.int64(1) << np.int64(62)
+
+
+@numba.njit(cache=True)
+def exact_duals_kernel(indptr, indices, cost, n, col4row, row4col, v, max_scans):
+    """Exact integer duals (float costs: duals tight to rounding) of a perfect matching on ``cost``: the largest ``v <= v0`` with
+    ``v[j] - v[col4row[i]] <= c(i,j) - c(i,col4row[i])`` (label correcting, a FIFO of rows). Then
+    ``u[i] = c(i, col4row[i]) - v[col4row[i]]``. Returns (status, u, scans)."""
+    cm = np.empty(n, dtype=cost.dtype)
+    for i in range(n):
+        j0 = col4row[i]
+        cm[i] = BIG
+        for k in range(indptr[i], indptr[i + 1]):
+            if indices[k] == j0:
+                cm[i] = cost[k]
+                break
+    queue = np.empty(n, dtype=np.int64)
+    inq = np.ones(n, dtype=np.bool_)
+    for i in range(n):
+        queue[i] = i
+    head = 0
+    count = n
+    scans = np.int64(0)
+    while count > 0:
+        i = queue[head]
+        head = head + 1 if head + 1 < n else 0
+        count -= 1
+        inq[i] = False
+        scans += 1
+        if scans > max_scans:
+            return NOT_OPTIMAL, cm, scans
+        ui = cm[i] - v[col4row[i]]
+        for k in range(indptr[i], indptr[i + 1]):
+            j = indices[k]
+            if j == col4row[i]:
+                continue  # its own arc is tight by the definition of ui (floats: skip the rounding)
+            lim = cost[k] - ui
+            if v[j] > lim:
+                v[j] = lim
+                r = row4col[j]
+                if r == i:
+                    return NOT_OPTIMAL, cm, scans  # a negative cycle through i: not optimal
+                if not inq[r]:
+                    inq[r] = True
+                    queue[(head + count) % n] = r
+                    count += 1
+    u = np.empty(n, dtype=cost.dtype)
+    for i in range(n):
+        u[i] = cm[i] - v[col4row[i]]
+    return OK, u, scans
 
 
 def _label_correcting(E: sp.csr_array, x: np.ndarray, cost: np.ndarray, v0: np.ndarray, per_arc: int

@@ -2,10 +2,10 @@
 solved by a row of :data:`._methods.SPARSE_TABLE` (cost scaling, CPU and GPU twins; shortest augmenting paths,
 ``"jv"``), placed by :func:`matchflow._methods.place`; and SciPy's drop-in :func:`min_weight_full_bipartite_matching`.
 
-The modules: :mod:`._sparse_problem` (:class:`~._sparse_problem.SparseProblem`: the canonical costs, a device
+The modules: :mod:`._prepare_sparse` (:class:`~._prepare_sparse.SparseProblem`: the canonical costs, a device
 input's host copy, the square extended problem that rectangular and ``partial=True`` inputs are solved on),
-:mod:`._sparse_routes` (the rows' solves of it), :mod:`._sparse_certificate` (its duals, the float gap bound,
-:func:`~._sparse_certificate.verify_sparse_assignment`); here: the stages (problem, placement, options, the row's
+:mod:`._cpu_cost_scaling` and :mod:`._cpu_sparse_ssp` (the rows' solves of it), :mod:`._verify_sparse` (its duals, the float gap bound,
+:func:`~._verify_sparse.verify_sparse_assignment`); here: the stages (problem, placement, options, the row's
 solve) and the result on the user's matrix.
 """
 
@@ -23,8 +23,7 @@ from .._lsap.problem import InfeasibleError
 from .._methods import Method, MethodTable, place
 from .._results import AssignmentResult
 from ._methods import SPARSE_TABLE, check_sparse_options, sparse_auto_rule
-from ._sparse_problem import DEVICE_FALLBACK, SparseProblem, _from_device, _on_host
-from ._sparse_routes import add_exact
+from ._prepare_sparse import DEVICE_FALLBACK, SparseProblem, _from_device, _on_host, add_exact
 
 __all__ = ["sparse_assignment", "min_weight_full_bipartite_matching"]
 
@@ -36,7 +35,7 @@ def sparse_assignment(C, table: MethodTable = SPARSE_TABLE, row: Method | None =
     shortest augmenting paths ``"jv"``; ``row=None``: ``method="auto"``), placed by ``backend`` through
     :func:`matchflow._methods.place` (``"auto"``: the GPU from :data:`._methods.AUTO_GPU_NNZ` arcs on a real GPU,
     ``stats["auto_rule"]``). A device-resident C (CuPy sparse, PyTorch sparse CUDA;
-    :func:`._sparse_problem.is_device_sparse`) is copied to the host once (the certificate and the CPU tail read it
+    :func:`._prepare_sparse.is_device_sparse`) is copied to the host once (the certificate and the CPU tail read it
     there: ``stats["device_fallback"]``) and ``row_ind``, ``col_ind``, ``u``, ``v`` come back on the device in its
     library (``stats["input_library"]``; ``stats["U"], stats["V"]`` stay NumPy)."""
     t0 = time.perf_counter() if t0 is None else t0

@@ -5,7 +5,7 @@ Why shortest augmenting paths on Python integers (not an int128 split of cost sc
 sums of at most n path lengths, which Python integers hold exactly whatever the range, the matching and its
 duals come out of one pass (no scaling phases to carry in two words), and the answer keeps the certificate of
 every sparse answer (the extended problem's duals, checked exactly by
-:func:`._sparse_certificate.verify_sparse_assignment`). It is a pure-Python fallback, O(n m log m): ranges that
+:func:`._verify_sparse.verify_sparse_assignment`). It is a pure-Python fallback, O(n m log m): ranges that
 wide are deliberate extremes, where exactness comes first.
 """
 
