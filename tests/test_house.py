@@ -42,3 +42,19 @@ def test_the_measure_sees_a_sideways_arrow_and_an_arrow_up():
     assert house.arrows_up(edges) == [("matchflow._lsap.z", "matchflow.batch._x")]
     assert house.circles(mods, edges | {("matchflow.assignment._y", "matchflow.batch._x")}) == [
         ["matchflow.assignment._y", "matchflow.batch._x"]]
+
+
+# The template's kinds of file (docs/DEVELOPING.md): a family with two problem forms (dense and sparse assignment,
+# networks and grids) names the second form's door, preparation and certificate `_api_<form>`, `_prepare_<form>`,
+# `_verify_<form>`.
+KINDS = ("__init__.py", "_api", "_methods", "_prepare", "_result", "_verify", "_cpu_", "_gpu_")
+
+
+def test_each_family_folder_holds_only_the_templates_kinds_of_file():
+    house = _house()
+    odd = []
+    for family in house.FAMILIES:
+        for f in sorted((ROOT / "src" / "matchflow" / family).glob("*.py")):
+            if not f.name.startswith(KINDS):
+                odd.append(f"{family}/{f.name}")
+    assert odd == []

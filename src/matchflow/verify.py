@@ -16,8 +16,8 @@ from .assignment._verify import verify_assignment  # noqa: F401
 from .assignment._verify_sparse import verify_sparse_assignment  # noqa: F401
 from .batch._verify import verify_batch_assignment  # noqa: F401
 from .flow._verify import verify_flow  # noqa: F401
-from .matching._cover import konig_cover  # noqa: F401
 from .matching._verify import verify_matching  # noqa: F401
+from .matching._verify_cover import konig_cover  # noqa: F401
 from .mcf._verify import verify_min_cost_flow  # noqa: F401
 from .wmatching._verify import verify_weighted_matching  # noqa: F401
 

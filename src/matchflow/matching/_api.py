@@ -29,10 +29,10 @@ from .._graph import BipartiteGraph, as_bipartite
 from .._methods import Method, check_method_options, place, resolve
 from .._results import MatchingResult
 from .._validation import check_bool, check_choice
-from ._cover import konig_cover
 from ._cpu_hopcroft_karp import HK_PF_SWITCH, hopcroft_karp_arrays
 from ._cpu_init import greedy_init_kernel
 from ._methods import TABLE, auto_cpu_method
+from ._verify_cover import konig_cover
 
 __all__ = ["bipartite_matching", "maximum_bipartite_matching", "METHODS"]
 

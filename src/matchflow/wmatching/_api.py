@@ -23,8 +23,8 @@ from .._validation import check_bool
 from ._cpu_improve import improve_kernel
 from ._methods import TABLE
 from ._prepare import SYMMETRY_PART_EDGES, as_weighted_graph, prepare
+from ._prepare_weights import exact_sum, matched_weights_kernel, matched_weights_serial_kernel
 from ._result import WeightedMatchingResult
-from ._weights import exact_sum, matched_weights_kernel, matched_weights_serial_kernel
 
 __all__ = ["weighted_matching", "max_weight_matching_approx", "as_weighted_graph", "METHODS"]
 

@@ -35,8 +35,8 @@ from .._graph import Graph
 from .._validation import check_bool, check_choice, check_int, check_options
 from ._gpu_graph import KEY_MAX, DeviceWeightedGraph, NotOnDevice, device_pairs, edge_keys, from_device_input, to_device
 from ._prepare import _general, _trusted, _widen
+from ._prepare_weights import exact_sum, int64_ranks
 from ._result import WeightedMatchingResult
-from ._weights import exact_sum, int64_ranks
 
 __all__ = ["SUITOR_VARIANTS", "HUB_DEGREE", "KEY_MAX", "DeviceWeightedGraph", "edge_keys", "to_device", "suitor_gpu",
            "suitor_device", "ld_gpu", "ld_device", "validate_suitor_gpu_options", "weighted_matching_device",

@@ -16,7 +16,7 @@ import scipy.sparse as sp
 from .._graph import Graph, as_graph, index_dtype
 from .._graph._common import check_index_array, check_weights
 from .._validation import to_host_array, type_name
-from ._weights import sum_duplicates
+from ._prepare_weights import sum_duplicates
 
 __all__ = ["prepare", "as_weighted_graph", "host_graph", "SYMMETRY_PART_EDGES"]
 

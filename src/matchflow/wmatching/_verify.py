@@ -21,7 +21,7 @@ import numba as nb
 import numpy as np
 
 from ._prepare import as_weighted_graph
-from ._weights import exact_sum, sum_up
+from ._prepare_weights import exact_sum, sum_up
 
 __all__ = ["WeightedMatchingReport", "verify_weighted_matching"]
 
