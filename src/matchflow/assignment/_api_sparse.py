@@ -88,10 +88,9 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False, *, backend: 
 
     Examples
     --------
-    >>> import numpy as np
-    >>> import scipy.sparse as sp
+    >>> from scipy.sparse import csr_array
     >>> from matchflow import min_weight_full_bipartite_matching
-    >>> C = sp.csr_array(np.array([[4, 1, 3], [2, 0, 5], [3, 2, 2]]))
+    >>> C = csr_array([[4, 1, 3], [2, 0, 5], [3, 2, 2]])
     >>> row_ind, col_ind = min_weight_full_bipartite_matching(C)
     >>> col_ind.tolist(), int(C.toarray()[row_ind, col_ind].sum())
     ([1, 0, 2], 5)

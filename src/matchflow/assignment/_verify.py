@@ -129,14 +129,12 @@ def verify_assignment(
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from matchflow import assignment
-    >>> from matchflow.verify import verify_assignment
-    >>> C = np.array([[4, 1, 3], [2, 0, 5], [3, 2, 2]])
-    >>> cert = verify_assignment(C, assignment(C, backend="cpu"))
-    >>> cert.optimal, cert.cost, cert.gap_bound
+    >>> import matchflow
+    >>> C = [[4, 1, 3], [2, 0, 5], [3, 2, 2]]
+    >>> cert = matchflow.verify.verify_assignment(C, matchflow.assignment(C, backend="cpu"))
+    >>> cert.optimal, cert.cost, cert.gap_bound  # the duals prove the cost exactly (integers)
     (True, 5, 0)
-    >>> cert = verify_assignment(C, np.array([0, 1, 2]), np.array([0, 1, 2]))  # no duals: valid, optimality unknown
+    >>> cert = matchflow.verify.verify_assignment(C, [0, 1, 2], [0, 1, 2])  # no duals: valid, optimality unknown
     >>> cert.valid, cert.optimal, cert.cost
     (True, None, 6)
     """

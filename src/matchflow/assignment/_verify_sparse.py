@@ -160,13 +160,14 @@ def verify_sparse_assignment(C, res: AssignmentResult, raise_on_error: bool = Tr
 
     Examples
     --------
-    >>> import numpy as np
-    >>> import scipy.sparse as sp
-    >>> from matchflow import assignment
-    >>> from matchflow.verify import verify_sparse_assignment
-    >>> C = sp.csr_array(np.array([[4, 1, 3], [2, 0, 5], [3, 2, 2]]))
-    >>> verify_sparse_assignment(C, assignment(C, backend="cpu"))  # no problems: proved optimal
-    []
+    Stored entries are the allowed pairs (here row 0 may take column 1 only):
+
+    >>> from scipy.sparse import csr_array
+    >>> import matchflow
+    >>> C = csr_array(([7, 1, 2, 3], ([0, 1, 1, 2], [1, 0, 2, 2])), shape=(3, 3))
+    >>> res = matchflow.assignment(C, backend="cpu")
+    >>> res.col_ind.tolist(), res.cost, matchflow.verify.verify_sparse_assignment(C, res)  # [] : proved optimal
+    ([1, 0, 2], 11, [])
     """
     A = as_sparse_cost(_from_device(C)[0], res.maximize)
     partial = bool(res.stats.get("partial", False))

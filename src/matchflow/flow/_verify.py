@@ -40,13 +40,17 @@ def verify_flow(graph: Any, source: int | None, sink: int | None, result: Any) -
 
     Examples
     --------
-    >>> import numpy as np
-    >>> import scipy.sparse as sp
-    >>> from matchflow import max_flow
-    >>> from matchflow.verify import verify_flow
-    >>> cap = sp.csr_array(np.array([[0, 3, 2, 0], [0, 0, 1, 2], [0, 0, 0, 3], [0, 0, 0, 0]]))
-    >>> verify_flow(cap, 0, 3, max_flow(cap, 0, 3, backend="cpu"))
-    True
+    >>> from scipy.sparse import csr_array
+    >>> import matchflow
+    >>> cap = csr_array([[0, 4, 1], [0, 0, 2], [0, 0, 0]])  # s = 0 -> 1 -> t = 2, and s -> t
+    >>> res = matchflow.max_flow(cap, 0, 2, backend="cpu")
+    >>> matchflow.verify.verify_flow(cap, 0, 2, res), res.flow_value
+    (True, 3)
+    >>> res.flow_value = 4  # a claim the cut does not back is refused
+    >>> matchflow.verify.verify_flow(cap, 0, 2, res)
+    Traceback (most recent call last):
+    ...
+    AssertionError: flow_value 4 differs from the source's net outflow 3 or the sink's net inflow 3 (tolerances 0, 0)
     """
     net = as_flow_network(graph, source, sink)
     problems, _ = flow_certificate(net, result.flow, result.flow_value, result.source_side, result.cut_edges)

@@ -170,17 +170,16 @@ def write_edgelist(
 
     Examples
     --------
-    >>> from io import BytesIO
-    >>> import numpy as np
+    >>> import io
     >>> from matchflow.io import read_edgelist, write_edgelist
-    >>> buf = BytesIO()
-    >>> write_edgelist(buf, (np.array([0, 1]), np.array([1, 2])))
+    >>> buf = io.BytesIO()
+    >>> write_edgelist(buf, ([0, 1], [1, 2]))  # the edges 0-1 and 1-2
     >>> print(buf.getvalue().decode())
     # matchflow edge list: u v, 0-based
     0 1
     1 2
     <BLANKLINE>
-    >>> read_edgelist(BytesIO(buf.getvalue())).nnz
+    >>> read_edgelist(io.BytesIO(buf.getvalue())).nnz
     2
     """
     base = check_index_base(index_base, one_based, allow_auto=False)

@@ -44,10 +44,9 @@ def write_matching(
     Examples
     --------
     >>> from io import BytesIO
-    >>> import numpy as np
     >>> from matchflow.io import read_matching, write_matching
     >>> buf = BytesIO()
-    >>> write_matching(buf, np.array([1, 0, -1]), n_cols=2)
+    >>> write_matching(buf, [1, 0, -1], n_cols=2)  # row 2 unmatched
     >>> print(buf.getvalue().decode())
     %%MatchFlow matching
     % rows cols pairs, then one 'row col' line per matched pair (1-based)

@@ -115,11 +115,10 @@ def bipartite_matching(
 
     Examples
     --------
-    >>> import numpy as np
-    >>> import scipy.sparse as sp
+    >>> from scipy.sparse import csr_array
     >>> from matchflow import bipartite_matching
     >>> from matchflow.verify import verify_matching
-    >>> A = sp.csr_array(np.array([[1, 1, 0], [1, 0, 0], [0, 1, 1]]))
+    >>> A = csr_array([[1, 1, 0], [1, 0, 0], [0, 1, 1]])  # row i may take column j where A[i, j] != 0
     >>> res = bipartite_matching(A, backend="cpu")
     >>> res.cardinality
     3
@@ -211,10 +210,9 @@ def maximum_bipartite_matching(graph: Any, perm_type: str = "row") -> np.ndarray
 
     Examples
     --------
-    >>> import numpy as np
-    >>> import scipy.sparse as sp
+    >>> from scipy.sparse import csr_array
     >>> from matchflow import maximum_bipartite_matching
-    >>> A = sp.csr_array(np.array([[1, 1, 0], [1, 0, 0], [0, 1, 1]]))
+    >>> A = csr_array([[1, 1, 0], [1, 0, 0], [0, 1, 1]])
     >>> maximum_bipartite_matching(A, perm_type="column").tolist()  # the column of each row
     [1, 0, 2]
     >>> maximum_bipartite_matching(A).tolist()  # the row of each column

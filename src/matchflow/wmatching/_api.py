@@ -190,10 +190,10 @@ def max_weight_matching_approx(G: Any, maxcardinality: bool = False, weight: str
 
     References
     ----------
-    .. [1] Manne, F., and Halappanavar, M., "New effective multithreaded matching algorithms", IEEE 28th
-           International Parallel and Distributed Processing Symposium (IPDPS), 519-528, 2014.
-    .. [2] Preis, R., "Linear time 1/2-approximation algorithm for maximum weighted matching in general graphs",
+    .. [1] Preis, R., "Linear time 1/2-approximation algorithm for maximum weighted matching in general graphs",
            STACS 99, Lecture Notes in Computer Science 1563, 259-269, 1999. DOI:10.1007/3-540-49116-3_24
+    .. [2] networkx, ``max_weight_matching`` (the exact blossom algorithm whose signature this entry keeps):
+           https://networkx.org/documentation/stable/reference/algorithms/generated/networkx.algorithms.matching.max_weight_matching.html
     """
     if maxcardinality is not False:
         raise ValueError("maxcardinality=True is not supported by the approximate matching; use networkx")

@@ -92,10 +92,9 @@ def verify_weighted_matching(graph: Any, result: Any, *, weight: str = "weight",
     Examples
     --------
     >>> import numpy as np
-    >>> from matchflow import weighted_matching
-    >>> from matchflow.verify import verify_weighted_matching
+    >>> import matchflow
     >>> W = np.array([[0, 3, 1, 0], [3, 0, 4, 0], [1, 4, 0, 2], [0, 0, 2, 0]])
-    >>> rep = verify_weighted_matching(W, weighted_matching(W, backend="cpu"))
+    >>> rep = matchflow.verify.verify_weighted_matching(W, matchflow.weighted_matching(W, backend="cpu"))
     >>> rep.valid, rep.half_approximate, float(rep.weight), float(rep.upper_bound)
     (True, True, 4.0, 5.0)
     """
