@@ -47,14 +47,14 @@ def _gpu(tail, head, demand, cap, cost, **kw):
 
 def test_options_are_checked_without_a_gpu():
     o = validate_mcf_gpu_options({"block_size": 8, "cycle": 3})
-    assert (o["block_size"], o["cycle"], o["check_every"], o["alpha"], o["loop"]) == (8, 3, 4, 8, "host")
+    assert (o["block_size"], o["cycle"], o["check_every"], o["alpha"], o["loop"]) == (8, 3, 4, 8, "persistent")
     assert validate_mcf_gpu_options({})["block_size"] == 256
     with pytest.raises(ValueError, match=r"cycle must be >= 1, got 0"):
         validate_mcf_gpu_options({"cycle": 0})
     with pytest.raises(ValueError, match=r"alpha must be >= 2, got 1"):
         validate_mcf_gpu_options({"alpha": 1})
     assert validate_mcf_gpu_options({"loop": "persistent"})["loop"] == "persistent"
-    assert validate_mcf_gpu_options({"loop": "auto"})["loop"] == "host"  # nothing measured: the host loop
+    assert validate_mcf_gpu_options({"loop": "auto"})["loop"] == "persistent"  # measured 7-11x the host loop
     with pytest.raises(ValueError, match=r"certify=False is not available"):
         validate_mcf_gpu_options({"certify": False})
     with pytest.raises(ValueError, match=r"block_size must be a power of two"):

@@ -3,11 +3,12 @@
 The CPU twin's scaling (:mod:`._cpu_cost_scaling`: costs times ``n + 1``, ``eps`` from the largest scaled cost
 divided by ``alpha`` per phase down to 1, so the last phase's eps-optimal flow is optimal) around a parallel
 push-relabel refine on the residual network (:mod:`._gpu_cost_scaling_kernels`: a thread per node; a round is a
-push launch of ``cycle`` passes then a relabel launch that also counts the active nodes). ``loop="host"`` (the
-default, also under ``"auto"``: nothing is measured yet): a phase is a saturate launch, then rounds until a round
+push launch of ``cycle`` passes then a relabel launch that also counts the active nodes). ``loop="persistent"`` (the
+default under ``"auto"``: 7-11x the host loop on an H200, results/mcf/h200-gpu-loops-2026-11-29.md): the whole eps
+loop in one cooperative launch (``persistent_kernel``), one host read at the end; one block in the simulator; the
+host loop where not one block fits an SM. ``loop="host"``: a phase is a saturate launch, then rounds until a round
 counts no active node (the host reads the count every ``check_every`` rounds; idle rounds after the last active one
-do nothing). ``loop="persistent"`` (opt-in): the whole eps loop in one cooperative launch
-(``persistent_kernel``), one host read at the end; one block in the simulator. No global price update, no price
+do nothing). No global price update, no price
 refinement, no look-ahead on the device yet (the CPU twin's heuristics): see docs/notes/mcf.md.
 
 A solve is a state object with named stages: ``start`` (the residual CSR of the CPU twin, scaled costs, H2D),
@@ -42,7 +43,8 @@ _OPTIONS = ("alpha", "cycle", "check_every")
 
 def validate_mcf_gpu_options(options: dict[str, Any]) -> dict[str, Any]:
     """The GPU vocabulary (``loop``: "host" -- launches per step, host reads --, "persistent" -- the whole solve
-    in one cooperative launch -- or "auto" = "host" (neither is measured yet);
+    in one cooperative launch -- or "auto" = "persistent" (measured 7-11x the host loop; the host loop where the
+cooperative launch does not fit);
     ``certify`` must stay True: the exact potentials are the certificate; ``max_rounds``: rounds per phase, a
     safety bound: past it the CPU twin answers; ``block_size``: a power of two in [1, 1024], default 256;
     ``grid_size``: cap on the blocks of the push launch) plus ``alpha`` (the scaling factor, default
@@ -52,7 +54,7 @@ def validate_mcf_gpu_options(options: dict[str, Any]) -> dict[str, Any]:
     o = validate_gpu_options("min_cost_flow cost-scaling (GPU)", opts, block_low=1)
     check_options("min_cost_flow cost-scaling (GPU)", opts, _OPTIONS)
     if o["loop"] == "auto":
-        o["loop"] = "host"
+        o["loop"] = "persistent"
     if not o["certify"]:
         raise ValueError("min_cost_flow cost-scaling (GPU): certify=False is not available (the exact potentials "
                          "are the certificate)")
