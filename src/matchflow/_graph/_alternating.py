@@ -1,6 +1,7 @@
 """The alternating search of a bipartite matching on a CSR (CPU, Numba), shared by the matching family's König
 cover (:func:`matchflow.verify.konig_cover`) and the sparse assignment's ``partial=True`` split (the deficient
-part: what the free rows reach by alternating paths).
+part: what the free rows reach by alternating paths); and :func:`next_unvisited`, the step of the matching family's
+depth-first searches with visited marks (Pothen-Fan+, Hopcroft-Karp's Duff-Wiberg pass).
 
 ``Z``: the vertices reachable from the unmatched rows by alternating paths (row -> column along any edge,
 column -> row along its matching edge). König's theorem, constructive form: ``(V_R \\ Z) ∪ (V_C ∩ Z)`` is a
@@ -12,7 +13,23 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["konig_cover_kernel"]
+__all__ = ["konig_cover_kernel", "next_unvisited"]
+
+
+@numba.njit(cache=True, inline="always")
+def next_unvisited(row_ind, row_match, visited, mark, k, end):
+    """The first row of ``row_ind[k:end]`` not marked ``mark`` (it gets the mark): ``(k past it, the row if it is
+    free else -1, its column if matched else -1)``; ``(end, -1, -1)`` when there is none."""
+    while k < end:
+        r = row_ind[k]
+        k += 1
+        if visited[r] != mark:
+            visited[r] = mark
+            m = row_match[r]
+            if m < 0:
+                return k, r, -1
+            return k, -1, m
+    return k, -1, -1
 
 
 @numba.njit(cache=True)

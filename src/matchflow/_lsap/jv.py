@@ -43,6 +43,28 @@ def least_other_dev(C, i, v, j0):
     return best
 
 
+@numba.njit(cache=True, inline="always")
+def two_least(C, i, w, minus):
+    """Row i's least and second-least ``C[i, j] - w[j]`` (``minus``) or ``C[i, j] + w[j]`` and their columns:
+    ``(u1, j1, u2, j2)``, first column on ties; ``j2 = -1`` with one column."""
+    u1 = C[i, 0] - w[0] if minus else C[i, 0] + w[0]
+    j1 = 0
+    u2 = u1
+    j2 = -1
+    for j in range(1, C.shape[1]):
+        h = C[i, j] - w[j] if minus else C[i, j] + w[j]
+        if j2 < 0 or h < u2:
+            if h >= u1:
+                u2 = h
+                j2 = j
+            else:
+                u2 = u1
+                j2 = j1
+                u1 = h
+                j1 = j
+    return u1, j1, u2, j2
+
+
 @numba.njit(cache=True)
 def reduction_kernel(C, x, y, v, free):
     """Column reduction and reduction transfer. Returns the number of free rows in ``free``."""
@@ -82,7 +104,6 @@ def arr_kernel(C, x, y, v, free, nfree, max_steps):
     """One augmenting row reduction pass over ``free[:nfree]``; returns the new free count. Rectangular
     ``C`` (rows <= columns) too, started from ``v = 0``: a lowered column stays assigned, so unassigned columns
     keep ``v = 0`` (the batch solver's rectangular start)."""
-    n = C.shape[1]
     k = 0
     prv = nfree
     nfree = 0
@@ -98,21 +119,7 @@ def arr_kernel(C, x, y, v, free, nfree, max_steps):
             break
         i = free[k]
         k += 1
-        u1 = C[i, 0] - v[0]
-        j1 = 0
-        u2 = u1
-        j2 = -1
-        for j in range(1, n):
-            h = C[i, j] - v[j]
-            if j2 < 0 or h < u2:
-                if h >= u1:
-                    u2 = h
-                    j2 = j
-                else:
-                    u2 = u1
-                    j2 = j1
-                    u1 = h
-                    j1 = j
+        u1, j1, u2, j2 = two_least(C, i, v, True)
         i0 = y[j1]
         lowers = u1 < u2
         if lowers:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .._lsap.jv import augment_kernel, least_other_dev
+from .._lsap.jv import augment_kernel, least_other_dev, two_least
 from ._prepare import INT_SAFE, counters, square_answer
 
 __all__ = ["solve_auction"]
@@ -71,26 +71,11 @@ def _auction_bids_kernel(C, p, x, y, eps, free, nfree, max_bids, stats):
 
     Every bid raises its column's price by at least one ulp (``eps`` below a price's ulp
     would otherwise leave ties unbroken forever), so each call ends."""
-    n = C.shape[0]
     bids = 0
     while nfree > 0 and bids < max_bids:
         nfree -= 1
         i = free[nfree]
-        w1 = C[i, 0] + p[0]
-        j1 = 0
-        w2 = w1
-        j2 = -1
-        for j in range(1, n):
-            w = C[i, j] + p[j]
-            if j2 < 0 or w < w2:
-                if w >= w1:
-                    w2 = w
-                    j2 = j
-                else:
-                    w2 = w1
-                    j2 = j1
-                    w1 = w
-                    j1 = j
+        w1, j1, w2, _ = two_least(C, i, p, False)
         old = p[j1]
         p[j1] = old + ((w2 - w1) + eps)
         if p[j1] <= old:

@@ -33,6 +33,7 @@ import time
 import numba
 import numpy as np
 
+from .._graph._alternating import next_unvisited
 from .._validation import check_bool, check_real
 from ._cpu_init import flip_path_dev, free_columns_dev, greedy_init_kernel, initial_matching
 from ._cpu_pothen_fan import pothen_fan_arrays
@@ -168,18 +169,7 @@ def hopcroft_karp_kernel(col_ptr, row_ind, row_match, col_match, duff_wiberg, ma
                     c = stack[top]
                     k = cursor[c]
                     end = col_ptr[c + 1]
-                    nxt = -1
-                    while k < end:
-                        r = row_ind[k]
-                        k += 1
-                        if visited[r] != phase:
-                            visited[r] = phase
-                            m = row_match[r]
-                            if m < 0:
-                                found = r
-                                break
-                            nxt = m
-                            break
+                    k, found, nxt = next_unvisited(row_ind, row_match, visited, phase, k, end)
                     scanned += k - cursor[c]
                     cursor[c] = k
                     if found >= 0:

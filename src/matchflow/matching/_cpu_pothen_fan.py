@@ -27,6 +27,7 @@ import time
 import numba
 import numpy as np
 
+from .._graph._alternating import next_unvisited
 from .._validation import check_bool
 from ._cpu_init import flip_path_dev, free_columns_dev, initial_matching
 
@@ -92,13 +93,7 @@ def pothen_fan_kernel(col_ptr, row_ind, row_match, col_match, fairness, max_scan
                 p = pos[top]
                 nxt = -1
                 if forward:
-                    while p < end:
-                        r = row_ind[p]
-                        p += 1
-                        if visited[r] != phase:
-                            visited[r] = phase
-                            nxt = row_match[r]
-                            break
+                    p, _, nxt = next_unvisited(row_ind, row_match, visited, phase, p, end)
                 else:
                     beg = col_ptr[c]
                     while p >= beg:

@@ -23,6 +23,7 @@ import time
 import numba
 import numpy as np
 
+from .._graph._ring import ring_pop, ring_push
 from .._validation import check_real
 from ._cpu_init import initial_matching
 
@@ -107,11 +108,7 @@ def push_relabel_kernel(row_ptr, col_ind, col_ptr, row_ind, row_match, col_match
         tail = 0
     since_gr = 0
     while size > 0:
-        v = fifo[head]
-        head += 1
-        if head == cap:
-            head = 0
-        size -= 1
+        v, head, size = ring_pop(fifo, head, size, cap)
         if since_gr >= gr_limit:
             global_relabel_kernel(row_ptr, col_ind, row_match, col_match, psi_r, psi_c, bfs, inf)
             n_gr += 1
@@ -139,11 +136,7 @@ def push_relabel_kernel(row_ptr, col_ind, col_ptr, row_ind, row_match, col_match
         col_match[v] = u
         if w >= 0:  # double push: w loses u and becomes active
             col_match[w] = -1
-            fifo[tail] = w
-            tail += 1
-            if tail == cap:
-                tail = 0
-            size += 1
+            tail, size = ring_push(fifo, tail, size, cap, w)
             doubles += 1
         else:
             card += 1

@@ -27,6 +27,7 @@ import time
 import numba
 import numpy as np
 
+from .._graph._ring import ring_pop, ring_push
 from .._validation import check_int
 
 __all__ = ["solve_cost_scaling", "check_cost_scaling_options", "residual", "OK", "STUCK", "OVERFLOW"]
@@ -217,11 +218,7 @@ def refine_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur, 
     if tail_ == n:
         tail_ = 0
     while count > 0:
-        v = queue[head_]
-        head_ += 1
-        if head_ == n:
-            head_ = 0
-        count -= 1
+        v, head_, count = ring_pop(queue, head_, count, n)
         inq[v] = False
         if every > 0 and since >= every:
             since = 0
@@ -255,11 +252,7 @@ def refine_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur, 
                         excess[w] += d
                         pushes += 1
                         if excess[w] > 0 and not inq[w]:
-                            queue[tail_] = w
-                            tail_ += 1
-                            if tail_ == n:
-                                tail_ = 0
-                            count += 1
+                            tail_, count = ring_push(queue, tail_, count, n, w)
                             inq[w] = True
                         if excess[v] == 0:
                             break
@@ -288,11 +281,7 @@ def exact_potentials_kernel(indptr, to, res, c, p, queue, inq, budget, extra=0):
     count = n
     relax = 0
     while count > 0:
-        v = queue[head_]
-        head_ += 1
-        if head_ == n:
-            head_ = 0
-        count -= 1
+        v, head_, count = ring_pop(queue, head_, count, n)
         inq[v] = False
         pv = p[v]
         for a in range(indptr[v], indptr[v + 1]):
@@ -305,11 +294,7 @@ def exact_potentials_kernel(indptr, to, res, c, p, queue, inq, budget, extra=0):
                     if relax > budget or q <= FLOOR:
                         return -1
                     if not inq[w]:
-                        queue[tail_] = w
-                        tail_ += 1
-                        if tail_ == n:
-                            tail_ = 0
-                        count += 1
+                        tail_, count = ring_push(queue, tail_, count, n, w)
                         inq[w] = True
     return relax
 
