@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, int64
 
-from ._device import lower_bound_dev, row_of_dev
+from ._device import block_scan_dev, lower_bound_dev, row_of_dev
 from ._env import kernel_cache
 from ._launch import grid
 
@@ -64,17 +64,7 @@ def scan_block_kernel(a, n, sums):
     x = int64(0)
     if i < n:
         x = int64(a[i])
-    sh[t] = x
-    cuda.syncthreads()
-    off = 1
-    while off < SCAN_BLOCK:
-        y = int64(0)
-        if t >= off:
-            y = sh[t - off]
-        cuda.syncthreads()
-        sh[t] += y
-        cuda.syncthreads()
-        off *= 2
+    block_scan_dev(sh, x, t, SCAN_BLOCK)
     if i < n:
         a[i] = sh[t] - x
     if t == SCAN_BLOCK - 1:

@@ -14,8 +14,9 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, int64
 
-__all__ = ["FULL_MASK", "PS_FLAG", "PS_CNT", "PS_NSYNC", "phase_end_dev", "bcast_read_dev", "warp_sum_dev",
-           "warp_min_dev", "block_min_dev", "dense_row_min_dev", "block_sum_dev", "row_of_dev", "lower_bound_dev"]
+__all__ = ["FULL_MASK", "PS_FLAG", "PS_CNT", "PS_NSYNC", "phase_end_dev", "bcast_read_dev", "phase_read_dev",
+           "warp_sum_dev", "warp_min_dev", "block_min_dev", "dense_row_min_dev", "block_sum_dev", "grid_total_dev",
+           "block_scan_dev", "row_of_dev", "lower_bound_dev"]
 
 FULL_MASK = 0xFFFFFFFF
 PS_FLAG = 0
@@ -44,6 +45,14 @@ def bcast_read_dev(arr, idx, tid, sh, k):
     x = sh[k]
     cuda.syncthreads()
     return x
+
+
+@cuda.jit(device=True, inline=True)
+def phase_read_dev(sync, slot, r, gtid, tid, sh):
+    """The end of phase ``r`` (:func:`phase_end_dev`), then the phase's word ``sync[slot + r % 3]`` (``slot``:
+    ``PS_FLAG`` or ``PS_CNT``) read coherently by every thread (:func:`bcast_read_dev` through ``sh[0]``)."""
+    phase_end_dev(sync, r, gtid)
+    return bcast_read_dev(sync, slot + r % 3, tid, sh, 0)
 
 
 @cuda.jit(device=True, inline=True)
@@ -116,6 +125,39 @@ def block_sum_dev(sh, val, tid, bdim):
     r = sh[0]
     cuda.syncthreads()
     return r
+
+
+@cuda.jit(device=True, inline=True)
+def grid_total_dev(g, sh, val, out, base, ph, i0, tid, bdim):
+    """The sum of ``val`` over the grid, returned to every thread (reduction number ``ph`` of a cooperative
+    kernel, grid group ``g``): block sums (:func:`block_sum_dev`) added to ``out[base + ph % 3]``, thread 0 of
+    the grid (``i0 == 0``) clears ``out[base + (ph + 1) % 3]`` (last read in reduction ``ph - 2``: every thread
+    passed the grid sync of ``ph - 1`` since) before the grid sync, read after it."""
+    tot = block_sum_dev(sh, val, tid, bdim)
+    if tid == 0 and tot:
+        cuda.atomic.add(out, base + ph % 3, tot)
+    if i0 == 0:
+        out[base + (ph + 1) % 3] = 0
+    g.sync()
+    return cuda.atomic.add(out, base + ph % 3, 0)  # a coherent read (at L2)
+
+
+@cuda.jit(device=True, inline=True)
+def block_scan_dev(sh, x, t, nt):
+    """Inclusive prefix sum (Hillis-Steele) of the block's ``x`` in shared ``sh[0:nt]`` (``nt``: the threads of
+    the block, ``t``: this thread): on return ``sh[t]`` = the sum of ``x`` over threads ``0..t``, visible to the
+    whole block."""
+    sh[t] = x
+    cuda.syncthreads()
+    off = 1
+    while off < nt:
+        y = int64(0)
+        if t >= off:
+            y = sh[t - off]
+        cuda.syncthreads()
+        sh[t] += y
+        cuda.syncthreads()
+        off *= 2
 
 
 @cuda.jit(device=True, inline=True)

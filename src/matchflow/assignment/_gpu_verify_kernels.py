@@ -10,6 +10,7 @@ from numba import cuda, types
 
 from .._cuda._device import dense_row_min_dev
 from .._cuda._env import kernel_cache
+from .._lsap import reduced as _reduced
 from ._verify_float_bound import _ERR_ABS, _ERR_REL
 
 CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
@@ -29,12 +30,10 @@ def polish_rows_kernel(C, n, off, v, u):
             u[r] = m
 
 
-@cuda.jit(device=True, inline=True)
-def _pair_dev(c, ui, vj):
-    """``(h, e)``: the reduced cost ``(c - u_i) - v_j`` and its rounding bound (``_verify._bound_pair_dev``)."""
-    h = (c - ui) - vj
-    e = _ERR_REL * ((abs(c) + abs(ui)) + abs(vj)) + _ERR_ABS
-    return h, e
+# the host row pass's own pieces (plain functions of ``_lsap.reduced``, compiled there for the CPU), compiled again
+# here for the device: one copy of the reduced cost with its rounding bound, and of a row's result
+bound_pair_dev = cuda.jit(device=True, inline=True)(_reduced.bound_pair_dev.py_func)
+bound_row_result_dev = cuda.jit(device=True, inline=True)(_reduced.bound_row_result.py_func)
 
 
 @cuda.jit(cache=CACHE)
@@ -59,7 +58,7 @@ def float_bound_rows_kernel(C, n, off, col_of_row, u, v, delta, slack_up, err_us
             x = np.float64(C[base + c]) + off
             if x - x != 0:
                 continue
-            h, e = _pair_dev(x, ui, v[c])
+            h, e = bound_pair_dev(x, ui, v[c], abs(ui), abs(v[c]))
             lb = h - e
             if jbest < 0 or lb < best:
                 best, ebest, jbest = lb, e, c
@@ -82,15 +81,9 @@ def float_bound_rows_kernel(C, n, off, col_of_row, u, v, delta, slack_up, err_us
             if ja >= 0:
                 x = np.float64(C[base + ja]) + off
                 if x - x == 0:
-                    h, e = _pair_dev(x, ui, v[ja])
+                    h, e = bound_pair_dev(x, ui, v[ja], abs(ui), abs(v[ja]))
                     slack_up[r] = h + e
                     err_used[r] += e
                     err_entries[r] += _ERR_REL * abs(x) + _ERR_ABS
-            row_lb[r] = best
-            row_j[r] = jbest
-            if jbest >= 0:
-                err_used[r] += ebest
-                delta[r] = -best if best < 0 else 0.0
-            else:
-                delta[r] = 0.0
+            bound_row_result_dev(r, best, ebest, jbest, delta, err_used, row_lb, row_j)
         cuda.syncthreads()

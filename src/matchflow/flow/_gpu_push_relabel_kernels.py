@@ -27,12 +27,12 @@ from __future__ import annotations
 
 from numba import cuda, int64
 
-from .._cuda._device import block_sum_dev
+from .._cuda._device import block_sum_dev, grid_total_dev
 from .._cuda._env import kernel_cache
 
 __all__ = ["preflow_kernel", "push_kernel", "relabel_init_kernel", "seed_kernel", "bfs_level_kernel",
            "finish_relabel_kernel", "csr_solve_persistent_kernel", "excess_dev", "push_dev", "vertex_step_dev",
-           "frontier_dev", "level_dev", "grid_total_dev", "bfs_dev", "BLOCK_SUM", "OUT_SIZE"]
+           "frontier_dev", "level_dev", "bfs_dev", "BLOCK_SUM", "OUT_SIZE"]
 
 BLOCK_SUM = 1024  # shared slots of the block reductions (the largest block)
 CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
@@ -196,21 +196,7 @@ def finish_relabel_kernel(n, s, t, hgap, unset, h, excess, tol, out):
 
 # ------------------------------------------------------------------ the whole loop in one cooperative launch
 S_ROUNDS, S_LEVELS, S_ACTIVE, S_ROUNDS1, S_RELABELS, S_PASSES = 3, 4, 5, 6, 7, 8  # out[]: results of the solve
-OUT_SIZE = 9  # out[0:3]: the rotating slots of grid_total_dev
-
-
-@cuda.jit(device=True, inline=True)
-def grid_total_dev(g, sh, val, out, ph, i0, tid, bdim):
-    """The sum of ``val`` over the grid, returned to every thread (reduction number ``ph``): block sums
-    added to ``out[ph % 3]``, thread 0 clears ``out[(ph + 1) % 3]`` (last read in reduction ``ph - 2``:
-    every thread passed the grid sync of ``ph - 1`` since) before the grid sync, read after it."""
-    tot = block_sum_dev(sh, val, tid, bdim)
-    if tid == 0 and tot:
-        cuda.atomic.add(out, ph % 3, tot)
-    if i0 == 0:
-        out[(ph + 1) % 3] = 0
-    g.sync()
-    return cuda.atomic.add(out, ph % 3, 0)  # a coherent read (at L2)
+OUT_SIZE = 9  # out[0:3]: the rotating slots of grid_total_dev (base 0)
 
 
 @cuda.jit(device=True, inline=True)
@@ -282,7 +268,7 @@ def csr_solve_persistent_kernel(n, s, t, cycle, work_limit, max_rounds, indptr, 
             elif v != s and v != t and h[v] < hgap and excess[v] > tol:
                 act += 1
             v += stride
-        active = grid_total_dev(g, sh, act, out, ph, i0, tid, bdim)
+        active = grid_total_dev(g, sh, act, out, 0, ph, i0, tid, bdim)
         ph += 1
         nrel += 1
         if active == 0:
@@ -309,7 +295,7 @@ def csr_solve_persistent_kernel(n, s, t, cycle, work_limit, max_rounds, indptr, 
                         w += indptr[x + 1] - indptr[x] + 1
                     x += stride
             done += cycle
-            tot = grid_total_dev(g, sh, w, out, ph, i0, tid, bdim)
+            tot = grid_total_dev(g, sh, w, out, 0, ph, i0, tid, bdim)
             ph += 1
             work += tot
             if tot == 0 or (work >= work_limit and done >= depth):

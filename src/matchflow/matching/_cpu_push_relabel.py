@@ -33,6 +33,27 @@ __all__ = ["push_relabel_kernel", "global_relabel_kernel", "solve_push_relabel",
 RELABEL_FREQ = 0.5
 
 
+def min_label_scan(target, e0, e1, step, row_ind, psi_r, inf):
+    """The row of least label among ``row_ind[e0:e1:step]`` (the first of equal ones), stopping at the first label
+    ``<= target`` (``psi(v) - 1``: the least the neighbourhood invariant allows). Returns ``(row, label)``; row -1
+    when every label is ``>= inf``. A plain function: compiled here for the CPU loop (:func:`min_label_scan_cpu`)
+    and by the GPU kernels (``_gpu_push_relabel_kernels.min_label_scan_dev``: a thread's or a warp lane's scan)."""
+    pmin = inf
+    best = -1
+    for e in range(e0, e1, step):
+        u = row_ind[e]
+        p = psi_r[u]
+        if p < pmin:
+            pmin = p
+            best = u
+            if p <= target:
+                break
+    return best, pmin
+
+
+min_label_scan_cpu = numba.njit(cache=True, inline="always")(min_label_scan)
+
+
 @numba.njit(cache=True)
 def global_relabel_kernel(row_ptr, col_ind, row_match, col_match, psi_r, psi_c, queue, inf):
     """Algorithm 2 (GR): exact distances to the nearest unmatched row by BFS; unreached = ``inf``.
@@ -117,17 +138,7 @@ def push_relabel_kernel(row_ptr, col_ind, col_ptr, row_ind, row_match, col_match
         if pv >= inf:
             continue  # unmatchable
         # row of minimum label in Γ(v); psi(u) >= psi(v) - 1 always holds
-        target = pv - 1
-        best = inf
-        u = -1
-        for k in range(col_ptr[v], col_ptr[v + 1]):
-            r = row_ind[k]
-            pr = psi_r[r]
-            if pr < best:
-                best = pr
-                u = r
-                if pr <= target:
-                    break
+        u, best = min_label_scan_cpu(pv - 1, col_ptr[v], col_ptr[v + 1], 1, row_ind, psi_r, inf)
         if best >= inf:
             psi_c[v] = inf  # no augmenting path from v
             continue

@@ -30,8 +30,7 @@ from .._cuda._device import (  # noqa: F401 - PS_NSYNC: the host sizes ``sync`` 
     FULL_MASK,
     PS_FLAG,
     PS_NSYNC,
-    bcast_read_dev,
-    phase_end_dev,
+    phase_read_dev,
     warp_min_dev,
     warp_sum_dev,
 )
@@ -218,8 +217,7 @@ def init_persistent_kernel(row_ptr, col_ind, col_ptr, row_ind, mu_r, mu_c, deg_r
         for b in range(gtid - lane, n, gsize):
             ks_propose_warp_dev(b + lane, b + lane < n, lane, hub, col_ptr, row_ind, mu_r, mu_c, deg_r, best,
                                 hashed, sync, PS_FLAG + r % 3)
-        phase_end_dev(sync, r, gtid)
-        act = bcast_read_dev(sync, PS_FLAG + r % 3, tid, sh, 0)
+        act = phase_read_dev(sync, PS_FLAG, r, gtid, tid, sh)
         r += 1
         rnd += 1
         if act == 0:

@@ -23,12 +23,15 @@ import math
 
 from numba import cuda, int32, int64
 
-from .._cuda._device import FULL_MASK, PS_CNT, PS_FLAG, PS_NSYNC, bcast_read_dev, phase_end_dev  # noqa: F401
+from .._cuda._device import FULL_MASK, PS_CNT, PS_FLAG, PS_NSYNC, block_scan_dev, phase_read_dev  # noqa: F401 - PS_NSYNC: the host sizes ``sync``
 from .._cuda._env import kernel_cache
+from ._cpu_push_relabel import min_label_scan
 
 CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 
 # --------------------------------------------------------------------------- helpers
+
+min_label_scan_dev = cuda.jit(device=True, inline=True)(min_label_scan)  # the CPU loop's scan, compiled for the device
 
 
 @cuda.jit(device=True, inline=True)
@@ -49,18 +52,7 @@ def min_label_row_dev(v, col_ptr, row_ind, psi_r, psi_c, inf):
     Stops early at psi(v) - 1, the smallest value the neighbourhood invariant allows.
     Returns (row, psi_min); row is -1 when every neighbour has psi >= inf.
     """
-    target = psi_c[v] - 1
-    pmin = inf
-    best = -1
-    for e in range(col_ptr[v], col_ptr[v + 1]):
-        u = row_ind[e]
-        p = psi_r[u]
-        if p < pmin:
-            pmin = p
-            best = u
-            if p <= target:
-                break
-    return best, pmin
+    return min_label_scan_dev(psi_c[v] - 1, col_ptr[v], col_ptr[v + 1], 1, row_ind, psi_r, inf)
 
 
 
@@ -72,17 +64,7 @@ def warp_min_label_row_dev(v, lane, col_ptr, row_ind, psi_r, psi_c, inf):
     Each lane scans every 32nd edge (stopping at psi(v) - 1 like the thread version); a
     butterfly reduction gives every lane the (psi, row) minimum, ties to the smaller row.
     """
-    target = psi_c[v] - 1
-    pmin = inf
-    best = int64(-1)
-    for e in range(col_ptr[v] + lane, col_ptr[v + 1], 32):
-        u = row_ind[e]
-        p = psi_r[u]
-        if p < pmin:
-            pmin = p
-            best = u
-            if p <= target:
-                break
+    best, pmin = min_label_scan_dev(psi_c[v] - 1, col_ptr[v] + lane, col_ptr[v + 1], 32, row_ind, psi_r, inf)
     off = 16
     while off > 0:
         op = cuda.shfl_xor_sync(FULL_MASK, pmin, off)
@@ -332,17 +314,7 @@ def pr_shrink_dev(i, t, nt, buf, base, ac, ap, size, out, count, cslot, mu_r, mu
             # a column that became unmatchable cannot be here (its slot holds -1)
             ia[x] = loop
     keep = 1 if x != -1 else 0
-    buf[t] = keep
-    cuda.syncthreads()
-    off = 1
-    while off < nt:
-        add = 0
-        if t >= off:
-            add = buf[t - off]
-        cuda.syncthreads()
-        buf[t] += add
-        cuda.syncthreads()
-        off *= 2
+    block_scan_dev(buf, keep, t, nt)
     if t == nt - 1:
         tot = buf[t]
         base[0] = 0
@@ -478,7 +450,7 @@ def certify_kernel(mu_r, mu_c, psi_c, inf, count):
 # One cooperative launch runs the whole main loop (Algorithm 3 / 7), the global relabels with
 # their BFS levels, GetIterGR, FixMatching and the certificate; grid-wide synchronisations
 # replace kernel boundaries and host reads. Synchronisation words live in ``sync`` (int32): the
-# rotating grid-sync slots of ``_cuda._device`` (PS_FLAG, PS_CNT, phase_end_dev, bcast_read_dev).
+# rotating grid-sync slots of ``_cuda._device`` (PS_FLAG, PS_CNT, phase_read_dev: phase_end_dev then bcast_read_dev).
 
 # indices of the int64 ``stats`` array
 ST_LOOPS, ST_GR, ST_LEVELS, ST_MAXL, ST_SHRINKS, ST_STATUS, ST_RESTARTS, ST_SYNCS = range(8)
@@ -499,8 +471,7 @@ def global_relabel_dev(row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, fa, fb, sync,
     if frontier:
         for u in range(gtid, m, gsize):
             gr_seed_dev(u, mu_r, fa, sync, PS_CNT + r % 3)
-        phase_end_dev(sync, r, gtid)
-        size = bcast_read_dev(sync, PS_CNT + r % 3, tid, sh, 0)
+        size = phase_read_dev(sync, PS_CNT, r, gtid, tid, sh)
         r += 1
         par = 0
         while size > 0:
@@ -512,8 +483,7 @@ def global_relabel_dev(row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, fa, fb, sync,
                 for i in range(gtid, size, gsize):
                     gr_frontier_dev(fb[i], row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf, fa, sync,
                                     PS_CNT + r % 3)
-            phase_end_dev(sync, r, gtid)
-            size = bcast_read_dev(sync, PS_CNT + r % 3, tid, sh, 0)
+            size = phase_read_dev(sync, PS_CNT, r, gtid, tid, sh)
             r += 1
             par = 1 - par
             level += 2
@@ -532,8 +502,7 @@ def global_relabel_dev(row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, fa, fb, sync,
                 for u in range(gtid, m, gsize):
                     if gr_level_dev(u, row_ptr, col_ind, mu_r, mu_c, psi_r, psi_c, level, inf):
                         sync[PS_FLAG + r % 3] = 1
-            phase_end_dev(sync, r, gtid)
-            added = bcast_read_dev(sync, PS_FLAG + r % 3, tid, sh, 0)
+            added = phase_read_dev(sync, PS_FLAG, r, gtid, tid, sh)
             r += 1
             if gtid == 0:
                 stats[ST_LEVELS] += 1
@@ -598,8 +567,7 @@ def pr_persistent_kernel(col_ptr, row_ind, row_ptr, col_ind, mu_r, mu_c, psi_r, 
                 else:
                     for v in range(gtid, n, gsize):
                         pr_first_dev(v, col_ptr, row_ind, mu_r, mu_c, psi_r, psi_c, inf, sync, PS_FLAG + r % 3, 1)
-                phase_end_dev(sync, r, gtid)
-                act = bcast_read_dev(sync, PS_FLAG + r % 3, tid, sh, 0)
+                act = phase_read_dev(sync, PS_FLAG, r, gtid, tid, sh)
                 r += 1
                 loop += 1
                 if act == 0:
@@ -612,8 +580,7 @@ def pr_persistent_kernel(col_ptr, row_ind, row_ptr, col_ind, mu_r, mu_c, psi_r, 
                 ia[v] = -1
                 ap[v] = -1
                 list_unmatched_col_dev(v, mu_r, mu_c, ac, sync, PS_CNT + r % 3)
-            phase_end_dev(sync, r, gtid)
-            size = bcast_read_dev(sync, PS_CNT + r % 3, tid, sh, 0)
+            size = phase_read_dev(sync, PS_CNT, r, gtid, tid, sh)
             r += 1
             pending = False
             while size > 0:
@@ -627,8 +594,7 @@ def pr_persistent_kernel(col_ptr, row_ind, row_ptr, col_ind, mu_r, mu_c, psi_r, 
                     for c in range(bid, nchunk, cuda.gridDim.x):
                         pr_shrink_dev(c * bdim + tid, tid, bdim, buf, base, ac, ap, size, at, sync, PS_CNT + r % 3,
                                       mu_r, mu_c, ia, loop, sync, PS_FLAG + r % 3, 1)
-                    phase_end_dev(sync, r, gtid)
-                    size = bcast_read_dev(sync, PS_CNT + r % 3, tid, sh, 0)
+                    size = phase_read_dev(sync, PS_CNT, r, gtid, tid, sh)
                     r += 1
                     ac, at = at, ac
                     pending = False
@@ -639,8 +605,7 @@ def pr_persistent_kernel(col_ptr, row_ind, row_ptr, col_ind, mu_r, mu_c, psi_r, 
                 else:
                     for i in range(gtid, size, gsize):
                         pr_init_dev(i, ac, ap, mu_r, mu_c, ia, loop, sync, PS_FLAG + r % 3, 1)
-                    phase_end_dev(sync, r, gtid)
-                    act = bcast_read_dev(sync, PS_FLAG + r % 3, tid, sh, 0)
+                    act = phase_read_dev(sync, PS_FLAG, r, gtid, tid, sh)
                     r += 1
                     if act == 0:
                         break
@@ -667,8 +632,7 @@ def pr_persistent_kernel(col_ptr, row_ind, row_ptr, col_ind, mu_r, mu_c, psi_r, 
                                      m, mx, inf, frontier, hub, r, gtid, gsize, tid, sh)
         for v in range(gtid, n, gsize):
             certify_dev(v, mu_r, mu_c, psi_c, inf, sync, PS_CNT + r % 3)
-        phase_end_dev(sync, r, gtid)
-        bad = bcast_read_dev(sync, PS_CNT + r % 3, tid, sh, 0)
+        bad = phase_read_dev(sync, PS_CNT, r, gtid, tid, sh)
         r += 1
         if bad == 0:
             break

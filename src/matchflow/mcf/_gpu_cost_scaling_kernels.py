@@ -37,12 +37,13 @@ from __future__ import annotations
 
 from numba import cuda, int64
 
-from .._cuda._device import block_sum_dev
+from .._cuda._device import grid_total_dev
 from .._cuda._env import kernel_cache
 
 __all__ = ["OK", "STUCK", "OVERFLOW", "BUDGET", "CTL_STATUS", "CTL_PUSHES", "CTL_RELABELS", "CTL_ACTIVE",
            "CTL_ROUNDS", "CTL_PHASES", "CTL_SIZE", "BLOCK_SUM", "saturate_kernel", "push_kernel", "relabel_kernel",
-           "persistent_kernel", "saturate_node_dev", "push_node_dev", "relabel_node_dev", "grid_total_dev"]
+           "persistent_kernel", "saturate_node_dev", "push_node_dev", "push_passes_dev", "relabel_node_dev",
+           "relabel_pass_dev"]
 
 CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 OK, STUCK, OVERFLOW = 0, 1, 2  # the CPU twin's codes (matchflow.mcf._cpu_cost_scaling)
@@ -107,17 +108,23 @@ def push_node_dev(v, indptr, to, rev, res, c, excess, price):
     return pushes
 
 
-@cuda.jit(cache=CACHE)
-def push_kernel(n, cycle, indptr, to, rev, res, c, excess, price, ctl):
-    """``cycle`` passes of :func:`push_node_dev` over this thread's nodes; the pushes into ``ctl[CTL_PUSHES]``."""
-    start = cuda.grid(1)
-    stride = cuda.gridsize(1)
+@cuda.jit(device=True, inline=True)
+def push_passes_dev(cycle, start, stride, n, indptr, to, rev, res, c, excess, price):
+    """``cycle`` passes of :func:`push_node_dev` over this thread's nodes ``start, start + stride, ...``; returns
+    the pushes."""
     pushes = 0
     for _ in range(cycle):
         v = start
         while v < n:
             pushes += push_node_dev(v, indptr, to, rev, res, c, excess, price)
             v += stride
+    return pushes
+
+
+@cuda.jit(cache=CACHE)
+def push_kernel(n, cycle, indptr, to, rev, res, c, excess, price, ctl):
+    """``cycle`` passes of :func:`push_node_dev` over this thread's nodes; the pushes into ``ctl[CTL_PUSHES]``."""
+    pushes = push_passes_dev(cycle, cuda.grid(1), cuda.gridsize(1), n, indptr, to, rev, res, c, excess, price)
     if pushes:
         cuda.atomic.add(ctl, CTL_PUSHES, pushes)
 
@@ -145,18 +152,14 @@ def relabel_node_dev(v, eps, floor, indptr, to, res, c, price):
     return OK, 1
 
 
-@cuda.jit(cache=CACHE)
-def relabel_kernel(n, rnd, eps, floor, indptr, to, res, c, excess, price, ctl):
-    """Round ``rnd``'s relabels (:func:`relabel_node_dev` at every active node) and the count of active nodes
-    into ``ctl[CTL_ACTIVE + rnd % 3]`` (thread 0 clears ``ctl[CTL_ACTIVE + (rnd + 1) % 3]``, next round's)."""
-    i = cuda.grid(1)
-    stride = cuda.gridsize(1)
-    if i == 0:
-        ctl[CTL_ACTIVE + (rnd + 1) % 3] = 0
+@cuda.jit(device=True, inline=True)
+def relabel_pass_dev(start, stride, n, eps, floor, indptr, to, res, c, excess, price):
+    """One relabel pass over this thread's nodes ``start, start + stride, ...``: :func:`relabel_node_dev` at every
+    active node (excess > 0). Returns (active nodes, relabels, the largest status)."""
     active = 0
     relabels = 0
     status = OK
-    v = i
+    v = start
     while v < n:
         if excess[v] > 0:
             active += 1
@@ -165,6 +168,17 @@ def relabel_kernel(n, rnd, eps, floor, indptr, to, res, c, excess, price, ctl):
             if st > status:
                 status = st
         v += stride
+    return active, relabels, status
+
+
+@cuda.jit(cache=CACHE)
+def relabel_kernel(n, rnd, eps, floor, indptr, to, res, c, excess, price, ctl):
+    """Round ``rnd``'s relabels (:func:`relabel_node_dev` at every active node) and the count of active nodes
+    into ``ctl[CTL_ACTIVE + rnd % 3]`` (thread 0 clears ``ctl[CTL_ACTIVE + (rnd + 1) % 3]``, next round's)."""
+    i = cuda.grid(1)
+    if i == 0:
+        ctl[CTL_ACTIVE + (rnd + 1) % 3] = 0
+    active, relabels, status = relabel_pass_dev(i, cuda.gridsize(1), n, eps, floor, indptr, to, res, c, excess, price)
     if active:
         cuda.atomic.add(ctl, CTL_ACTIVE + rnd % 3, active)
     if relabels:
@@ -174,20 +188,6 @@ def relabel_kernel(n, rnd, eps, floor, indptr, to, res, c, excess, price, ctl):
 
 
 # ------------------------------------------------------------------ the whole eps loop in one cooperative launch
-
-
-@cuda.jit(device=True, inline=True)
-def grid_total_dev(g, sh, val, ctl, ph, i0, tid, bdim):
-    """The sum of ``val`` over the grid, returned to every thread (reduction number ``ph``): block sums added to
-    ``ctl[CTL_ACTIVE + ph % 3]``, thread 0 clears ``ctl[CTL_ACTIVE + (ph + 1) % 3]`` (last read in reduction
-    ``ph - 2``: every thread passed the grid sync of ``ph - 1`` since) before the grid sync, read after it."""
-    tot = block_sum_dev(sh, val, tid, bdim)
-    if tid == 0 and tot:
-        cuda.atomic.add(ctl, CTL_ACTIVE + ph % 3, tot)
-    if i0 == 0:
-        ctl[CTL_ACTIVE + (ph + 1) % 3] = 0
-    g.sync()
-    return cuda.atomic.add(ctl, CTL_ACTIVE + ph % 3, 0)  # a coherent read (at L2)
 
 
 @cuda.jit(cache=CACHE)
@@ -220,26 +220,13 @@ def persistent_kernel(n, eps0, alpha, cycle, max_rounds, floor, indptr, to, rev,
         rnd = 0
         status = OK
         while True:
-            for _ in range(cycle):
-                v = i0
-                while v < n:
-                    pushes += push_node_dev(v, indptr, to, rev, res, c, excess, price)
-                    v += stride
+            pushes += push_passes_dev(cycle, i0, stride, n, indptr, to, rev, res, c, excess, price)
             g.sync()
-            active = 0
-            st_local = OK
-            v = i0
-            while v < n:
-                if excess[v] > 0:
-                    active += 1
-                    st, r = relabel_node_dev(v, eps, floor, indptr, to, res, c, price)
-                    relabels += r
-                    if st > st_local:
-                        st_local = st
-                v += stride
+            active, r, st_local = relabel_pass_dev(i0, stride, n, eps, floor, indptr, to, res, c, excess, price)
+            relabels += r
             if st_local != OK:
                 cuda.atomic.max(ctl, CTL_STATUS, st_local)
-            tot = grid_total_dev(g, sh, active, ctl, ph, i0, tid, bdim)  # its grid sync publishes the prices
+            tot = grid_total_dev(g, sh, active, ctl, CTL_ACTIVE, ph, i0, tid, bdim)  # its grid sync publishes the prices
             ph += 1
             rnd += 1
             status = cuda.atomic.add(ctl, CTL_STATUS, 0)
