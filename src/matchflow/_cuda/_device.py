@@ -16,7 +16,7 @@ from numba import cuda, int64
 
 __all__ = ["FULL_MASK", "PS_FLAG", "PS_CNT", "PS_NSYNC", "phase_end_dev", "bcast_read_dev", "phase_read_dev",
            "warp_sum_dev", "warp_min_dev", "block_min_dev", "dense_row_min_dev", "block_sum_dev", "grid_total_dev",
-           "block_scan_dev", "row_of_dev", "lower_bound_dev"]
+           "block_scan_dev", "grid_stride_dev", "row_of_dev", "lower_bound_dev"]
 
 FULL_MASK = 0xFFFFFFFF
 PS_FLAG = 0
@@ -158,6 +158,12 @@ def block_scan_dev(sh, x, t, nt):
         sh[t] += y
         cuda.syncthreads()
         off *= 2
+
+
+@cuda.jit(device=True, inline=True)
+def grid_stride_dev():
+    """A grid-stride loop's thread: ``(first item, stride, thread in block, block size)``."""
+    return cuda.grid(1), cuda.gridsize(1), cuda.threadIdx.x, cuda.blockDim.x
 
 
 @cuda.jit(device=True, inline=True)

@@ -33,9 +33,9 @@ from __future__ import annotations
 from numba import cuda, int64
 
 from .._cuda import is_simulator
-from .._cuda._device import block_sum_dev
+from .._cuda._device import block_sum_dev, grid_stride_dev
 from .._cuda._env import kernel_cache
-from ._gpu_push_relabel_kernels import BLOCK_SUM, excess_dev, frontier_dev, push_dev
+from ._gpu_push_relabel_kernels import BLOCK_SUM, add_counts_dev, excess_dev, frontier_dev, push_dev
 
 __all__ = ["grid_edges_kernel", "grid_terminals_kernel", "grid_push_kernel", "grid_relabel_init_kernel",
            "grid_bfs_level_kernel", "grid_solve_persistent_kernel",
@@ -170,10 +170,7 @@ def grid_push_kernel(N, K, hmax, cycle, delta, kinv, rc, rt, excess, h, tol, cou
     """Algorithm 4.5 on the grid, ``cycle`` passes (see ``_gpu_push_relabel_kernels.push_kernel``)."""
     pushes, relabels = grid_passes_dev(cuda.grid(1), cuda.gridsize(1), cycle, N, K, hmax, delta, kinv, rc, rt,
                                        excess, h, tol)
-    if pushes:
-        cuda.atomic.add(counters, 0, pushes)
-    if relabels:
-        cuda.atomic.add(counters, 1, relabels)
+    add_counts_dev(counters, pushes, relabels)
 
 
 @cuda.jit(cache=CACHE)
@@ -356,10 +353,7 @@ def grid_tile_push_kernel(N, K, D, H, W, hmax, cycle, passes, tg, delta, kinv, r
     """``layout="tiled"``, ``loop="host"``: one round of pushes (:func:`tile_passes_dev`)."""
     pushes, relabels = tile_passes_dev(cuda.blockIdx.x, cuda.gridDim.x, cuda.threadIdx.x, cycle, passes, N, K, D, H,
                                        W, tg, hmax, delta, kinv, rc, rt, excess, h, tol)
-    if pushes:
-        cuda.atomic.add(counters, 0, pushes)
-    if relabels:
-        cuda.atomic.add(counters, 1, relabels)
+    add_counts_dev(counters, pushes, relabels)
 
 
 @cuda.jit(cache=CACHE)
@@ -394,18 +388,10 @@ def solve_loop_dev(N, K, D, H, W, hmax, cycle, max_rounds, tiled, tile_bfs, pass
     before the previous sweep's sync, next raised after this one's)."""
     g = cuda.cg.this_grid()
     sh = cuda.shared.array(BLOCK_SUM, dtype=int64)
-    i0 = cuda.grid(1)
-    stride = cuda.gridsize(1)
-    tid = cuda.threadIdx.x
+    i0, stride, tid, bdim = grid_stride_dev()
     bid = cuda.blockIdx.x
     gdim = cuda.gridDim.x
-    bdim = cuda.blockDim.x
-    pushes = 0
-    relabels = 0
-    levels = 0
-    sw = 0
-    syncs = 0
-    rnd = 0
+    pushes = relabels = levels = sw = syncs = rnd = 0
     while True:
         x = i0
         while x < N:
@@ -469,10 +455,7 @@ def solve_loop_dev(N, K, D, H, W, hmax, cycle, max_rounds, tiled, tile_bfs, pass
         g.sync()
         syncs += 1
         rnd += 1
-    if pushes:
-        cuda.atomic.add(counters, 0, pushes)
-    if relabels:
-        cuda.atomic.add(counters, 1, relabels)
+    add_counts_dev(counters, pushes, relabels)
     if i0 == 0:
         out[2] = rnd
         out[3] = levels

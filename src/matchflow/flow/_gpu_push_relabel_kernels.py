@@ -27,12 +27,12 @@ from __future__ import annotations
 
 from numba import cuda, int64
 
-from .._cuda._device import block_sum_dev, grid_total_dev
+from .._cuda._device import block_sum_dev, grid_stride_dev, grid_total_dev
 from .._cuda._env import kernel_cache
 
 __all__ = ["preflow_kernel", "push_kernel", "relabel_init_kernel", "seed_kernel", "bfs_level_kernel",
            "finish_relabel_kernel", "csr_solve_persistent_kernel", "excess_dev", "push_dev", "vertex_step_dev",
-           "frontier_dev", "level_dev", "bfs_dev", "BLOCK_SUM", "OUT_SIZE"]
+           "frontier_dev", "level_dev", "bfs_dev", "add_counts_dev", "BLOCK_SUM", "OUT_SIZE"]
 
 BLOCK_SUM = 1024  # shared slots of the block reductions (the largest block)
 CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
@@ -101,6 +101,15 @@ def vertex_step_dev(x, n, s, t, hmax, indptr, head, rev, cap, excess, h, tol):
     return 2
 
 
+@cuda.jit(device=True, inline=True)
+def add_counts_dev(counters, pushes, relabels):
+    """A thread's pushes and relabels into the launch's ``counters[0:2]`` (no atomic for a zero)."""
+    if pushes:
+        cuda.atomic.add(counters, 0, pushes)
+    if relabels:
+        cuda.atomic.add(counters, 1, relabels)
+
+
 @cuda.jit(cache=CACHE)
 def push_kernel(n, s, t, hmax, cycle, indptr, head, rev, cap, excess, h, tol, counters):
     """Algorithm 4.5, ``cycle`` passes over this thread's vertices; adds its pushes and relabels to
@@ -116,10 +125,7 @@ def push_kernel(n, s, t, hmax, cycle, indptr, head, rev, cap, excess, h, tol, co
             pushes += r & 1
             relabels += r >> 1
             x += stride
-    if pushes:
-        cuda.atomic.add(counters, 0, pushes)
-    if relabels:
-        cuda.atomic.add(counters, 1, relabels)
+    add_counts_dev(counters, pushes, relabels)
 
 
 @cuda.jit(cache=CACHE)
@@ -224,18 +230,9 @@ def csr_solve_persistent_kernel(n, s, t, cycle, work_limit, max_rounds, indptr, 
     after ``max_rounds`` rounds with ``out[S_ACTIVE]`` > 0. ``out`` zeros on entry."""
     g = cuda.cg.this_grid()
     sh = cuda.shared.array(BLOCK_SUM, dtype=int64)
-    i0 = cuda.grid(1)
-    stride = cuda.gridsize(1)
-    tid = cuda.threadIdx.x
-    bdim = cuda.blockDim.x
-    pushes = 0
-    relabels = 0
-    levels = 0
-    rnd = 0
-    rounds1 = 0
-    ph = 0
+    i0, stride, tid, bdim = grid_stride_dev()
+    pushes = relabels = levels = rnd = rounds1 = ph = nrel = 0
     phase = 1
-    nrel = 0
     passes = 0
     active = 0
     while True:
@@ -302,10 +299,7 @@ def csr_solve_persistent_kernel(n, s, t, cycle, work_limit, max_rounds, indptr, 
                 break
         passes += done
         rnd += 1
-    if pushes:
-        cuda.atomic.add(counters, 0, pushes)
-    if relabels:
-        cuda.atomic.add(counters, 1, relabels)
+    add_counts_dev(counters, pushes, relabels)
     if i0 == 0:
         out[S_ROUNDS] = rnd
         out[S_LEVELS] = levels

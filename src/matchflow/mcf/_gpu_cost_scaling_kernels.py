@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from numba import cuda, int64
 
-from .._cuda._device import grid_total_dev
+from .._cuda._device import grid_stride_dev, grid_total_dev
 from .._cuda._env import kernel_cache
 
 __all__ = ["OK", "STUCK", "OVERFLOW", "BUDGET", "CTL_STATUS", "CTL_PUSHES", "CTL_RELABELS", "CTL_ACTIVE",
@@ -198,15 +198,8 @@ def persistent_kernel(n, eps0, alpha, cycle, max_rounds, floor, indptr, to, rev,
     of a phase). ``ctl`` zeros on entry; rounds and phases in ``ctl[CTL_ROUNDS]``, ``ctl[CTL_PHASES]``."""
     g = cuda.cg.this_grid()
     sh = cuda.shared.array(BLOCK_SUM, dtype=int64)
-    i0 = cuda.grid(1)
-    stride = cuda.gridsize(1)
-    tid = cuda.threadIdx.x
-    bdim = cuda.blockDim.x
-    pushes = 0
-    relabels = 0
-    rounds = 0
-    phases = 0
-    ph = 0
+    i0, stride, tid, bdim = grid_stride_dev()
+    pushes = relabels = rounds = phases = ph = 0
     eps = eps0
     while True:
         eps = eps // alpha
