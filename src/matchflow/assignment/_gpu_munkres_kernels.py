@@ -420,10 +420,7 @@ def kernels(slack_str: str, idx_str: str) -> SimpleNamespace:
                 status = err
                 break
         if gtid == 0:
-            stats[S_ROUNDS] = rounds
-            stats[S_AUG] = aug
-            stats[S_DUAL] = dual
-            stats[S_STATUS] = status
+            stats[S_ROUNDS], stats[S_AUG], stats[S_DUAL], stats[S_STATUS] = rounds, aug, dual, status
 
     # ---------------------------------------------------------------- one kernel per step (host loop)
     @cuda.jit(cache=CACHE)

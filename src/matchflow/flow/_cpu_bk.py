@@ -129,12 +129,9 @@ def bk_flow_kernel(n, s, t, indptr, head, rev, c, g, tol, tree, wsum, per):
                 d = ra if ra < rb else rb
                 _weigh_dev(wsum, per, head, rev, a, _push_dev(a, d, c, g, rev, d == ra) + _push_dev(b, d, c, g, rev, d == rb))
                 augmentations += 1
-    tree[s] = IN_S
-    tree[t] = IN_T
-    parent[s] = ROOT
-    parent[t] = ROOT
-    ts[s] = time
-    ts[t] = time
+    tree[s], tree[t] = IN_S, IN_T
+    parent[s] = parent[t] = ROOT
+    ts[s] = ts[t] = time
     for r in (s, t):
         active[acount] = r
         acount += 1
