@@ -25,7 +25,8 @@ def _run(code: str, **env: str) -> subprocess.CompletedProcess:
     """Run ``code`` in a fresh interpreter on this checkout's sources, without GPU switches."""
     base = {k: v for k, v in os.environ.items()
             if k not in ("MATCHFLOW_DISABLE_GPU", "NUMBA_ENABLE_CUDASIM", "NUMBA_CACHE_DIR")}
-    base["PYTHONPATH"] = SRC
+    # this checkout's sources first; the caller's path after them (a device image's carried NumPy lives there)
+    base["PYTHONPATH"] = os.pathsep.join([SRC] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []))
     out = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
                          env={**base, **env}, timeout=600)
     assert out.returncode == 0, out.stderr
