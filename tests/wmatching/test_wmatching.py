@@ -131,6 +131,17 @@ def test_duplicates_are_summed_like_scipy_and_edge_ids_point_at_the_first_copy()
     assert mf.weighted_matching((u, v, w)).edges.tolist() == [[0, 1]]
 
 
+def test_a_nested_list_is_a_matrix_and_a_tuple_is_edge_arrays():
+    """A 3 x 3 nested list once read as edge arrays (u, v, w) = its rows (a different graph, silently); it is the
+    matrix np.asarray makes of it, as in every other entry point, and edge arrays are the documented tuple."""
+    W = [[0, 3, 0], [3, 0, 4], [0, 4, 0]]
+    as_list, as_array = mf.weighted_matching(W, backend="cpu"), mf.weighted_matching(np.array(W), backend="cpu")
+    assert as_list.mate.tolist() == as_array.mate.tolist() == [-1, 2, 1] and as_list.weight == 4.0
+    assert mf.verify.verify_weighted_matching(W, as_list).valid
+    edges = mf.weighted_matching(tuple(np.array(r) for r in W), backend="cpu")  # u = [0, 3, 0], v = [3, 0, 4], ...
+    assert edges.mate.size == 5
+
+
 def test_integer_weights_summed_exactly():
     big = 2**53 + 1
     res = mf.weighted_matching((np.array([0, 2]), np.array([1, 3]), np.array([big, 2], dtype=np.int64)))

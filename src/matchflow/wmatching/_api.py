@@ -79,7 +79,7 @@ def weighted_matching(
         larger of ``A[i, j]`` and ``A[j, i]``), a rectangular matrix or ``bipartite=True`` (rows are
         vertices ``0..m-1``, columns ``m..m+n-1``), a :class:`~matchflow.Graph` (unweighted: all
         weights 1), a networkx graph (edge attribute ``weight``, missing = 1), edge arrays
-        ``(u, v)`` or ``(u, v, weights)``. A device-resident square matrix (CuPy CSR/CSC/dense, PyTorch
+        as a tuple ``(u, v)`` or ``(u, v, weights)`` (a nested list is a matrix, as ``np.asarray`` reads it). A device-resident square matrix (CuPy CSR/CSC/dense, PyTorch
         sparse CSR / coalesced COO / dense CUDA tensor, numba device array) with ``backend="gpu"`` or
         ``"auto"`` is converted, checked and solved on the GPU without a host copy; ``mate`` and
         ``edges`` come back as arrays of its library on the device (an input that is not canonical and

@@ -198,7 +198,7 @@ def prepare(graph: Any, weight: str, bipartite: bool) -> tuple[Graph, tuple | No
     edges = None
     if isinstance(graph, Graph):
         g = graph
-    elif isinstance(graph, (tuple, list)) and len(graph) in (2, 3) and all(
+    elif isinstance(graph, tuple) and len(graph) in (2, 3) and all(  # a list is a matrix, as everywhere else
             hasattr(x, "__len__") or hasattr(x, "__array__") for x in graph):
         g, edges = _edge_arrays(graph)
     elif type(graph).__module__.startswith("networkx"):
