@@ -30,7 +30,7 @@ import numpy as np
 from .._graph._ring import ring_pop, ring_push
 from .._validation import check_int
 
-__all__ = ["solve_cost_scaling", "check_cost_scaling_options", "residual", "OK", "STUCK", "OVERFLOW"]
+__all__ = ["solve_cost_scaling", "check_cost_scaling_options", "residual", "finish_refine", "OK", "STUCK", "OVERFLOW"]
 
 OK, STUCK, OVERFLOW = 0, 1, 2
 FLOOR = np.int64(-(2**62))
@@ -182,18 +182,10 @@ def _admissible(w, indptr, to, res, c, price, cur):
 
 
 @numba.njit(cache=True)
-def refine_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur, every, work, lookahead):
-    """One phase at ``eps``: returns ``(status, pushes, relabels, updates, scans)`` (``scans``: arcs the discharges
-    passed over, at most); a global price update
-    (:func:`price_update_kernel`, work arrays ``work``) at the start and after each ``every`` relabels
-    (``every <= 0``: none)."""
-    n = indptr.size - 1
-    pushes = 0
-    relabels = 0
-    updates = 0
-    scans = 0
-    since = 0
-    for v in range(n):  # saturate the arcs of negative reduced cost: the pseudoflow becomes 0-optimal
+def saturate_kernel(indptr, to, rev, res, c, excess, price):
+    """The start of a refine: every residual arc of negative reduced cost saturated (the pseudoflow becomes
+    0-optimal)."""
+    for v in range(indptr.size - 1):
         pv = price[v]
         for a in range(indptr[v], indptr[v + 1]):
             r = res[a]
@@ -202,6 +194,30 @@ def refine_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur, 
                 res[rev[a]] += r
                 excess[v] -= r
                 excess[to[a]] += r
+
+
+@numba.njit(cache=True)
+def refine_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur, every, work, lookahead):
+    """One phase at ``eps``: returns ``(status, pushes, relabels, updates, scans)`` (``scans``: arcs the discharges
+    passed over, at most); a global price update
+    (:func:`price_update_kernel`, work arrays ``work``) at the start and after each ``every`` relabels
+    (``every <= 0``: none). :func:`saturate_kernel`, then :func:`discharge_kernel`."""
+    saturate_kernel(indptr, to, rev, res, c, excess, price)
+    return discharge_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur, every, work, lookahead)
+
+
+@numba.njit(cache=True)
+def discharge_kernel(indptr, to, rev, res, c, excess, price, eps, queue, inq, cur, every, work, lookahead):
+    """The rest of a refine at ``eps`` from ANY ``eps``-optimal pseudoflow (``res``, ``excess``, ``price``: the
+    state after the saturate pass, or after some rounds of another push-relabel, e.g. the GPU twin's; the current
+    arcs start at each node's first slot): a global price update (``every > 0``), then FIFO discharges until no
+    excess is left. Returns ``(status, pushes, relabels, updates, scans)`` as :func:`refine_kernel`."""
+    n = indptr.size - 1
+    pushes = 0
+    relabels = 0
+    updates = 0
+    scans = 0
+    since = 0
     if every > 0 and price_update_kernel(indptr, to, rev, res, c, excess, price, eps, work[0], inq, work[1],
                                          work[2], work[3]):
         updates += 1
@@ -399,6 +415,20 @@ def _price_refine(indptr, to, res, cs, price, eps, alpha, rounds, work):
         eps = nxt
         skipped += 1
     return eps, skipped
+
+
+def finish_refine(indptr, to, rev, res, cs, excess, price, eps, price_updates=3.0, lookahead=True):
+    """Finish one refine at ``eps`` on the CPU from a given ``eps``-optimal pseudoflow (the residual CSR of
+    :func:`residual` with scaled costs ``cs``; ``res``, ``excess``, ``price`` changed in place): the CPU half of a
+    "CPU tail" for the GPU twin (docs/notes/mcf.md, "Where the GPU rounds go"). No saturate pass: the state is
+    taken as it is. Returns ``(status, pushes, relabels, updates, scans)`` as :func:`refine_kernel`; afterwards
+    (status OK) no excess is left and the flow is ``eps``-optimal for ``price``."""
+    n = indptr.size - 1
+    every = np.int64(max(1, int(price_updates * n))) if price_updates > 0 else np.int64(0)
+    work = (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n + 1, np.int64),
+            np.zeros(n, np.bool_))
+    return discharge_kernel(indptr, to, rev, res, cs, excess, price, np.int64(eps), np.empty(max(n, 1), np.int64),
+                            np.zeros(n, np.bool_), np.empty(n, np.int64), every, work, bool(lookahead))
 
 
 def residual(problem):
