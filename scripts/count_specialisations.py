@@ -3,7 +3,7 @@
     NUMBA_CACHE_DIR=$(mktemp -d) PYTHONPATH=src python3 scripts/count_specialisations.py [--json out.json]
         [--top 8] [--families matching,flow] [--compare before.json]
 
-Runs the CPU precompile one family at a time (in ``FAMILIES`` order, as ``precompile()`` does, so ``mcf``
+Runs the CPU precompile one family at a time (in its default order, as ``precompile()`` does, so ``mcf``
 finds ``flow``'s kernels already there) and, after each, walks every Numba CPU dispatcher defined in a
 ``matchflow`` module: the signatures that appeared during that family are that family's. Numba compiles one
 specialisation per distinct argument-type tuple, so the counts are deterministic; the seconds are not (run
@@ -14,6 +14,7 @@ every kernel's signatures per family; ``--compare`` prints the per-family differ
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import sys
 import time
@@ -78,14 +79,15 @@ def run(families: tuple[str, ...]) -> dict[str, Any]:
     from numba.core import event  # noqa: PLC0415
 
     import matchflow  # noqa: PLC0415
-    from matchflow._progress import FAMILIES  # noqa: PLC0415
+
+    all_families = inspect.signature(matchflow.precompile).parameters["families"].default  # precompile's order
 
     before = signatures()
     fams: dict[str, Any] = {}
     times = CompileTimes()
     listener = type("_L", (event.Listener,), {"on_start": lambda self, ev: times.on_start(ev),
                                               "on_end": lambda self, ev: times.on_end(ev)})()
-    for fam in families or FAMILIES:
+    for fam in families or all_families:
         times.seconds.clear()
         t0 = time.perf_counter()
         with event.install_listener("numba:compile", listener):
