@@ -238,3 +238,19 @@ def test_precompile_batch_and_mcf_with_what_mcf_needs():
     assert precompile(families=("batch",), progress=False)["steps"] == 4
     assert precompile(families=("mcf",), progress=False)["steps"] == flow_steps + mcf_steps
     assert precompile(families=("flow", "mcf"), progress=False)["steps"] == flow_steps + mcf_steps
+
+
+def test_precompile_compiles_no_literal_specialisations():
+    """Issue 24: a constant passed from one kernel to another (``True``, ``0``), or a loop variable that starts
+    as one, types as a literal on typing's first pass, and Numba compiles the callee once more for that value
+    (pass ``np.bool_(...)`` / ``np.int64(...)``). The families that had such kernels: none is left."""
+    from numba.core.registry import CPUDispatcher
+
+    from matchflow._progress import precompile
+
+    precompile(families=("assignment", "flow", "batch", "mcf"), progress=False)
+    literal = sorted(f"{obj.py_func.__module__}.{name}: {sig}" for mod_name, mod in list(sys.modules.items())
+                     if mod_name.startswith("matchflow") and mod is not None
+                     for name, obj in list(vars(mod).items()) if isinstance(obj, CPUDispatcher)
+                     for sig in obj.signatures if "Literal[" in str(sig))
+    assert not literal, literal

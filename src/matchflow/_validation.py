@@ -21,6 +21,7 @@ __all__ = [
     "is_cupy_array",
     "is_torch_tensor",
     "native_array",
+    "readonly",
     "to_host_array",
     "type_name",
 ]
@@ -109,6 +110,18 @@ def to_host_array(x: Any, name: str) -> np.ndarray:
         return np.asarray(x)
     except Exception as exc:
         raise TypeError(f"{name} cannot be converted to an array: {type_name(x)} ({exc})") from exc
+
+
+def readonly(*arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Read-only views (no copy) of ``arrays``, for a Numba kernel's inputs: Numba types a read-only array
+    (a ``np.broadcast_to`` result, a view of one) apart from a writable one and compiles the kernel once per
+    combination; inputs passed through this give it one, whatever the caller's flags."""
+    out = []
+    for a in arrays:
+        v = a.view()
+        v.flags.writeable = False
+        out.append(v)
+    return tuple(out)
 
 
 def native_array(a: np.ndarray, name: str) -> np.ndarray:

@@ -48,7 +48,7 @@ def two_least(C, i, w, minus):
     """Row i's least and second-least ``C[i, j] - w[j]`` (``minus``) or ``C[i, j] + w[j]`` and their columns:
     ``(u1, j1, u2, j2)``, first column on ties; ``j2 = -1`` with one column."""
     u1 = C[i, 0] - w[0] if minus else C[i, 0] + w[0]
-    j1 = 0
+    j1 = np.int64(0)  # a literal 0 would be its type on typing's first pass: a callee compiled for it once more
     u2 = u1
     j2 = -1
     for j in range(1, C.shape[1]):

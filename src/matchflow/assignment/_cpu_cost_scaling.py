@@ -47,7 +47,7 @@ def _refine_kernel(indptr, indices, cost, n, eps, gap, price, col4row, row4col, 
     """One refine phase: every row starts unassigned; returns (status, pushes, updates). ``every > 0``:
     the global price update (:func:`_price_update_kernel`, work arrays ``upd``) after each ``every``
     pushes while rows stay active."""
-    top = 0
+    top = np.int64(0)  # not a literal 0: typing would compile the calls below for it once more
     for i in range(n):
         col4row[i] = -1
         row4col[i] = -1
@@ -69,7 +69,7 @@ def _refine_kernel(indptr, indices, cost, n, eps, gap, price, col4row, row4col, 
         i = stack[top]
         a1 = BIG
         a2 = BIG
-        j1 = -1
+        j1 = np.int64(-1)  # (the same for take_column_dev)
         k1 = -1
         for k in range(indptr[i], indptr[i + 1]):
             j = indices[k]

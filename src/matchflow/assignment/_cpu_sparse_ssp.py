@@ -204,7 +204,8 @@ def _solve_ssp_partial(A: sp.csr_array, E: sp.csr_array, big, col4row: np.ndarra
     row4col[col4row[col4row >= 0]] = np.flatnonzero(col4row >= 0)
     # the deficient part H: what the free rows reach by alternating paths (the König cover's BFS: Z's rows, its columns)
     cover_rows, ch = np.empty(A.shape[0], dtype=np.bool_), np.empty(nc, dtype=np.bool_)
-    konig_cover_kernel(A.indptr.astype(np.int64), A.indices.astype(np.int64), col4row, row4col, cover_rows, ch)
+    it = A.indices.dtype  # the CSR's own index type (no copy of its arrays): the matching family's specialisation
+    konig_cover_kernel(A.indptr.astype(it, copy=False), A.indices, col4row.astype(it), row4col.astype(it), cover_rows, ch)
     rh = ~cover_rows
     lo = A.data.min() if A.nnz else 0
     C = sp.csr_array(((A.data - lo).astype(E.dtype), A.indices, A.indptr), shape=A.shape)  # E's real arcs

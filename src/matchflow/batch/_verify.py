@@ -109,7 +109,7 @@ def _float_item(C, sign, x, u, v, used, delta, slack, err, err_c, row_lb, row_j)
         if v[j] - v[j] != 0:
             return FAILED, np.inf, 0.0
     float_bound_dense_serial(C, sign, x, u, v, delta, slack, err, err_c, row_lb, row_j)
-    s_slack, k_slack, s_err, s_rows = 0.0, 0, 0.0, 0.0
+    s_slack, k_slack, s_err, s_rows = 0.0, np.int64(0), 0.0, 0.0  # int64, not a literal 0: one _up_sum
     for i in range(n):
         if x[i] >= 0:
             s_slack += max(slack[i], 0.0)

@@ -20,6 +20,7 @@ import numba
 import numpy as np
 
 from .._graph._common import index_dtype
+from .._validation import readonly
 from ._cpu_bk import IN_S, bk_flow_kernel
 from ._cpu_exact import binary_scale
 from ._prepare_grid import Grid, clamp_grid, fold, grid_arcs_kernel, grid_arrays
@@ -50,7 +51,8 @@ def grid_residual(grid: Grid) -> tuple[tuple, Grid]:
     n = npix + 2
     deg = np.zeros(n + 1, dtype=np.int64)
     incap, outcap = np.zeros(n), np.zeros(n)
-    grid_arcs_kernel(src, snk, edg, off, dims, deg[1:], incap, outcap, None, None, None, None)
+    # the grid's arrays as read-only views (readonly): one kernel specialisation whatever the caller's flags
+    grid_arcs_kernel(*readonly(src, snk, edg, off, dims), deg[1:], incap, outcap, None, None, None, None)
     incap[npix] = outcap[npix + 1] = np.inf  # s and t: no bound
     cg = clamp_grid(grid, incap, outcap)  # the same non-zero pattern: the same arcs
     indptr = np.cumsum(deg).astype(index_dtype(n, int(deg.sum())))
@@ -58,7 +60,8 @@ def grid_residual(grid: Grid) -> tuple[tuple, Grid]:
     head = np.empty(m2, dtype=indptr.dtype)
     rev = np.empty(m2, dtype=indptr.dtype)
     c = np.empty(m2, dtype=src.dtype)
-    grid_arcs_kernel(cg.src, cg.snk, cg.edg, off, dims, deg, incap, outcap, indptr[:-1].copy(), head, rev, c)
+    grid_arcs_kernel(*readonly(cg.src, cg.snk, cg.edg, off, dims), deg, incap, outcap, indptr[:-1].copy(), head, rev,
+                     c)
     return (indptr, head, rev, c), cg
 
 

@@ -336,16 +336,21 @@ def pseudoflow_kernel(n, s, t, indptr, head, rev, cap, excess, cap0, tol, highes
             cap[b] += c
             excess[u] -= c
             excess[t] += c
+    # the flags go in as np.bool_(...), not literals: Numba compiles a kernel once per literal value passed to it,
+    # and one _phase1_dev (per capacity type) serves the three calls (a flag is tested once per root scan)
     if init == INIT_AUTO:  # BFS labels while they pay, else phase 1 again from the start with simple labels
         cap_start = cap.copy()
         excess_start = excess.copy()
-        if not _phase1_dev(n, s, t, indptr, head, rev, cap, excess, tol, highest, lifo, True, True, counters):
+        if not _phase1_dev(n, s, t, indptr, head, rev, cap, excess, tol, highest, lifo, np.bool_(True), np.bool_(True),
+                           counters):
             cap[:] = cap_start
             excess[:] = excess_start
             counters[5] += 1
-            _phase1_dev(n, s, t, indptr, head, rev, cap, excess, tol, highest, lifo, False, False, counters)
+            _phase1_dev(n, s, t, indptr, head, rev, cap, excess, tol, highest, lifo, np.bool_(False), np.bool_(False),
+                        counters)
     else:
-        _phase1_dev(n, s, t, indptr, head, rev, cap, excess, tol, highest, lifo, init == INIT_BFS, False, counters)
+        _phase1_dev(n, s, t, indptr, head, rev, cap, excess, tol, highest, lifo, init == INIT_BFS, np.bool_(False),
+                    counters)
     for b in range(indptr[t], indptr[t + 1]):  # deficits: give back flow on their sink arcs
         a = rev[b]
         u = head[b]
@@ -362,7 +367,7 @@ def pseudoflow_kernel(n, s, t, indptr, head, rev, cap, excess, cap0, tol, highes
             return 1, excess[t], counters
     value1 = excess[t]
     c2 = np.zeros(4, dtype=np.int64)
-    status = _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, c2, True, exact)
+    status = _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, c2, np.bool_(True), exact)
     counters[6] = c2[0]
     counters[7] = c2[1]
     counters[8] = c2[2]

@@ -87,12 +87,13 @@ def _bfs_dev(root, base, n, s, indptr, head, rev, cap, label, queue, tol):
 @numba.njit(cache=True, nogil=True)
 def _global_relabel_dev(n, s, t, indptr, head, rev, cap, label, queue, tol, from_t, from_s):
     """Backward BFS from t (``from_t``) in the residual graph, then (``from_s``) from s (labels n +
-    distance); 2n: neither. Returns how many vertices the BFS from t reached (``queue[:count]``, t first)."""
+    distance); 2n: neither. Returns how many vertices the BFS from t reached (``queue[:count]``, t first).
+    Callers pass the flags as ``np.bool_(...)``: a literal True/False would compile a specialisation per value."""
     for v in range(n):
         label[v] = 2 * n
     reached_t = 0
     if from_t:
-        reached_t = _bfs_dev(t, 0, n, s, indptr, head, rev, cap, label, queue, tol)
+        reached_t = _bfs_dev(t, np.int64(0), n, s, indptr, head, rev, cap, label, queue, tol)  # not a literal 0
     if from_s:
         _bfs_dev(s, n, n, s, indptr, head, rev, cap, label, queue, tol)
     return reached_t
@@ -145,7 +146,7 @@ def _fifo_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, tol, counte
             active[v] = True
     while fcount > 0:
         if work > limit:
-            _global_relabel_dev(n, s, t, indptr, head, rev, cap, label, queue, tol, from_t, True)
+            _global_relabel_dev(n, s, t, indptr, head, rev, cap, label, queue, tol, from_t, np.bool_(True))
             counters[2] += 1
             work = 0.0
             for v in range(n):
@@ -216,7 +217,8 @@ def _highest_label_dev(n, s, t, indptr, head, rev, cap, excess, relabel_freq, to
     d_max = n - 1
     while True:
         if work > limit:  # global relabel: rebuild the buckets from the BFS order
-            reached = _global_relabel_dev(n, s, t, indptr, head, rev, cap, label, queue, tol, True, False)
+            reached = _global_relabel_dev(n, s, t, indptr, head, rev, cap, label, queue, tol, np.bool_(True),
+                                          np.bool_(False))
             counters[2] += 1
             work = 0.0
             for d in range(d_max + 1):

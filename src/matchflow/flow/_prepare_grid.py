@@ -22,7 +22,7 @@ import numpy as np
 from .._cuda import is_device_array
 from .._graph import FlowNetwork
 from .._methods import mark_gpu_warm
-from .._validation import check_real, to_host_array
+from .._validation import check_real, readonly, to_host_array
 from ._prepare_grid_layout import INT64_MAX, grid_layout, offsets
 
 __all__ = ["Grid", "GridArrays", "GridProblem", "clamp_grid", "fold", "grid_arrays", "grid_energy", "grid_network", "grid_problem", "offsets", "potts_weights",
@@ -119,7 +119,8 @@ def clamp_grid(grid: Grid, incap: np.ndarray | None = None, outcap: np.ndarray |
     npix = src.size
     if incap is None:
         incap, outcap = np.zeros(npix + 2), np.zeros(npix + 2)
-        grid_arcs_kernel(src, snk, edg, off, dims, np.zeros(npix + 2, np.int64), incap, outcap, None, None, None, None)
+        grid_arcs_kernel(*readonly(src, snk, edg, off, dims), np.zeros(npix + 2, np.int64), incap, outcap, None, None,
+                         None, None)
     e2 = np.zeros_like(edg)
     shape = tuple(int(d) for d in dims)
     for k, o in enumerate(off):

@@ -15,6 +15,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from .._validation import readonly
 from ._prepare_grid import Grid
 
 __all__ = ["TINY", "U", "certified", "certify_cut", "certify_grid", "grid_certify_kernel", "grid_cut_energy",
@@ -98,8 +99,9 @@ def _sums(grid: Grid, labels: np.ndarray, flows: tuple | None, items: int) -> tu
     ins = np.asarray(labels, dtype=bool).reshape(-1)
     out = [np.zeros(items, dtype=grid.src.dtype) for _ in range(4)] + [np.zeros(items), np.zeros(items)]
     fs, ft, fe = flows if flows is not None else (grid.src, grid.snk, grid.edg)
-    ok = grid_certify_kernel(grid.dims, grid.off, max(npix // max(items, 1), 1), grid.src, grid.snk, grid.edg, fs, ft,
-                             fe, flows is not None, ins, *out)
+    # the inputs as read-only views (readonly): one kernel specialisation whatever the caller's flags
+    ok = grid_certify_kernel(*readonly(grid.dims, grid.off), max(npix // max(items, 1), 1),
+                             *readonly(grid.src, grid.snk, grid.edg, fs, ft, fe), flows is not None, *readonly(ins), *out)
     return tuple(out) if ok else None
 
 

@@ -499,7 +499,9 @@ def solve_cost_scaling(problem, alpha: int = 8, price_updates: float = 3.0,
             break
     t2 = time.perf_counter()
     pot = np.floor_divide(price, k)
-    relax = exact_potentials_kernel(indptr, to, res, c, pot, queue, inq, np.int64(max(n, 1)) * max(2 * m, 1))
+    # work[2] (int64, free now) as the in-queue flags and extra given: price_refine_kernel's specialisation
+    relax = exact_potentials_kernel(indptr, to, res, c, pot, queue, work[2], np.int64(max(n, 1)) * max(2 * m, 1),
+                                    np.int64(0))
     if relax < 0:
         raise RuntimeError("the exact potentials did not converge (a negative residual cycle: not optimal)")
     flow = (problem.cap - res[slot]) if m else np.zeros(0, np.int64)

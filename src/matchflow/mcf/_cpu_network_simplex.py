@@ -342,7 +342,7 @@ def network_simplex_kernel(n, tail, head, cap_, cost_, supply, block, max_pivots
             pi[u] = art
     counts = np.zeros(6, np.int64)  # pivots, degenerate, bound flips, potential moves, arcs priced, cycle arcs
     status = 0
-    start = 0
+    start = np.int64(0)  # not a literal 0: typing's first pass would compile find_entering_dev for it too
     if m > 0:
         while True:
             enter, start, k = find_entering_dev(src, dst, cost, state, pi, m, block, start)
