@@ -27,6 +27,7 @@ import numpy as np
 
 from matchflow.generators import gridgen, netgen
 from matchflow.mcf._cpu_cost_scaling import finish_refine, price_update_kernel, residual, solve_cost_scaling
+from matchflow.mcf._cpu_cost_scaling import saturate_kernel as saturate  # the device's saturate pass is the twin's
 from matchflow.mcf._prepare import prepare
 
 OK, STUCK, TRIGGER, BUDGET = 0, 1, 4, 3
@@ -36,19 +37,6 @@ CASES = {
     "NETGEN-like 10^4": lambda: netgen(10**4, 8 * 10**4, seed=2),
     "GRIDGEN-like 100x100": lambda: gridgen(100, 100, degree=8, seed=4),
 }
-
-
-@numba.njit(cache=False)  # a script: loaded under several module names (tests), no on-disk cache
-def saturate(indptr, to, rev, res, c, excess, price):
-    for v in range(indptr.size - 1):
-        pv = price[v]
-        for a in range(indptr[v], indptr[v + 1]):
-            r = res[a]
-            if r > 0 and c[a] + pv - price[to[a]] < 0:
-                res[a] = 0
-                res[rev[a]] += r
-                excess[v] -= r
-                excess[to[a]] += r
 
 
 @numba.njit(cache=False)  # a script: loaded under several module names (tests), no on-disk cache
@@ -198,16 +186,20 @@ def phase(indptr, to, rev, res, c, excess, price, eps, cycle, max_rounds, update
             updates += 1
 
 
+def start(P):
+    """The eps loop's start, as the GPU twin's: the residual network, costs times n + 1, excess from the demand,
+    zero prices and the first eps (the largest scaled cost)."""
+    indptr, to, rev, res, c, slot = residual(P)
+    cs = c * np.int64(P.n + 1)
+    return indptr, to, rev, res, c, slot, cs, -P.demand.astype(np.int64), np.zeros(P.n, np.int64), int(np.abs(cs).max())
+
+
 def emulate(P, alpha=8, cycle=4, update=0, tail=0, sweeps_every=0):  # noqa: PLR0913
     """The GPU twin's eps loop emulated; per phase the round records (and the CPU tail's stats where ``tail``).
     Rounds are not capped at the device's ``max_rounds`` (max(10^4, 40 n) per phase, past which the device falls
     back to the CPU twin): a phase past it is flagged ``past_budget``."""
     n = P.n
-    indptr, to, rev, res, c, slot = residual(P)
-    cs = c * np.int64(n + 1)
-    excess = -P.demand.astype(np.int64)
-    price = np.zeros(n, np.int64)
-    eps = int(np.abs(cs).max())
+    indptr, to, rev, res, c, slot, cs, excess, price, eps = start(P)
     budget = max(10_000, 40 * n)
     cap = 5 * budget
     rec = np.zeros((4, cap), np.int64)

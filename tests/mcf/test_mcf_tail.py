@@ -61,11 +61,7 @@ def _solve_with_tail(P, k, price_updates=3.0):
     the CPU from that state; after each phase: no excess, eps-optimal. Returns (flow, potential, gpu rounds,
     phases finished on the CPU)."""
     n = P.n
-    indptr, to, rev, res, c, slot = residual(P)
-    cs = c * np.int64(n + 1)
-    excess = -P.demand.astype(np.int64)
-    price = np.zeros(n, np.int64)
-    eps = int(np.abs(cs).max())
+    indptr, to, rev, res, c, slot, cs, excess, price, eps = EMU.start(P)
     rec = np.zeros((4, max(k, 1)), np.int64)
     work = (np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n + 1, np.int64),
             np.empty(n, np.int64), np.zeros(n, np.bool_))
