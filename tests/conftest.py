@@ -1,3 +1,4 @@
+import importlib.util
 import os
 from pathlib import Path
 
@@ -15,6 +16,14 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 # ../shared/data beside the checkout (present on developer machines and in CI), or $MATCHFLOW_DATA.
 _here = Path(__file__).resolve().parent
 SHARED_DATA = Path(os.environ.get("MATCHFLOW_DATA", _here.parent.parent / "shared" / "data"))
+
+
+def load_script(name: str):
+    """``scripts/<name>.py`` loaded as a module (scripts are not a package; their tests call into them)."""
+    spec = importlib.util.spec_from_file_location(name, _here.parent / "scripts" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def pytest_collection_modifyitems(config, items):

@@ -3,17 +3,15 @@ lower layer up (common ground -> family -> surface), no family importing another
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
+
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _house():
-    spec = importlib.util.spec_from_file_location("house", ROOT / "scripts" / "house.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("house")
 
 
 def test_the_house_has_no_circles_no_arrows_up_no_sideways():

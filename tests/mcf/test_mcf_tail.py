@@ -5,11 +5,9 @@ a price snapshot: the kernels' round structure); no GPU needed."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
+from conftest import load_script
 
 from matchflow.generators import gridgen, netgen
 from matchflow.mcf._cpu_cost_scaling import (
@@ -23,17 +21,7 @@ from matchflow.mcf._cpu_cost_scaling import (
 from matchflow.mcf._prepare import prepare
 from matchflow.verify import verify_min_cost_flow
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _emu():
-    spec = importlib.util.spec_from_file_location("emulate_mcf_rounds", ROOT / "scripts" / "emulate_mcf_rounds.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-EMU = _emu()
+EMU = load_script("emulate_mcf_rounds")
 NETWORKS = {
     "netgen-60": lambda: netgen(60, 400, seed=5),
     "netgen-200": lambda: netgen(200, 1600, seed=6),
