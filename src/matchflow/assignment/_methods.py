@@ -118,11 +118,6 @@ def _on_gpu(name: str):
     return solve
 
 
-def _cost_scaling(prep):
-    """Goldberg-Kennedy cost scaling (CPU) on the prepared dense problem, every entry an arc."""
-    return solve_cost_scaling_dense(prep)
-
-
 def _cost_scaling_gpu(prep, **options):
     """Łupińska's lock-free refine (GPU) on the prepared dense problem, every entry an arc."""
     return solve_cost_scaling_dense(prep, gpu_cost_scaling(options))
@@ -153,7 +148,7 @@ TABLE = MethodTable(
         Method("auction", cpu=_on_matrix(_cpu_auction), options=("theta", "eps_final", "max_bids"),
                check=_check_auction),
         Method("munkres", cpu=_on_matrix(_cpu_munkres)),
-        Method("cost-scaling", cpu=_cost_scaling, gpu=_cost_scaling_gpu),
+        Method("cost-scaling", cpu=solve_cost_scaling_dense, gpu=_cost_scaling_gpu),
     ),
     cpu_rule=lambda p: "jv",
     gpu_rule=lambda p: "hungarian" if gpu_measured_faster(p) else None,
