@@ -45,7 +45,8 @@ for n, m in ((6, 20), (12, 50)) if QUICK else ((6, 20), (12, 50), (40, 200), (12
     np.subtract.at(d, t, f)
     cost = rng.integers(-20, 50, m)
     for kw in ({"block_size": 1, "cycle": 1, "check_every": 1}, {"block_size": 32}, {},
-               {"loop": "persistent", "block_size": 32, "cycle": 1}, {"loop": "persistent"}):
+               {"loop": "persistent", "block_size": 32, "cycle": 1}, {"loop": "persistent"},
+               {"loop": "persistent", "block_size": 32, "update_every": 1}):
         check(f"random n={n} m={m}", t, h, d, cap, cost, **kw)
 if not QUICK:
     p = netgen(300, 2400, seed=7)

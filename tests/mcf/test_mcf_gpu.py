@@ -53,6 +53,10 @@ def test_options_are_checked_without_a_gpu():
         validate_mcf_gpu_options({"cycle": 0})
     with pytest.raises(ValueError, match=r"alpha must be >= 2, got 1"):
         validate_mcf_gpu_options({"alpha": 1})
+    assert validate_mcf_gpu_options({})["update_every"] == 32
+    assert validate_mcf_gpu_options({"update_every": 0})["update_every"] == 0
+    with pytest.raises(ValueError, match=r"update_every must be >= 0, got -1"):
+        validate_mcf_gpu_options({"update_every": -1})
     assert validate_mcf_gpu_options({"loop": "persistent"})["loop"] == "persistent"
     assert validate_mcf_gpu_options({"loop": "auto"})["loop"] == "persistent"  # measured 7-11x the host loop
     with pytest.raises(ValueError, match=r"certify=False is not available"):
@@ -119,8 +123,9 @@ def test_random_networks(seed):
     lo, hi = [(0, 1), (-5, 30), (-1000, 1000), (0, 3)][seed % 4]  # zero costs (ties everywhere), mixed, wide, ties
     tail, head, demand, cap, cost = _mcf_random(n, m, seed, hi=[2, 20, 100][seed % 3], lo=lo, cost_hi=hi)
     loop = "persistent" if seed % 4 == 3 else "host"
+    upd = {"update_every": [1, 16, 0, 3][seed // 4 % 4]} if loop == "persistent" else {}
     _gpu(tail, head, demand, cap, cost, block_size=[1, 2, 8][seed % 3] if SIM else [1, 2, 32, 256][seed % 4],
-         loop=loop, **(SMALL if seed % 2 else {}))
+         loop=loop, **(SMALL if seed % 2 else {}), **upd)
 
 
 @gpu
@@ -138,6 +143,23 @@ def test_options_reach_the_solve():
     st = res.stats
     assert (st["alpha"], st["cycle"], st["check_every"]) == (2, 2, 3) and st["rounds"] % 3 == 0
     assert st["pushes"] > 0 and st["relabels"] > 0
+
+
+@gpu
+@pytest.mark.parametrize("every", [0, 1, 5])
+def test_price_update_in_the_persistent_loop(every):
+    """The device global price update (``update_every`` rounds, and at each phase start) keeps the answer: the same
+    cost as the CPU twin, certified; counted in the stats (none with ``update_every=0``), some of them applied."""
+    tail, head, demand, cap, cost = _mcf_random(12 if SIM else 60, 48 if SIM else 400, 11, hi=20, lo=-5, cost_hi=30)
+    res = _gpu(tail, head, demand, cap, cost, loop="persistent", block_size=4 if SIM else 32, cycle=1,
+               update_every=every)
+    st = res.stats
+    assert st["update_every"] == every and st["loop"] == "persistent"
+    if every == 0:
+        assert st["price_updates"] == st["update_sweeps"] == st["updates_skipped"] == 0
+    else:
+        assert st["price_updates"] >= st["phases"] and st["update_sweeps"] >= st["price_updates"]
+        assert st["updates_skipped"] < st["price_updates"]
 
 
 @gpu
@@ -181,3 +203,6 @@ def test_generated_networks(make):
     cap = p.cap.astype(np.int64)
     for loop, bs in (("host", 32), ("host", 256), ("persistent", 256)):
         _gpu(p.tail, p.head, p.demand, cap, p.cost, block_size=bs, loop=loop)
+    plain = _gpu(p.tail, p.head, p.demand, cap, p.cost, loop="persistent", update_every=0)
+    upd = _gpu(p.tail, p.head, p.demand, cap, p.cost, loop="persistent")
+    assert upd.stats["price_updates"] > 0 and upd.stats["rounds"] < plain.stats["rounds"]

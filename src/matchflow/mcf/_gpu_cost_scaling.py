@@ -8,8 +8,9 @@ default under ``"auto"``: 7-11x the host loop on an H200, results/mcf/h200-gpu-l
 loop in one cooperative launch (``persistent_kernel``), one host read at the end; one block in the simulator; the
 host loop where not one block fits an SM. ``loop="host"``: a phase is a saturate launch, then rounds until a round
 counts no active node (the host reads the count every ``check_every`` rounds; idle rounds after the last active one
-do nothing). No global price update, no price
-refinement, no look-ahead on the device yet (the CPU twin's heuristics): see docs/notes/mcf.md.
+do nothing). The persistent loop runs Goldberg's global price update on the device
+(:mod:`._gpu_price_update_kernels`) at each phase start and every ``update_every`` rounds; the host loop has none.
+No price refinement and no look-ahead on the device (the CPU twin's other heuristics): see docs/notes/mcf.md.
 
 A solve is a state object with named stages: ``start`` (the residual CSR of the CPU twin, scaled costs, H2D),
 ``solve`` (the eps loop), ``certify`` (D2H; the exact integer potentials by the CPU twin's label-correcting pass
@@ -38,7 +39,8 @@ __all__ = ["solve_cost_scaling_gpu", "validate_mcf_gpu_options", "CYCLE", "CHECK
 ALPHA = 8  # eps divided by this per phase (the CPU twin's default)
 CYCLE = 4  # push passes per round (a pass moves excess one admissible arc further at most)
 CHECK_EVERY = 4  # rounds between host reads of the active count
-_OPTIONS = ("alpha", "cycle", "check_every")
+UPDATE_EVERY = 32  # persistent loop: a global price update every this many rounds of a phase (0: none)
+_OPTIONS = ("alpha", "cycle", "check_every", "update_every")
 
 
 def validate_mcf_gpu_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -49,7 +51,8 @@ cooperative launch does not fit);
     safety bound: past it the CPU twin answers; ``block_size``: a power of two in [1, 1024], default 256;
     ``grid_size``: cap on the blocks of the push launch) plus ``alpha`` (the scaling factor, default
     :data:`ALPHA`), ``cycle`` (push passes per round, default :data:`CYCLE`) and ``check_every`` (rounds between
-    host reads, default :data:`CHECK_EVERY`). No GPU needed."""
+    host reads, default :data:`CHECK_EVERY`) and ``update_every`` (persistent loop: a device global price update
+    at each phase start and every this many rounds, 0 for none; default :data:`UPDATE_EVERY`). No GPU needed."""
     opts = dict(options)
     o = validate_gpu_options("min_cost_flow cost-scaling (GPU)", opts, block_low=1)
     check_options("min_cost_flow cost-scaling (GPU)", opts, _OPTIONS)
@@ -61,6 +64,7 @@ cooperative launch does not fit);
     o["alpha"] = check_int("alpha", opts.get("alpha", ALPHA), low=2)
     o["cycle"] = check_int("cycle", opts.get("cycle", CYCLE), low=1, high=1 << 20)
     o["check_every"] = check_int("check_every", opts.get("check_every", CHECK_EVERY), low=1, high=1 << 16)
+    o["update_every"] = check_int("update_every", opts.get("update_every", UPDATE_EVERY), low=0, high=1 << 30)
     return o
 
 
@@ -89,7 +93,9 @@ class _Run:
         self.P, self.o = problem, o
         self.n, self.m = problem.n, problem.m
         self.stats: dict[str, Any] = {"loop": o["loop"], "block_size": o["block_size"], "cycle": o["cycle"],
-                                      "check_every": o["check_every"], "alpha": o["alpha"], "phases": 0,
+                                      "check_every": o["check_every"], "alpha": o["alpha"],
+                                      "update_every": o["update_every"], "price_updates": 0, "update_sweeps": 0,
+                                      "updates_skipped": 0, "phases": 0,
                                       "rounds": 0, "pushes": 0, "relabels": 0}
 
     def empty(self) -> tuple[np.ndarray, np.ndarray, dict]:
@@ -158,13 +164,18 @@ class _Run:
     def _persistent(self) -> bool:
         """``loop="persistent"``: the eps loop in one cooperative launch; False where not one block fits an SM
         (the caller then runs host rounds)."""
+        from numba import cuda  # noqa: PLC0415
+
         from .._cuda._launch import cooperative_kernel  # noqa: PLC0415
+        from . import _gpu_price_update_kernels as U  # noqa: PLC0415
 
         K, n = self._K, self.n
         limit = self.o["max_rounds"] or max(10_000, 40 * n)
+        owner = np.repeat(np.arange(n, dtype=self.to.dtype), np.diff(self.indptr))  # the node of each slot
         args = (np.int64(n), np.int64(self.eps0), np.int64(self.o["alpha"]), np.int64(self.o["cycle"]),
-                np.int64(limit), np.int64(FLOOR), self.d_indptr, self.d_to, self.d_rev, self.d_res, self.d_c,
-                self.d_excess, self.d_price, self.ctl)
+                np.int64(limit), np.int64(self.o["update_every"]), np.int64(FLOOR), self.d_indptr, self.d_to,
+                self.d_rev, self.d_res, self.d_c, self.d_excess, self.d_price, cuda.to_device(owner),
+                cuda.device_array(n, np.int64), cuda.device_array(self.to.size, np.int64), self.ctl)
         bs = self.o["block_size"]
         if is_simulator():  # the simulator's grid sync is sound on one block only
             spec, blocks = K.persistent_kernel, 1
@@ -172,13 +183,17 @@ class _Run:
             spec, gmax = cooperative_kernel(K.persistent_kernel, args, bs)
             if gmax < 1:
                 return False
-            blocks = min(gmax, self.push_blocks)
+            # a thread per node (a thread per slot, for the update's sweeps, measured 2x slower: more blocks to sync)
+            blocks = min(gmax, self.o["grid_size"] or self.L.over(n))
         spec[blocks, bs](*args)
         self.L.launches += 1
         self.L.syncs += 1
         ctl = self.ctl.copy_to_host()
         self.stats["grid_size"] = blocks
         self.stats["rounds"], self.stats["phases"] = int(ctl[K.CTL_ROUNDS]), int(ctl[K.CTL_PHASES])
+        u = K.CTL_UPDATE
+        self.stats.update(price_updates=int(ctl[u + U.U_UPDATES]), update_sweeps=int(ctl[u + U.U_SWEEPS]),
+                          updates_skipped=int(ctl[u + U.U_SKIPPED]))
         status = int(ctl[K.CTL_STATUS])
         if status == K.OVERFLOW:
             raise OverflowError("prices passed -2**62 (costs too large for this network's size)")

@@ -39,18 +39,20 @@ from numba import cuda, int64
 
 from .._cuda._device import grid_stride_dev, grid_total_dev
 from .._cuda._env import kernel_cache
+from ._gpu_price_update_kernels import U_SIZE, price_update_dev
 
 __all__ = ["OK", "STUCK", "OVERFLOW", "BUDGET", "CTL_STATUS", "CTL_PUSHES", "CTL_RELABELS", "CTL_ACTIVE",
-           "CTL_ROUNDS", "CTL_PHASES", "CTL_SIZE", "BLOCK_SUM", "saturate_kernel", "push_kernel", "relabel_kernel",
-           "persistent_kernel", "saturate_node_dev", "push_node_dev", "push_passes_dev", "relabel_node_dev",
-           "relabel_pass_dev"]
+           "CTL_ROUNDS", "CTL_PHASES", "CTL_UPDATE", "CTL_SIZE", "BLOCK_SUM", "saturate_kernel", "push_kernel",
+           "relabel_kernel", "persistent_kernel", "saturate_node_dev", "push_node_dev", "push_passes_dev",
+           "relabel_node_dev", "relabel_pass_dev"]
 
 CACHE = kernel_cache()  # numba-cuda on-disk cache of the kernels (off with MATCHFLOW_CUDA_CACHE=0)
 OK, STUCK, OVERFLOW = 0, 1, 2  # the CPU twin's codes (matchflow.mcf._cpu_cost_scaling)
 BUDGET = 3  # persistent_kernel: a phase ran max_rounds rounds (the host falls back to the CPU twin)
 CTL_STATUS, CTL_PUSHES, CTL_RELABELS, CTL_ACTIVE = 0, 1, 2, 3  # ctl[CTL_ACTIVE + 0..2]: the rotating counts
 CTL_ROUNDS, CTL_PHASES = 6, 7  # persistent_kernel's rounds and phases
-CTL_SIZE = 8
+CTL_UPDATE = 8  # ctl[CTL_UPDATE:CTL_UPDATE + U_SIZE]: the price update's words (U_UPDATES, U_SWEEPS, U_SKIPPED)
+CTL_SIZE = CTL_UPDATE + U_SIZE
 BLOCK_SUM = 1024  # shared slots of the block sums (the largest block)
 
 
@@ -191,15 +193,19 @@ def relabel_kernel(n, rnd, eps, floor, indptr, to, res, c, excess, price, ctl):
 
 
 @cuda.jit(cache=CACHE)
-def persistent_kernel(n, eps0, alpha, cycle, max_rounds, floor, indptr, to, rev, res, c, excess, price, ctl):
+def persistent_kernel(n, eps0, alpha, cycle, max_rounds, every, floor, indptr, to, rev, res, c, excess, price,
+                      owner, label, ulen, ctl):
     """The eps loop of :mod:`._gpu_cost_scaling` in ONE cooperative launch (module docstring): per phase a saturate
     pass, then rounds (``cycle`` push passes, a grid sync, the relabel pass with the active count, a grid sum)
     until a round counts no active node; stops on a status (STUCK, OVERFLOW, BUDGET after ``max_rounds`` rounds
-    of a phase). ``ctl`` zeros on entry; rounds and phases in ``ctl[CTL_ROUNDS]``, ``ctl[CTL_PHASES]``."""
+    of a phase). With ``every > 0`` a global price update (:func:`._gpu_price_update_kernels.price_update_dev`,
+    ``owner[a]`` the node of slot ``a``, scratch ``label``, ``ulen``) after each saturate pass and before every ``every``-th round of a phase. ``ctl``
+    zeros on entry; rounds and phases in ``ctl[CTL_ROUNDS]``, ``ctl[CTL_PHASES]``, the update's counts from
+    ``ctl[CTL_UPDATE]``."""
     g = cuda.cg.this_grid()
     sh = cuda.shared.array(BLOCK_SUM, dtype=int64)
     i0, stride, tid, bdim = grid_stride_dev()
-    pushes = relabels = rounds = phases = ph = 0
+    pushes = relabels = rounds = phases = ph = uph = 0
     eps = eps0
     while True:
         eps = eps // alpha
@@ -213,6 +219,9 @@ def persistent_kernel(n, eps0, alpha, cycle, max_rounds, floor, indptr, to, rev,
         rnd = 0
         status = OK
         while True:
+            if every > 0 and rnd % every == 0:
+                uph = price_update_dev(g, sh, uph, i0, stride, tid, bdim, n, eps, floor, owner, to, res, c, excess,
+                                       price, label, ulen, ctl, CTL_UPDATE)
             pushes += push_passes_dev(cycle, i0, stride, n, indptr, to, rev, res, c, excess, price)
             g.sync()
             active, r, st_local = relabel_pass_dev(i0, stride, n, eps, floor, indptr, to, res, c, excess, price)
