@@ -208,7 +208,6 @@ PEERS = {
     "ours": (_ours_available, run_ours),
     "ours-solve": (_ours_available, run_ours_solve),
     "ours-gpu": (_gpu_available, run_ours_gpu),
-    "ours-gpu-persistent": (_gpu_available, lambda case: run_ours_gpu(case, loop="persistent")),
 }
 
 
@@ -280,6 +279,7 @@ def main(argv=None) -> None:
     ap.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
     ap.add_argument("--peers", default=None, help="comma-separated columns (default: all available)")
     ap.add_argument("--cases", default="", help="comma-separated substrings of the case names (default: all)")
+    ap.add_argument("--max-arcs", type=float, default=0, help="skip the cases with more arcs (0: none skipped)")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--machine", default="", help="a label for the machine (e.g. 'dev box, 2 cores')")
     ap.add_argument("--out", default="results/mcf")
@@ -299,6 +299,8 @@ def main(argv=None) -> None:
         print("first call, fresh process:", json.dumps(meta["first_call"]), flush=True)
     rows = []
     for case in cases(args.quick):
+        if args.max_arcs and case.arcs > args.max_arcs:
+            continue
         if args.cases and not any(c in case.name for c in args.cases.split(",")):
             continue
         case.data = case.make()
