@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,8 +11,30 @@ import numpy as np
 __all__ = ["MatchingResult", "AssignmentResult"]
 
 
+@dataclass(kw_only=True, repr=False)
+class Solved:
+    """What every result carries besides its answer: ``method``, the method that ran; ``backend``, where it ran
+    (``"cpu"``, ``"gpu"``; ``"none"`` for a matching read from a file); ``seconds``, the call's wall seconds (the
+    whole call unless the door's docstring says which stages); ``stats``, the method's counters and stage timings.
+
+    Keyword-only, so each result keeps its own fields positional (``FlowResult(value, flow, side, cut, method=...)``).
+    """
+
+    method: str
+    backend: str
+    seconds: float
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def _repr(self, head: str, stats: Iterable[tuple[str, Any]] = (), between: str = "") -> str:
+        """``Name(<head>, method=..., backend=...<between>, seconds=...)``, then ``, key=value`` for each of ``stats``
+        (the items the class shows: all of ``self.stats``, some, or none)."""
+        shown = "".join(f", {k}={v}" for k, v in stats)
+        return (f"{type(self).__name__}({head}, method={self.method!r}, backend={self.backend!r}{between}, "
+                f"seconds={self.seconds:.4g}{shown})")
+
+
 @dataclass(repr=False)
-class MatchingResult:
+class MatchingResult(Solved):
     """Maximum-cardinality bipartite matching with its König certificate.
 
     row_match[i] is the column matched to row i, col_match[j] the row matched to
@@ -25,12 +48,8 @@ class MatchingResult:
     cardinality: int
     cover_rows: np.ndarray | None
     cover_cols: np.ndarray | None
-    method: str
-    backend: str
-    seconds: float
     init: str | None = None
     init_cardinality: int | None = None
-    stats: dict[str, Any] = field(default_factory=dict)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -49,15 +68,12 @@ class MatchingResult:
 
     def __repr__(self) -> str:
         n_r, n_c = self.shape
-        st = ", ".join(f"{k}={v}" for k, v in self.stats.items())
-        return (
-            f"MatchingResult(cardinality={self.cardinality} of min({n_r}, {n_c}), method={self.method!r}, "
-            f"backend={self.backend!r}, init={self.init!r}, seconds={self.seconds:.4g}" + (f", {st}" if st else "") + ")"
-        )
+        return self._repr(f"cardinality={self.cardinality} of min({n_r}, {n_c})", self.stats.items(),
+                          between=f", init={self.init!r}")
 
 
 @dataclass(repr=False)
-class AssignmentResult:
+class AssignmentResult(Solved):
     """Optimal linear assignment with dual potentials (the optimality certificate).
 
     For a minimisation on cost C (after ``maximize`` has been applied as C -> -C),
@@ -70,18 +86,10 @@ class AssignmentResult:
     cost: float
     u: np.ndarray | None
     v: np.ndarray | None
-    method: str
-    backend: str
-    seconds: float
     maximize: bool = False
-    stats: dict[str, Any] = field(default_factory=dict)
 
     def __iter__(self):  # row_ind, col_ind = result  (like SciPy)
         return iter((self.row_ind, self.col_ind))
 
     def __repr__(self) -> str:
-        st = ", ".join(f"{k}={v}" for k, v in self.stats.items())
-        return (
-            f"AssignmentResult(n_assigned={len(self.row_ind)}, cost={self.cost!r}, method={self.method!r}, "
-            f"backend={self.backend!r}, seconds={self.seconds:.4g}" + (f", {st}" if st else "") + ")"
-        )
+        return self._repr(f"n_assigned={len(self.row_ind)}, cost={self.cost!r}", self.stats.items())

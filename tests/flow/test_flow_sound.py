@@ -33,6 +33,11 @@ def certified(net: FlowNetwork, r: FlowResult) -> float:
     return bound
 
 
+def forged(value, flow, source_side, cut_edges) -> FlowResult:
+    """A hand-made answer for verify_flow to judge."""
+    return FlowResult(value, flow, source_side, cut_edges, method="x", backend="cpu", seconds=0.0)
+
+
 def solve_quietly(config: str, net: FlowNetwork) -> FlowResult:
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)  # every answer here is proved: no "not proved" warning
@@ -50,9 +55,9 @@ def test_unit_arc_beside_an_unrelated_big_arc(method, unit, big):
     assert certified(net, r) == 0.0 or certified(net, r) < unit * 2.0**-40
     a = sp.csr_array(([unit, big], ([0, 2], [1, 3])), shape=(4, 4))
     assert maximum_flow(a, 0, 1).flow_value == unit
-    forged = FlowResult(0.0, np.zeros(2), np.array([True, False, False, False]), np.array([0]), "x", "cpu", 0.0)
+    bad = forged(0.0, np.zeros(2), np.array([True, False, False, False]), np.array([0]))
     with pytest.raises(AssertionError, match=r"the cut's capacity 1.*differs from flow_value 0.0"):
-        verify_flow(net, None, None, forged)
+        verify_flow(net, None, None, bad)
 
 
 @pytest.mark.parametrize("method", CPU_CONFIGS)
@@ -61,10 +66,10 @@ def test_unreachable_sink_pseudoflow_reproducer(method):
     net = FlowNetwork(5, 0, 4, [2, 3, 1, 2, 3], [4, 2, 4, 1, 4], np.array([1e16, 1e12, 1.0, 2.0, 1e12]))
     r = solve_quietly(method, net)
     assert r.flow_value == 0.0 and not r.flow.any() and certified(net, r) < 2.0**-1000
-    forged = FlowResult(-1.0, np.zeros(5), r.source_side, r.cut_edges, "x", "cpu", 0.0)
+    bad = forged(-1.0, np.zeros(5), r.source_side, r.cut_edges)
     with pytest.raises(AssertionError, match=r"flow_value -1.0 differs from the source's net outflow"):
-        verify_flow(net, None, None, forged)
-    leak = FlowResult(0.0, np.array([0.0, 0.0, 0.0, 0.0, 0.5]), r.source_side, r.cut_edges, "x", "cpu", 0.0)
+        verify_flow(net, None, None, bad)
+    leak = forged(0.0, np.array([0.0, 0.0, 0.0, 0.0, 0.5]), r.source_side, r.cut_edges)
     with pytest.raises(AssertionError, match=r"flow is not conserved at node 3"):
         verify_flow(net, None, None, leak)
 
@@ -74,10 +79,10 @@ def test_capacity_sums_beyond_float64_refused_and_never_certified():
     net = FlowNetwork(2, 0, 1, [0, 0], [1, 1], np.array([1e308, 1e308]))
     with pytest.raises(OverflowError, match=r"capacities at node 1 sum to about 2 x 1e\+308, beyond 2\*\*1022"):
         max_flow(net)
-    forged = FlowResult(5.0, np.array([2.5, 2.5]), np.array([True, False]), np.array([0, 1]), "x", "cpu", 0.0)
+    bad = forged(5.0, np.array([2.5, 2.5]), np.array([True, False]), np.array([0, 1]))
     with pytest.raises(AssertionError, match=r"the cut's capacity overflows float64: nothing is proved"):
-        verify_flow(net, None, None, forged)
-    huge = FlowResult(2e308, np.array([1e308, 1e308]), np.array([True, False]), np.array([0, 1]), "x", "cpu", 0.0)
+        verify_flow(net, None, None, bad)
+    huge = forged(2e308, np.array([1e308, 1e308]), np.array([True, False]), np.array([0, 1]))
     with pytest.raises(AssertionError, match=r"must be finite"):
         verify_flow(net, None, None, huge)
     # a single arc just below the limit is solved and certified
@@ -167,7 +172,7 @@ def tampered(r: FlowResult, net: FlowNetwork) -> list[FlowResult]:
     """A forged value, a forged flow on every arc, and every single-vertex flip of the cut."""
     def like(value=r.flow_value, flow=r.flow, side=r.source_side) -> FlowResult:
         cut = np.flatnonzero(side[net.tails] & ~side[net.heads])
-        return FlowResult(value, flow, side, cut, r.method, r.backend, 0.0)
+        return FlowResult(value, flow, side, cut, method=r.method, backend=r.backend, seconds=0.0)
 
     step = (lambda x: x + 1) if net.capacities.dtype.kind in "iu" else (lambda x: x * 1.001 + 1e-300)
     out = [like(value=step(r.flow_value))]

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from .._results import Solved
 
 __all__ = ["FlowResult", "GridCutResult"]
 
 
 @dataclass(repr=False)
-class FlowResult:
+class FlowResult(Solved):
     """Maximum s-t flow with its minimum cut (the certificate: the cut's capacity equals ``flow_value``).
 
     ``flow[k]`` is the flow on input arc ``k`` (the network's capacity dtype; 0 on self-loops);
@@ -23,32 +25,21 @@ class FlowResult:
     flow: np.ndarray
     source_side: np.ndarray
     cut_edges: np.ndarray
-    method: str
-    backend: str
-    seconds: float
     tol: float = 0.0
-    stats: dict[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
-        st = ", ".join(f"{k}={v}" for k, v in self.stats.items() if not k.startswith("seconds"))
-        return (f"FlowResult(flow_value={self.flow_value}, cut_edges={len(self.cut_edges)}, method={self.method!r}, "
-                f"backend={self.backend!r}, seconds={self.seconds:.4g}" + (f", {st}" if st else "") + ")")
+        untimed = ((k, v) for k, v in self.stats.items() if not k.startswith("seconds"))
+        return self._repr(f"flow_value={self.flow_value}, cut_edges={len(self.cut_edges)}", untimed)
 
 
 @dataclass(repr=False)
-class GridCutResult:
+class GridCutResult(Solved):
     """Minimum s-t cut of a grid: ``labels`` True on the source side (shape of the grid),
     ``flow_value`` the cut's capacity (= minimum energy up to the unary constant)."""
 
     labels: np.ndarray
     flow_value: Any
     connectivity: int
-    method: str
-    backend: str
-    seconds: float
-    stats: dict[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
-        return (f"GridCutResult(shape={self.labels.shape}, flow_value={self.flow_value}, "
-                f"connectivity={self.connectivity}, method={self.method!r}, backend={self.backend!r}, "
-                f"seconds={self.seconds:.4g})")
+        return self._repr(f"shape={self.labels.shape}, flow_value={self.flow_value}, connectivity={self.connectivity}")

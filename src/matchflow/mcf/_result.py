@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from .._results import Solved
 
 __all__ = ["MinCostFlowResult", "TransportResult"]
 
 
 @dataclass(repr=False)
-class MinCostFlowResult:
+class MinCostFlowResult(Solved):
     """A minimum-cost flow with its certificate.
 
     ``flow[k]``: the flow on input arc ``k`` (the input's arc order); ``cost``: its total cost (an exact Python int
@@ -24,21 +26,16 @@ class MinCostFlowResult:
     flow: np.ndarray
     cost: Any
     potential: np.ndarray
-    method: str
-    backend: str
-    seconds: float
-    stats: dict[str, Any] = field(default_factory=dict)
     flow_dict: dict | None = None
     flow_value: Any = None
 
     def __repr__(self) -> str:
         extra = "" if self.flow_value is None else f", flow_value={self.flow_value}"
-        return (f"MinCostFlowResult(cost={self.cost}{extra}, arcs={self.flow.size}, method={self.method!r}, "
-                f"backend={self.backend!r}, seconds={self.seconds:.4g})")
+        return self._repr(f"cost={self.cost}{extra}, arcs={self.flow.size}")
 
 
 @dataclass(repr=False)
-class TransportResult:
+class TransportResult(Solved):
     """An optimal transportation plan: ``plan[i, j]`` units from source ``i`` to target ``j``, ``cost`` =
     ``(plan * C).sum()``, duals ``u``/``v`` with ``u[i] + v[j] <= C[i, j]`` (equality where ``plan > 0``) and
     ``cost == u @ supply + v @ demand`` at an optimum."""
@@ -47,11 +44,6 @@ class TransportResult:
     cost: Any
     u: np.ndarray
     v: np.ndarray
-    method: str
-    backend: str
-    seconds: float
-    stats: dict[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
-        return (f"TransportResult(shape={self.plan.shape}, cost={self.cost}, method={self.method!r}, "
-                f"backend={self.backend!r}, seconds={self.seconds:.4g})")
+        return self._repr(f"shape={self.plan.shape}, cost={self.cost}")

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
+
+from .._results import Solved
 
 __all__ = ["WeightedMatchingResult"]
 
 
 @dataclass(repr=False)
-class WeightedMatchingResult:
+class WeightedMatchingResult(Solved):
     """A ½-approximate maximum-weight matching (the greedy matching of the fixed edge order).
 
     ``mate[v]``: the vertex matched to ``v`` (-1 unmatched); ``weight``: the exact sum of the matched
@@ -25,14 +26,8 @@ class WeightedMatchingResult:
     weight: float
     cardinality: int
     edges: np.ndarray
-    method: str
-    backend: str
-    seconds: float
     edge_ids: np.ndarray | None = None
-    stats: dict[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
-        st = ", ".join(f"{k}={v}" for k, v in self.stats.items())
-        return (f"WeightedMatchingResult(weight={self.weight!r}, cardinality={self.cardinality}, n={len(self.mate)}, "
-                f"method={self.method!r}, backend={self.backend!r}, seconds={self.seconds:.4g}"
-                + (f", {st}" if st else "") + ")")
+        return self._repr(f"weight={self.weight!r}, cardinality={self.cardinality}, n={len(self.mate)}",
+                          self.stats.items())
