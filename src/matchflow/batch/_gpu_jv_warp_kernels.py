@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import cuda, float64, int32
 
-from .._cuda._device import FULL_MASK
+from .._cuda._device import FULL_MASK, warp_min_dev
 from .._cuda._env import is_simulator, kernel_cache
 from ._gpu_jv_kernels import INFEASIBLE, OK, clear_item_dev, item_dev, precheck_dev, put_col_dev, put_row_dev
 
@@ -66,14 +66,17 @@ def _argmin_dev(shv, shi, val, tag, lane):
 
 
 @cuda.jit(device=True)
-def _min_dev(shi, x, lane):
-    """The warp's least ``x`` (``shi``: the simulator's slots, of ``x``'s type), for every lane."""
-    off = 16
-    while off > 0:
-        y = _get_dev(shi, x, lane ^ off, lane)
-        if y < x:
-            x = y
-        off //= 2
+def _min_dev(shx, x, lane):
+    """The warp's least ``x``, for every lane: the shared layer's butterfly of shuffles (:func:`warp_min_dev`); in
+    the simulator a scan of the lanes' values through shared memory (``shx``, of ``x``'s type)."""
+    if SHFL:
+        return warp_min_dev(x)
+    shx[lane] = x
+    cuda.syncthreads()
+    for k in range(32):
+        if shx[k] < x:
+            x = shx[k]
+    cuda.syncthreads()
     return x
 
 
