@@ -67,22 +67,30 @@ def test_options_are_checked_without_a_gpu():
         validate_mcf_gpu_options({"lookahead": True})
 
 
-def test_auto_never_picks_the_gpu_twin(monkeypatch):
-    """No measured rule yet: ``backend="auto"`` stays on the CPU even where a real GPU is usable (warm process),
-    for ``method="auto"`` and for ``method="cost-scaling"``; GPU-only options are what sends it there."""
+def test_auto_picks_the_gpu_twin_where_measured_faster(monkeypatch):
+    """``backend="auto"`` runs the GPU twin on sparse networks of >= GPU_MIN_N nodes in a warm process (measured,
+    :func:`matchflow.mcf._methods.gpu_rule`), for ``method="auto"`` and ``method="cost-scaling"``; smaller or denser
+    networks, a cold process and CPU options stay on the CPU; GPU-only options send it to the GPU."""
     from matchflow import _methods
+    from matchflow.mcf._methods import GPU_MAX_RATIO, GPU_MIN_N
 
     monkeypatch.setattr(_methods, "_auto_may_use_gpu", lambda: True)
     monkeypatch.setattr(_methods, "_GPU_WARM", [True])
     row = TABLE.row("cost-scaling")
-    assert row.gpu is not None and row.auto_gpu is None
-    problem = prepare((np.array([0]), np.array([1])), np.array([-1, 1]), np.array([5]), np.array([2]))
-    assert TABLE.gpu_rule(problem) is None
+    small = prepare((np.array([0]), np.array([1])), np.array([-1, 1]), np.array([5]), np.array([2]))
+    n = GPU_MIN_N
+    tail = np.arange(n - 1)
+    big = prepare((tail, tail + 1), np.r_[-1, np.zeros(n - 2, int), 1], np.ones(n - 1, int), np.ones(n - 1, int))
+    assert TABLE.gpu_rule(small) is None and TABLE.gpu_rule(big) == "cost-scaling"
+    assert TABLE.gpu_rule(type("P", (), {"n": n, "m": GPU_MAX_RATIO * n + 1})()) is None  # dense: the CPU
     for r in (None, row):
-        assert _methods.place(TABLE, r, "auto", lambda: problem, {})[1] == "cpu"
-        assert _methods.place(TABLE, r, "auto", lambda: problem, {"alpha": 4})[1] == "cpu"  # a CPU option
-    assert _methods.place(TABLE, row, "auto", lambda: problem, {"block_size": 32})[1] == "gpu"
-    assert _methods.place(TABLE, None, "gpu", lambda: problem, {})[0].name == "cost-scaling"
+        assert _methods.place(TABLE, r, "auto", lambda: small, {})[1] == "cpu"
+        assert _methods.place(TABLE, r, "auto", lambda: big, {})[1] == "gpu"
+        assert _methods.place(TABLE, r, "auto", lambda: big, {"alpha": 4})[1] == "cpu"  # a CPU option
+    assert _methods.place(TABLE, row, "auto", lambda: small, {"block_size": 32})[1] == "gpu"
+    assert _methods.place(TABLE, None, "gpu", lambda: small, {})[0].name == "cost-scaling"
+    monkeypatch.setattr(_methods, "_GPU_WARM", [False])  # a fresh process: the first GPU call costs more
+    assert _methods.place(TABLE, None, "auto", lambda: big, {})[1] == "cpu"
 
 
 def test_network_simplex_has_no_gpu_twin():

@@ -2,10 +2,12 @@
 
 Every solve takes ``(problem: Prepared, **options)`` (a feasible problem: the door checks) and returns
 ``(flow, potential, stats)`` on the integer costs ``problem.icost`` (:mod:`._prepare`). Two methods:
-``"cost-scaling"`` (Goldberg's CS2 refine, :mod:`._cpu_cost_scaling`; its GPU twin, a parallel push-relabel refine,
-:mod:`._gpu_cost_scaling`, runs with ``backend="gpu"`` only: not measured yet, so ``backend="auto"`` never picks
-it) and ``"network-simplex"`` (the primal network simplex with block search, :mod:`._cpu_network_simplex`). ``method="auto"``: :func:`cpu_rule` (network simplex on small networks and on dense
-medium ones, as measured).
+``"cost-scaling"`` (Goldberg's CS2 refine, :mod:`._cpu_cost_scaling`; its GPU twin, a parallel push-relabel refine
+with a device global price update, :mod:`._gpu_cost_scaling`) and ``"network-simplex"`` (the primal network simplex
+with block search, :mod:`._cpu_network_simplex`). ``method="auto"``: :func:`cpu_rule` (network simplex on small
+networks and on dense medium ones, as measured); ``backend="auto"``: the GPU twin where :func:`gpu_rule` says it
+was measured faster, in a process that has used the GPU already (a fresh process's first GPU call costs more than
+the measured saving).
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from ._cpu_cost_scaling import check_cost_scaling_options, solve_cost_scaling
 from ._cpu_network_simplex import check_network_simplex_options, solve_network_simplex
 from ._gpu_cost_scaling import solve_cost_scaling_gpu
 
-__all__ = ["TABLE", "cpu_rule", "NS_MAX_N", "NS_DENSE_MAX_N", "NS_DENSE_RATIO"]
+__all__ = ["TABLE", "cpu_rule", "gpu_rule", "NS_MAX_N", "NS_DENSE_MAX_N", "NS_DENSE_RATIO", "GPU_MIN_N",
+           "GPU_MAX_RATIO"]
 
 NS_MAX_N = 5000  # network simplex up to this many nodes, any density
 NS_DENSE_MAX_N = 10_000  # ... and up to this many where the network is dense:
@@ -43,12 +46,29 @@ def cpu_rule(problem) -> str:
     return "network-simplex" if n <= NS_MAX_N or (n <= NS_DENSE_MAX_N and m >= NS_DENSE_RATIO * n) else "cost-scaling"
 
 
+GPU_MIN_N = 100_000  # the GPU twin from this many nodes ...
+GPU_MAX_RATIO = 16  # ... on sparse networks, m <= 16 n (measured at m = 8 n)
+
+
+def gpu_rule(problem) -> str | None:
+    """``backend="auto"``: ``"cost-scaling"`` on the GPU for sparse networks of at least :data:`GPU_MIN_N` nodes, else
+    None (the CPU). Measured 2026-11-29 on an H200 with its 16-core host, whole call from host arrays, warm, peers in
+    the same run (results/mcf/h200-2026-11-29.md), ms, OR-Tools / our CPU / our GPU: NETGEN-like 10^5 nodes 2,639 /
+    2,681 / 2,248; GRIDGEN-like 316 x 316 2,629 / 2,857 / 2,215; GOTO-like 316 x 316 22,145 / 26,947 / 27,602 (the
+    GPU 2% slower); at 10^4 nodes the GPU is 1.1-1.9x slower (NETGEN 183 / 307, GRIDGEN 273 / 320, GOTO 926 /
+    1,012), at 10^3 4-7x, and on dense transportation networks 10x (1000 x 1000: 216 / 2,579)."""
+    n, m = problem.n, problem.m
+    return "cost-scaling" if n >= GPU_MIN_N and m <= GPU_MAX_RATIO * n else None
+
+
 TABLE = MethodTable(
     family="min_cost_flow",
     methods=(Method("cost-scaling", cpu=solve_cost_scaling, gpu=solve_cost_scaling_gpu,
-                    options=("alpha", "price_updates", "lookahead", "price_refine"), check=check_cost_scaling_options),
+                    options=("alpha", "price_updates", "lookahead", "price_refine"), check=check_cost_scaling_options,
+                    auto_gpu=lambda p: gpu_rule(p) is not None),
              Method("network-simplex", cpu=solve_network_simplex, options=("block_size",),
                     check=check_network_simplex_options)),
     cpu_rule=cpu_rule,
-    gpu_rule=lambda problem: None,  # the GPU twin is not measured yet: backend="auto" stays on the CPU
+    gpu_rule=gpu_rule,
+    cold_gpu_rule=lambda problem: False,  # the measured saving (0.4-0.6 s at 10^5 nodes) < a first GPU call's cost
 )
