@@ -48,9 +48,10 @@ def main(out: str | None, updates: list[int], runs: int, host: bool, grids: list
     rows = []
     for name, make in (BIG if cases == "big" else CASES).items():
         p = make()
-        vs = variants(updates, host)
+        base = variants(updates, host)
+        vs = dict(base)
         for g in grids:  # the persistent grid: g times a thread per node's blocks (default 1)
-            vs.update({f"{k}-g{g}": dict(v, grid_size=g * -(-p.n // 256)) for k, v in list(vs.items()) if "-u" in k
+            vs.update({f"{k}-g{g}": dict(v, grid_size=g * -(-p.n // 256)) for k, v in base.items() if "-u" in k
                        and g != 1})
         for var, kw in vs.items():
             call(p, **kw)  # warm: compiled, context up
