@@ -16,6 +16,7 @@ PRIVATE = re.compile(r"(from|import)\s+matchflow(\.\w+)*\._\w+")
 # analysis scripts that are about the internals themselves, each with why (they are not examples of use)
 INTERNALS = {
     "emulate_mcf_rounds.py": "emulates the min-cost flow GPU refine's rounds with the CPU twin's own kernels",
+    "emulate_mcf_sweeps.py": "emulates the min-cost flow device price update's sweeps with the CPU twin's kernels",
 }
 
 

@@ -204,3 +204,17 @@ def test_strided_device_arrays_are_copied_once_on_the_device():
         assert type(r.labels).__module__.split(".")[0] == lib
         assert np.array_equal(r.flow_value, want), lib
         assert np.array_equal(grid_energy(to_host(r.labels), src, snk, edg, connectivity=4), want)
+
+
+
+@gpu
+@device_only
+def test_wide_host_integers():
+    """Host int64 capacities on a grid of 90,000 points, with values in int32 and past it: the answers equal the
+    CPU's, twice each."""
+    rng = np.random.default_rng(41)
+    src, snk, edg = _caps(rng, (300, 300), 4, 100)
+    assert src.dtype == np.int64
+    for scale in (1, 2**33):
+        for _ in range(2):
+            check(src * scale, snk * scale, edg * scale, 4)
