@@ -1,7 +1,7 @@
 """Host-to-device uploads (issue 24, "host work off the path"): numba's ``cuda.to_device`` from pageable memory
 against a pinned staging buffer (the array written into a reused pinned buffer, then one DMA; as is and narrowed
-to int32 after a range check), and the public ``grid_cut(..., backend="gpu")`` from host int64 arrays with its
-stage seconds. Warm, best of 5, ms.
+to int32 after a range check; the pass on one core or on every core), the DMA alone from pinned memory, and the public ``grid_cut(..., backend="gpu")`` from host int64 arrays with its
+stage seconds, and ``assignment(C, backend="gpu")`` from host int32 matrices. Warm, best of 5 (assignment 3), ms.
 
     PYTHONPATH=src python3 scripts/time_uploads.py [--grid-only] [--out OUT.json]
 """
@@ -10,6 +10,7 @@ import argparse
 import json
 import time
 
+import numba
 import numpy as np
 from numba import cuda
 
@@ -35,13 +36,30 @@ def staged(a, buf, narrow):
     return cuda.to_device(view)
 
 
+@numba.njit(parallel=True)
+def _pcopy(dst, src):
+    for i in numba.prange(src.size):
+        dst[i] = src[i]
+
+
+def staged_parallel(a, buf, narrow):
+    """The same with the pass into the pinned buffer on every core (numba prange)."""
+    dt = np.int32 if narrow and a.min() >= -(2**31) and a.max() < 2**31 else a.dtype
+    view = buf[: a.size * np.dtype(dt).itemsize].view(dt)
+    _pcopy(view, a)
+    return cuda.to_device(view)
+
+
 def uploads(rows):
     rng = np.random.default_rng(0)
     buf = cuda.pinned_array(8 << 24, np.uint8)
     for n in (1 << 20, 1 << 22, 1 << 24):
         a = rng.integers(0, 1000, n)
         row = {"what": f"int64 x {n}", "MB": a.nbytes / 1e6, "to_device": best(lambda a=a: cuda.to_device(a)),
-               "staged": best(lambda a=a: staged(a, buf, False)), "staged_narrow": best(lambda a=a: staged(a, buf, True))}
+               "staged": best(lambda a=a: staged(a, buf, False)), "staged_narrow": best(lambda a=a: staged(a, buf, True)),
+               "staged_parallel": best(lambda a=a: staged_parallel(a, buf, False)),
+               "staged_parallel_narrow": best(lambda a=a: staged_parallel(a, buf, True)),
+               "dma_only": best(lambda a=a: cuda.to_device(buf[: a.nbytes].view(a.dtype)))}
         rows.append(row)
         print(json.dumps(row), flush=True)
 
@@ -62,6 +80,22 @@ def grids(rows):
         print(json.dumps(row), flush=True)
 
 
+def dense(rows):
+    rng = np.random.default_rng(2)
+    for n in (4096, 8192):
+        C = rng.integers(0, n // 10, (n, n)).astype(np.int32)
+
+        def call(C=C):
+            return matchflow.assignment(C, backend="gpu")
+
+        ms = best(call, 3)
+        st = call().stats
+        row = {"what": f"assignment int32 {n}x{n} range 0.1n", "call": ms,
+               "stages": {k: round(1e3 * v, 2) for k, v in st.items() if k.startswith("seconds")}}
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--grid-only", action="store_true")
@@ -71,6 +105,7 @@ if __name__ == "__main__":
     if not a.grid_only:
         uploads(rows)
     grids(rows)
+    dense(rows)
     if a.out:
         with open(a.out, "w") as f:
             json.dump(rows, f, indent=1)
