@@ -89,6 +89,19 @@ def init_labels(excess, big, d):
         d[v] = 0 if excess[v] < 0 else big
 
 
+@numba.njit(cache=False, inline="always")
+def _best_dev(u, indptr, to, ulen, big, d):
+    """u's label after one relaxation of its residual slots (offers ``d[head] + length`` below ``big``)."""
+    best = d[u]
+    for b in range(indptr[u], indptr[u + 1]):
+        ln = ulen[b]
+        if ln >= 0:
+            lv = d[to[b]]
+            if lv < big - ln and lv + ln < best:
+                best = lv + ln
+    return best
+
+
 @numba.njit(cache=False)
 def run_sweeps(indptr, to, ulen, excess, big, jacobi, d, nd, mrec, xrec, erec):  # noqa: PLR0913
     """Sweeps (capped at big: offers >= big dropped) until one lowers no label. Jacobi reads the previous sweep's
@@ -100,13 +113,7 @@ def run_sweeps(indptr, to, ulen, excess, big, jacobi, d, nd, mrec, xrec, erec): 
         mn = INF
         erec[S] = 0
         for u in range(n):
-            best = d[u]
-            for b in range(indptr[u], indptr[u + 1]):
-                ln = ulen[b]
-                if ln >= 0:
-                    lv = d[to[b]]
-                    if lv < big - ln and lv + ln < best:
-                        best = lv + ln
+            best = _best_dev(u, indptr, to, ulen, big, d)
             if best < d[u]:
                 if best < mn:
                     mn = best
@@ -140,13 +147,7 @@ def run_windows_naive(indptr, to, ulen, excess, big, delta, d, nd):  # noqa: PLR
     while True:
         low = False
         for u in range(n):
-            best = d[u]
-            for b in range(indptr[u], indptr[u + 1]):
-                ln = ulen[b]
-                if ln >= 0:
-                    lv = d[to[b]]
-                    if lv < big - ln and lv + ln < best:
-                        best = lv + ln
+            best = _best_dev(u, indptr, to, ulen, big, d)
             if best < d[u] and best < E:
                 low = True
             nd[u] = best
@@ -340,14 +341,7 @@ class Updater:
 def one_jacobi(indptr, to, ulen, big, d, nd):
     n = indptr.size - 1
     for u in range(n):
-        best = d[u]
-        for b in range(indptr[u], indptr[u + 1]):
-            ln = ulen[b]
-            if ln >= 0:
-                lv = d[to[b]]
-                if lv < big - ln and lv + ln < best:
-                    best = lv + ln
-        nd[u] = best
+        nd[u] = _best_dev(u, indptr, to, ulen, big, d)
     for u in range(n):
         d[u] = nd[u]
 
