@@ -30,6 +30,33 @@ REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "results"
 
 
+def has(module: str) -> Callable[[], bool]:
+    """A peer column's availability check: True where ``module`` imports (checked when called, not at import)."""
+    def available() -> bool:
+        try:
+            __import__(module)
+        except ImportError:
+            return False
+        return True
+    return available
+
+
+def best_of(fn: Callable[[], Any], repeat: int) -> tuple[float | None, Any]:
+    """Best seconds of ``fn()`` over ``repeat`` runs and its answer: the whole call, or the runner's own part where
+    it returns ``(seconds, answer)``; ``(None, None)`` where it returns None (a peer that does not take the input)."""
+    best, out = float("inf"), None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        r = fn()
+        sec = time.perf_counter() - t
+        if isinstance(r, tuple):
+            sec, r = r
+        if r is None:
+            return None, None
+        best, out = min(best, sec), r
+    return best, out
+
+
 def machine_info() -> dict[str, Any]:
     """Host, CPU, GPU and library versions, for the header of every result file."""
     import numpy

@@ -19,12 +19,13 @@ import json
 import os
 import platform
 import socket
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
+
+from benchmarks._runner import best_of, has
 
 GRID = [(10_000, 8), (10_000, 32), (4096, 64), (1024, 128), (256, 256), (64, 512)]
 QUICK_GRID = [(200, 8), (100, 32), (20, 64)]
@@ -104,39 +105,21 @@ def run_lapx(case: Case, n_threads: int = 0):
     return np.asarray(totals)
 
 
-def _has(mod):
-    def available():
-        try:
-            __import__(mod)
-        except ImportError:
-            return False
-        return True
-    return available
-
-
 # column -> (available, run); GPU columns are added here by the GPU part
 PEERS = {
     "scipy-loop": (lambda: True, run_scipy),
-    "lapx-batch": (_has("lap"), run_lapx),
-    "lapx-batch-1t": (_has("lap"), lambda case: run_lapx(case, n_threads=1)),
+    "lapx-batch": (has("lap"), run_lapx),
+    "lapx-batch-1t": (has("lap"), lambda case: run_lapx(case, n_threads=1)),
     "ours-cpu": (lambda: True, run_ours_cpu),
     "ours-cpu-1t": (lambda: True, run_ours_cpu_1t),
 }
 
 
 def measure(run, case, repeat):
-    """Best wall time of ``run(case)``; a runner returning ``(seconds, totals)`` times its own part (the GPU
-    columns: the host totals are not timed)."""
-    run(case)  # warm-up (compilation, caches)
-    best = np.inf
-    for _ in range(repeat):
-        t = time.perf_counter()
-        totals = run(case)
-        sec = time.perf_counter() - t
-        if isinstance(totals, tuple):
-            sec, totals = totals
-        best = min(best, sec)
-    return best, totals
+    """Best wall time of ``run(case)`` after one warm-up call (compilation, caches); a runner returning
+    ``(seconds, totals)`` times its own part (the GPU columns: the host totals are not timed)."""
+    run(case)
+    return best_of(lambda: run(case), repeat)
 
 
 def main() -> None:

@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks._runner import best_of, has
 from matchflow.generators import goto, gridgen, netgen, transport_instance
 
 NX_MAX_ARCS = 60_000  # networkx's network simplex takes ~30 s around here (measured on the dev box)
@@ -182,16 +183,6 @@ def _gpu_available() -> bool:
     return gpu_available()
 
 
-def _has(mod):
-    def available():
-        try:
-            __import__(mod)
-        except ImportError:
-            return False
-        return True
-    return available
-
-
 def _ours_available() -> bool:
     import matchflow
 
@@ -201,10 +192,10 @@ def _ours_available() -> bool:
 # column -> (available, run); the first column is the exact reference of the ok column. run(case) returns the cost
 # (the column is the whole call, timed by measure) or (seconds, cost) (a "-solve" column: the runner times its part)
 PEERS = {
-    "ortools": (_has("ortools"), run_ortools),
-    "ortools-solve": (_has("ortools"), run_ortools_solve),
-    "networkx": (_has("networkx"), run_networkx),
-    "pot": (_has("ot"), run_pot),
+    "ortools": (has("ortools"), run_ortools),
+    "ortools-solve": (has("ortools"), run_ortools_solve),
+    "networkx": (has("networkx"), run_networkx),
+    "pot": (has("ot"), run_pot),
     "ours": (_ours_available, run_ours),
     "ours-solve": (_ours_available, run_ours_solve),
     "ours-gpu": (_gpu_available, run_ours_gpu),
@@ -224,17 +215,7 @@ def warm_up(peers) -> None:
 def measure(run, case: Case, repeat: int):
     """Best seconds of ``run(case)`` over ``repeat`` runs, and its cost: the whole call, or the runner's own part
     where it returns ``(seconds, cost)`` (the ``-solve`` columns); ``(None, None)`` where it returns None (not run)."""
-    best, cost = np.inf, None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = run(case)
-        sec = time.perf_counter() - t
-        if isinstance(out, tuple):
-            sec, out = out
-        if out is None:
-            return None, None
-        best, cost = min(best, sec), out
-    return best, cost
+    return best_of(lambda: run(case), repeat)
 
 
 FIRST_N = 1000  # the first call's network: netgen(FIRST_N, 8 FIRST_N, seed=FIRST_N), the smallest NETGEN case
