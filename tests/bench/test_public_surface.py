@@ -17,6 +17,7 @@ PRIVATE = re.compile(r"(from|import)\s+matchflow(\.\w+)*\._\w+")
 INTERNALS = {
     "emulate_mcf_rounds.py": "emulates the min-cost flow GPU refine's rounds with the CPU twin's own kernels",
     "emulate_mcf_sweeps.py": "emulates the min-cost flow device price update's sweeps with the CPU twin's kernels",
+    "emulate_mcf_block_repeats.py": "emulates block-local repeats of the device price update's sweeps (CPU kernels)",
     "count_gpu_specialisations.py": "runs precompile's own GPU step makers in the simulator to count kernel types",
 }
 
