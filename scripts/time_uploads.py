@@ -1,7 +1,8 @@
 """Host-to-device uploads (issue 24, "host work off the path"): numba's ``cuda.to_device`` from pageable memory
 against a pinned staging buffer (the array written into a reused pinned buffer, then one DMA; as is and narrowed
-to int32 after a range check; the pass on one core or on every core), the DMA alone from pinned memory, and the public ``grid_cut(..., backend="gpu")`` from host int64 arrays with its
-stage seconds, and ``assignment(C, backend="gpu")`` from host int32 matrices. Warm, best of 5 (assignment 3), ms.
+to int32 after a range check; the pass on one core or on every core), the DMA alone from pinned memory, and the
+public ``grid_cut(..., backend="gpu")`` from host int64 arrays with its stage seconds, and ``assignment(C,
+backend="gpu")`` from host int32 matrices. Warm, best of 5 (assignment 3), ms.
 
     PYTHONPATH=src python3 scripts/time_uploads.py [--grid-only] [--out OUT.json]
 """
@@ -28,25 +29,21 @@ def best(f, k=5):
     return 1e3 * min(ts)
 
 
-def staged(a, buf, narrow):
-    """The pinned-staging upload: (range check,) one pass into the pinned buffer, one DMA."""
-    dt = np.int32 if narrow and a.min() >= -(2**31) and a.max() < 2**31 else a.dtype
-    view = buf[: a.size * np.dtype(dt).itemsize].view(dt)
-    np.copyto(view, a, casting="unsafe")
-    return cuda.to_device(view)
-
-
 @numba.njit(parallel=True)
 def _pcopy(dst, src):
     for i in numba.prange(src.size):
         dst[i] = src[i]
 
 
-def staged_parallel(a, buf, narrow):
-    """The same with the pass into the pinned buffer on every core (numba prange)."""
+def staged(a, buf, narrow, parallel=False):
+    """The pinned-staging upload: (a range check,) one pass into the pinned buffer (on one core, or on every core
+    with ``parallel``: numba prange), one DMA."""
     dt = np.int32 if narrow and a.min() >= -(2**31) and a.max() < 2**31 else a.dtype
     view = buf[: a.size * np.dtype(dt).itemsize].view(dt)
-    _pcopy(view, a)
+    if parallel:
+        _pcopy(view, a)
+    else:
+        np.copyto(view, a, casting="unsafe")
     return cuda.to_device(view)
 
 
@@ -56,9 +53,10 @@ def uploads(rows):
     for n in (1 << 20, 1 << 22, 1 << 24):
         a = rng.integers(0, 1000, n)
         row = {"what": f"int64 x {n}", "MB": a.nbytes / 1e6, "to_device": best(lambda a=a: cuda.to_device(a)),
-               "staged": best(lambda a=a: staged(a, buf, False)), "staged_narrow": best(lambda a=a: staged(a, buf, True)),
-               "staged_parallel": best(lambda a=a: staged_parallel(a, buf, False)),
-               "staged_parallel_narrow": best(lambda a=a: staged_parallel(a, buf, True)),
+               "staged": best(lambda a=a: staged(a, buf, False)),
+               "staged_narrow": best(lambda a=a: staged(a, buf, True)),
+               "staged_parallel": best(lambda a=a: staged(a, buf, False, parallel=True)),
+               "staged_parallel_narrow": best(lambda a=a: staged(a, buf, True, parallel=True)),
                "dma_only": best(lambda a=a: cuda.to_device(buf[: a.nbytes].view(a.dtype)))}
         rows.append(row)
         print(json.dumps(row), flush=True)
