@@ -4,8 +4,8 @@ NETGEN-like and GRIDGEN-like networks; stats of each GPU run (phases, rounds, pr
 launches, host reads, pushes, relabels, stage seconds). Warm (one untimed call per variant first), best of
 ``--runs``.
 
-    PYTHONPATH=src python3 scripts/profile_mcf_gpu.py [--out OUT.json] [--updates 0,4,16,64] [--runs 2] [--host] [--grids 1,4]
-        [--cases small|big]
+    PYTHONPATH=src python3 scripts/profile_mcf_gpu.py [--out OUT.json] [--updates 0,4,16,64] [--runs 2] [--host]
+        [--grids 1,4] [--cases small|big]
 """
 
 import argparse

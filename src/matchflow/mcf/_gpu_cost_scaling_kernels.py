@@ -199,9 +199,9 @@ def persistent_kernel(n, eps0, alpha, cycle, max_rounds, every, floor, indptr, t
     pass, then rounds (``cycle`` push passes, a grid sync, the relabel pass with the active count, a grid sum)
     until a round counts no active node; stops on a status (STUCK, OVERFLOW, BUDGET after ``max_rounds`` rounds
     of a phase). With ``every > 0`` a global price update (:func:`._gpu_price_update_kernels.price_update_dev`,
-    ``owner[a]`` the node of slot ``a``, scratch ``label``, ``ulen``) after each saturate pass and before every ``every``-th round of a phase. ``ctl``
-    zeros on entry; rounds and phases in ``ctl[CTL_ROUNDS]``, ``ctl[CTL_PHASES]``, the update's counts from
-    ``ctl[CTL_UPDATE]``."""
+    ``owner[a]`` the node of slot ``a``, scratch ``label``, ``ulen``) after each saturate pass and before every
+    ``every``-th round of a phase. ``ctl`` zeros on entry; rounds and phases in ``ctl[CTL_ROUNDS]``,
+    ``ctl[CTL_PHASES]``, the update's counts from ``ctl[CTL_UPDATE]``."""
     g = cuda.cg.this_grid()
     sh = cuda.shared.array(BLOCK_SUM, dtype=int64)
     i0, stride, tid, bdim = grid_stride_dev()

@@ -10,10 +10,11 @@ Dial's buckets become label-correcting sweeps (Bellman-Ford): labels start at 0 
 (unreached) elsewhere, every residual slot's length is computed once, and a sweep runs a thread per slot ``u -> v``
 offering ``u`` the label ``label[v] + length`` by ``atomic.min``; a sweep that lowers no label leaves a fixed point
 (every slot was read with its head's final label), so the labels are the distances (capped at ``n + 1``). A
-sweep is one grid sync and a grid sum (the emulation, docs/notes/mcf.md, counted 40-55 sweeps per update; the
-H200 59). A thread per slot, not per node: a node's thread walking its slots was 32 us per sweep on the H200 at
-10^4 nodes, the latency of its chain of dependent loads. Residuals and prices do not change during the sweeps, only the labels; the prices change
-in the last pass, published by the grid sync after it. Counts into ``ctl``: updates, sweeps, skipped updates.
+sweep is one grid sync and a grid sum (the H200 ran 40-66 sweeps per update, docs/notes/mcf.md). A thread per
+slot, not per node: a node's thread walking its slots was 32 us per sweep on the H200 at 10^4 nodes, the latency
+of its chain of dependent loads. Residuals and prices do not change during the sweeps, only the labels; the
+prices change in the last pass, published by the grid sync after it. Counts into ``ctl``: updates, sweeps,
+skipped updates.
 """
 
 from __future__ import annotations
