@@ -46,10 +46,10 @@ _OPTIONS = ("alpha", "cycle", "check_every", "update_every")
 def validate_mcf_gpu_options(options: dict[str, Any]) -> dict[str, Any]:
     """The GPU vocabulary (``loop``: "host" -- launches per step, host reads --, "persistent" -- the whole solve
     in one cooperative launch -- or "auto" = "persistent" (measured 7-11x the host loop; the host loop where the
-cooperative launch does not fit);
-    ``certify`` must stay True: the exact potentials are the certificate; ``max_rounds``: rounds per phase, a
-    safety bound: past it the CPU twin answers; ``block_size``: a power of two in [1, 1024], default 256;
-    ``grid_size``: cap on the blocks of the push launch) plus ``alpha`` (the scaling factor, default
+    cooperative launch does not fit); ``certify`` must stay True: the exact potentials are the certificate;
+    ``max_rounds``: rounds per phase, a safety bound: past it the CPU twin answers; ``block_size``: a power of two
+    in [1, 1024], default 256; ``grid_size``: the host loop's cap on the blocks of the push launch, and the
+    persistent loop's blocks, default a thread per node, at most the co-resident blocks) plus ``alpha`` (the scaling factor, default
     :data:`ALPHA`), ``cycle`` (push passes per round, default :data:`CYCLE`) and ``check_every`` (rounds between
     host reads, default :data:`CHECK_EVERY`) and ``update_every`` (persistent loop: a device global price update
     at each phase start and every this many rounds, 0 for none; default :data:`UPDATE_EVERY`). No GPU needed."""
